@@ -1,0 +1,36 @@
+# gpstrackd: `make demo` replays the bundled sample, `make test` runs the tests, `make bench`
+# prints the benchmark figures. Each installs missing Debian packages first.
+SWIFT ?= swift
+SAMPLE ?= samples/walk-and-drive.gpsd.json
+
+.PHONY: all build deps test-deps demo test bench sample clean
+
+all: build
+
+deps:
+	scripts/deps.sh build
+
+test-deps:
+	scripts/deps.sh test
+
+build: deps
+	$(SWIFT) build
+
+demo: build
+	.build/debug/gpstrackd replay $(SAMPLE)
+
+test: test-deps
+	$(SWIFT) build --build-tests
+	GPSTRACKD_BIN=$$($(SWIFT) build --show-bin-path)/gpstrackd $(SWIFT) test
+
+bench: deps
+	$(SWIFT) build -c release --product gpstrackd
+	$(SWIFT) build -c release --product gpstrack-bench
+	$$($(SWIFT) build -c release --show-bin-path)/gpstrack-bench
+
+# Regenerates the bundled sample from the seeded simulator.
+sample: build
+	.build/debug/gpstrack-bench --write-sample $(SAMPLE)
+
+clean:
+	rm -rf .build

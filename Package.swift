@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "gpstrackd",
+    products: [
+        .executable(name: "gpstrackd", targets: ["gpstrackd"]),
+        .library(name: "GPSTrackCore", targets: ["GPSTrackCore"]),
+    ],
+    targets: [
+        // C modules over Debian's -dev packages, found with pkg-config.
+        .systemLibrary(
+            name: "CGPS", path: "Sources/CGPS", pkgConfig: "libgps",
+            providers: [.apt(["libgps-dev"])]),
+        .systemLibrary(
+            name: "CProj", path: "Sources/CProj", pkgConfig: "proj",
+            providers: [.apt(["libproj-dev"])]),
+
+        // Pure logic: no I/O, no clocks.
+        .target(name: "GPSTrackCore", dependencies: ["CProj"]),
+        // Adapters: gpsd JSON through libgps, files, replay.
+        .target(name: "GPSTrackDaemon", dependencies: ["GPSTrackCore", "CGPS"]),
+        // Seeded receiver simulator: test support and benchmarks.
+        .target(name: "GPSTrackSim", dependencies: ["GPSTrackCore"]),
+
+        .executableTarget(name: "gpstrackd", dependencies: ["GPSTrackDaemon", "GPSTrackCore"]),
+        .executableTarget(
+            name: "gpstrack-bench",
+            dependencies: ["GPSTrackSim", "GPSTrackCore", "GPSTrackDaemon"]),
+
+        .testTarget(name: "GPSTrackCoreTests", dependencies: ["GPSTrackCore", "GPSTrackSim"]),
+        .testTarget(name: "GPSTrackDaemonTests", dependencies: ["GPSTrackDaemon", "GPSTrackSim", "GPSTrackCore"]),
+        .testTarget(name: "GPSTrackSimTests", dependencies: ["GPSTrackSim", "GPSTrackCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,41 @@
+#ifndef GPSTRACK_CGPS_SHIM_H
+#define GPSTRACK_CGPS_SHIM_H
+/* libgps (gpsd's client library). Debian 12 ships gpsd 3.22: API major 11. */
+#include <gps.h>
+
+#if GPSD_API_MAJOR_VERSION < 9
+#error "gpstrackd needs libgps with GPSD_API_MAJOR_VERSION >= 9 (timespec fix times)"
+#endif
+
+/* Pointer to the fix inside gps_data_t, so Swift never copies the ~24 KB struct. */
+static inline const struct gps_fix_t *gpstrack_fix(const struct gps_data_t *data) {
+    return &data->fix;
+}
+
+/* Fix time as seconds since the Unix epoch (API >= 9 keeps a timespec). */
+static inline double gpstrack_fix_time(const struct gps_data_t *data) {
+    return (double)data->fix.time.tv_sec + (double)data->fix.time.tv_nsec * 1e-9;
+}
+
+/* Path of the device a DEVICE report named. */
+static inline const char *gpstrack_device_path(const struct gps_data_t *data) {
+    return data->dev.path;
+}
+
+static inline unsigned long long gpstrack_set(const struct gps_data_t *data) {
+    return (unsigned long long)data->set;
+}
+
+static inline void gpstrack_clear_set(struct gps_data_t *data) {
+    data->set = 0;
+}
+
+/* Mask values as plain constants: the gps.h macros are 1llu<<n expressions. */
+static const unsigned long long GPSTRACK_TIME_SET = TIME_SET;
+static const unsigned long long GPSTRACK_LATLON_SET = LATLON_SET;
+static const unsigned long long GPSTRACK_MODE_SET = MODE_SET;
+static const unsigned long long GPSTRACK_HERR_SET = HERR_SET;
+static const unsigned long long GPSTRACK_SPEED_SET = SPEED_SET;
+static const unsigned long long GPSTRACK_TRACK_SET = TRACK_SET;
+
+#endif

@@ -1,0 +1,110 @@
+/// Parses `key = value` configuration text (`#` starts a comment) into a `Configuration`.
+/// Unknown keys, repeated keys and bad values are errors naming `file:line`.
+public enum ConfigParser {
+    private typealias Setter = @Sendable (inout Configuration, String) -> String?
+
+    /// Keys in the order they are documented.
+    public static let keys: [String] = table.map(\.0)
+
+    private static let table: [(String, Setter)] = [
+        ("gpsd", { c, v in
+            guard let (host, port) = parseHostPort(v) else { return "expected HOST:PORT, got '\(v)'" }
+            c.gpsdHost = host
+            c.gpsdPort = port
+            return nil
+        }),
+        ("fences", { c, v in c.fencesPath = v; return nil }),
+        ("socket", { c, v in c.socketPath = v; return nil }),
+        ("state_dir", { c, v in c.stateDirectory = v; return nil }),
+        ("distance_filter_m", number(\.distanceFilterM, min: 0, inclusive: true)),
+        ("max_horizontal_error_m", number(\.maxHorizontalErrorM, min: 0, inclusive: false)),
+        ("max_speed_mps", number(\.maxSpeedMps, min: 0, inclusive: false)),
+        ("stationary_speed_mps", number(\.stationarySpeedMps, min: 0, inclusive: true)),
+        ("creep_distance_m", number(\.creepDistanceM, min: 0, inclusive: true)),
+        ("creep_error_factor", number(\.creepErrorFactor, min: 0, inclusive: true)),
+        ("assumed_error_m", number(\.assumedErrorM, min: 0, inclusive: false)),
+        ("min_course_speed_mps", number(\.minCourseSpeedMps, min: 0, inclusive: true)),
+    ]
+
+    /// Parses `text`, read from `file`, on top of `base`.
+    public static func parse(_ text: String, file: String, base: Configuration = Configuration()) throws(ConfigError) -> Configuration {
+        var config = base
+        var seen: [String: Int] = [:]
+        var lineNumber = 0
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            var line = Substring(rawLine)
+            if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
+            let content = trim(line)
+            if content.isEmpty { continue }
+            guard let eq = content.firstIndex(of: "=") else {
+                throw ConfigError(file: file, line: lineNumber, message: "expected 'key = value', got '\(content)'")
+            }
+            let key = trim(content[..<eq])
+            let value = trim(content[content.index(after: eq)...])
+            guard let setter = table.first(where: { $0.0 == key })?.1 else {
+                throw ConfigError(file: file, line: lineNumber, message: "unknown key '\(key)' (known: \(keys.joined(separator: ", ")))")
+            }
+            if let first = seen[key] {
+                throw ConfigError(file: file, line: lineNumber, message: "'\(key)' repeats line \(first)")
+            }
+            seen[key] = lineNumber
+            guard !value.isEmpty else {
+                throw ConfigError(file: file, line: lineNumber, message: "'\(key)' has no value")
+            }
+            if let problem = setter(&config, value) {
+                throw ConfigError(file: file, line: lineNumber, message: "\(key): \(problem)")
+            }
+        }
+        return config
+    }
+
+    /// Sets one tunable from a flag's value (`--distance-filter 5`), with the file's checks.
+    public static func apply(key: String, value: String, to config: inout Configuration, source: String) throws(ConfigError) {
+        guard let setter = table.first(where: { $0.0 == key })?.1 else {
+            throw ConfigError(file: source, line: nil, message: "unknown key '\(key)'")
+        }
+        if let problem = setter(&config, value) {
+            throw ConfigError(file: source, line: nil, message: problem)
+        }
+    }
+
+    /// Parses `HOST:PORT`, `[v6]:PORT` or a bare `HOST` (port 2947).
+    public static func parseHostPort(_ text: String) -> (String, Int)? {
+        var host = Substring(text)
+        var portText: Substring = "2947"
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { return nil }
+            let rest = host[host.index(after: close)...]
+            host = host[host.index(after: host.startIndex)..<close]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":") else { return nil }
+                portText = rest.dropFirst()
+            }
+        } else if let colon = host.lastIndex(of: ":") {
+            portText = host[host.index(after: colon)...]
+            host = host[..<colon]
+            if host.contains(":") { return nil }
+        }
+        guard !host.isEmpty, let port = Int(portText), (1...65535).contains(port) else { return nil }
+        return (String(host), port)
+    }
+
+    private static func number(_ path: WritableKeyPath<TrackerConfig, Double> & Sendable, min: Double, inclusive: Bool) -> Setter {
+        return { config, text in
+            guard let v = Double(text), v.isFinite else { return "expected a number, got '\(text)'" }
+            if inclusive ? v < min : v <= min {
+                return "must be \(inclusive ? ">=" : ">") \(Int(min)), got \(text)"
+            }
+            config.tracker[keyPath: path] = v
+            return nil
+        }
+    }
+
+    private static func trim(_ s: Substring) -> String {
+        var t = s
+        while let f = t.first, f == " " || f == "\t" || f == "\r" { t.removeFirst() }
+        while let l = t.last, l == " " || l == "\t" || l == "\r" { t.removeLast() }
+        return String(t)
+    }
+}

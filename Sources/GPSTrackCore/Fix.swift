@@ -1,0 +1,62 @@
+/// One position report as gpsd's TPV message gives it. Unknown values are NaN (or nil for
+/// the time), never zero.
+public struct Fix: Sendable {
+    /// gpsd's fix mode: 0 not seen, 1 no fix, 2 two-dimensional, 3 three-dimensional.
+    public var mode: Int
+    /// Time of the fix, seconds since the Unix epoch (UTC); nil when gpsd gave none.
+    public var time: Double?
+    public var latitude: Double
+    public var longitude: Double
+    /// Altitude in metres (gpsd's altHAE, else altMSL); NaN when unknown.
+    public var altitude: Double
+    /// Estimated horizontal position error, metres (gpsd's eph); NaN when unknown.
+    public var eph: Double
+    /// Longitude and latitude error estimates, metres; NaN when unknown.
+    public var epx: Double
+    public var epy: Double
+    /// Speed over ground, m/s; NaN when unknown.
+    public var speed: Double
+    /// Course over ground, degrees from true north; NaN when unknown.
+    public var track: Double
+    /// Climb rate, m/s; NaN when unknown.
+    public var climb: Double
+
+    public init(
+        mode: Int, time: Double?, latitude: Double = .nan, longitude: Double = .nan,
+        altitude: Double = .nan, eph: Double = .nan, epx: Double = .nan, epy: Double = .nan,
+        speed: Double = .nan, track: Double = .nan, climb: Double = .nan
+    ) {
+        self.mode = mode
+        self.time = time
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitude = altitude
+        self.eph = eph
+        self.epx = epx
+        self.epy = epy
+        self.speed = speed
+        self.track = track
+        self.climb = climb
+    }
+
+    /// The fix's position.
+    public var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
+
+    /// The horizontal error estimate: eph, or when gpsd gives none, hypot(epx, epy);
+    /// nil when the receiver gives no estimate at all. A negative value is passed on (it marks
+    /// an invalid fix, as CoreLocation's negative horizontalAccuracy does).
+    public var horizontalError: Double? {
+        if eph.isFinite { return eph }
+        if epx.isFinite && epy.isFinite { return (epx * epx + epy * epy).squareRoot() }
+        return nil
+    }
+
+    /// How complete the fix is; the better of two TPVs of one epoch has the higher score.
+    var completeness: Int {
+        var score = mode * 8
+        if horizontalError != nil { score += 4 }
+        if speed.isFinite { score += 2 }
+        if track.isFinite { score += 1 }
+        return score
+    }
+}

@@ -1,0 +1,16 @@
+/// Counts of what happened to the fixes the tracker saw.
+public struct FixCounters: Sendable, Equatable {
+    /// Every fix (epoch) offered.
+    public internal(set) var total = 0
+    /// Fixes that passed validity, accuracy, time order and plausibility.
+    public internal(set) var accepted = 0
+    /// Accepted fixes delivered to the odometer.
+    public internal(set) var delivered = 0
+    /// Rejected fixes by reason.
+    public internal(set) var rejected: [RejectReason: Int] = [:]
+
+    public init() {}
+
+    /// All rejections.
+    public var rejectedTotal: Int { rejected.values.reduce(0, +) }
+}

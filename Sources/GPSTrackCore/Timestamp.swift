@@ -1,0 +1,73 @@
+/// ISO 8601 formatting and parsing of UTC times, without Foundation's date machinery.
+public enum Timestamp {
+    /// Formats seconds since the Unix epoch as `2026-03-14T08:02:38.000Z` (milliseconds).
+    public static func iso8601(_ seconds: Double) -> String {
+        guard seconds.isFinite else { return "null" }
+        let millisTotal = Int64((seconds * 1000).rounded(.down))
+        var days = millisTotal / 86_400_000
+        var millisOfDay = millisTotal % 86_400_000
+        if millisOfDay < 0 { millisOfDay += 86_400_000; days -= 1 }
+        let (y, m, d) = civil(fromDays: days)
+        let h = millisOfDay / 3_600_000
+        let mi = millisOfDay / 60_000 % 60
+        let s = millisOfDay / 1000 % 60
+        let ms = millisOfDay % 1000
+        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(h, 2)):\(pad(mi, 2)):\(pad(s, 2)).\(pad(ms, 3))Z"
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fff]Z`; nil for anything else.
+    public static func parse(_ text: String) -> Double? {
+        let u = Array(text.utf8)
+        guard u.count >= 20, u[4] == 45, u[7] == 45, u[10] == 84, u[13] == 58, u[16] == 58,
+              u.last == 90 else { return nil }
+        func num(_ r: Range<Int>) -> Int64? {
+            var v: Int64 = 0
+            for i in r { guard u[i] >= 48 && u[i] <= 57 else { return nil }; v = v * 10 + Int64(u[i] - 48) }
+            return v
+        }
+        guard let y = num(0..<4), let mo = num(5..<7), let d = num(8..<10), let h = num(11..<13),
+              let mi = num(14..<16), let s = num(17..<19),
+              (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61 else { return nil }
+        var fraction = 0.0
+        if u.count > 20 {
+            guard u[19] == 46, u.count > 21, let f = num(20..<(u.count - 1)) else { return nil }
+            fraction = Double(f) / pow10(u.count - 21)
+        } else if u[19] != 90 { return nil }
+        let days = daysFromCivil(y, mo, d)
+        return Double(days * 86400 + h * 3600 + mi * 60 + s) + fraction
+    }
+
+    private static func pow10(_ n: Int) -> Double {
+        var v = 1.0
+        for _ in 0..<n { v *= 10 }
+        return v
+    }
+
+    private static func pad(_ v: Int64, _ width: Int) -> String {
+        let s = String(v)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+
+    // Howard Hinnant's civil-from-days and days-from-civil algorithms.
+    static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let y = yoe + era * 400
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (m <= 2 ? y + 1 : y, m, d)
+    }
+
+    static func daysFromCivil(_ y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+}

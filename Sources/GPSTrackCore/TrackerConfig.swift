@@ -1,0 +1,25 @@
+/// The tracking core's tunables. Defaults suit a car, a walker and a train alike.
+public struct TrackerConfig: Sendable, Equatable {
+    /// A fix is delivered to the odometer only when it lies at least this far from the last
+    /// delivered position (CoreLocation's `distanceFilter`). Metres, >= 0.
+    public var distanceFilterM: Double = 10
+    /// Fixes whose horizontal error estimate exceeds this are rejected. Metres, > 0.
+    public var maxHorizontalErrorM: Double = 50
+    /// Jumps implying more than this speed are rejected: 100 m/s lets a car on a motorway and a
+    /// high-speed train (~90 m/s) through. m/s, > 0.
+    public var maxSpeedMps: Double = 100
+    /// Below this reported speed the receiver is taken as standing still, and only a
+    /// displacement beyond the creep distance is counted. m/s, >= 0.
+    public var stationarySpeedMps: Double = 0.5
+    /// While standing still (or with no speed from the receiver), a displacement must exceed
+    /// the larger of this and `creepErrorFactor` times the error estimate to count. Metres.
+    public var creepDistanceM: Double = 25
+    /// Multiplier of the horizontal error estimate for the creep distance.
+    public var creepErrorFactor: Double = 3
+    /// Error assumed for fixes that carry no estimate at all. Metres, > 0.
+    public var assumedErrorM: Double = 15
+    /// The reported course is `unknown` below this speed. m/s.
+    public var minCourseSpeedMps: Double = 0.5
+
+    public init() {}
+}

@@ -1,0 +1,25 @@
+/// The odometer's figures for one trip.
+public struct Trip: Sendable {
+    /// Whether the trip counts (`running`) or its figures are frozen (`stopped`).
+    public enum State: String, Sendable { case running, stopped }
+
+    public internal(set) var state: State = .running
+    /// Time of the first accepted fix of the trip, seconds since the Unix epoch.
+    public internal(set) var startedAt: Double?
+    /// Position of the first accepted fix of the trip.
+    public internal(set) var start: Coordinate?
+    /// Sum of the geodesic hops between delivered positions, metres.
+    public internal(set) var traveledM: Double = 0
+    /// Geodesic distance from the start point to the latest delivered position, metres.
+    public internal(set) var straightLineM: Double = 0
+    /// The latest delivered position.
+    public internal(set) var lastDelivered: Coordinate?
+    /// Time of the latest delivered position.
+    public internal(set) var lastDeliveredTime: Double?
+    /// The last fix accepted while the trip ran.
+    public internal(set) var lastFix: Fix?
+    /// How many positions were delivered to the odometer.
+    public internal(set) var deliveredCount = 0
+
+    public init() {}
+}

@@ -1,0 +1,18 @@
+/// Process exit codes, from sysexits(3).
+public enum ExitCode: Int32, Sendable {
+    case ok = 0
+    /// A runtime error reported by the program (for example an error response).
+    case failure = 1
+    /// Bad command line.
+    case usage = 64
+    /// An input file could not be read.
+    case noInput = 66
+    /// A service is unavailable (the daemon or gpsd cannot be reached).
+    case unavailable = 69
+    /// An internal error.
+    case software = 70
+    /// An I/O error while writing output.
+    case ioError = 74
+    /// A configuration error (file or value).
+    case config = 78
+}

@@ -1,0 +1,123 @@
+import CGPS
+import GPSTrackCore
+
+/// Decodes gpsd JSON lines with libgps's own unpacker (`gps_unpack`), the same parser the live
+/// path uses. The ~24 KB `gps_data_t` is allocated once and reused; C types stop here.
+public final class GPSDDecoder {
+    /// What one line held.
+    public enum Record {
+        /// A TPV report.
+        case tpv(Fix)
+        /// A DEVICE report: a receiver appeared (`activated`) or went away (gpsd 3.22 sends
+        /// `"activated":0`, which its own libgps does not parse, when a receiver is removed).
+        case device(path: String?, activated: Bool)
+        /// Another class gpsd sends (VERSION, DEVICES, WATCH, SKY, ...): ignored for tracking.
+        case other(className: String)
+        /// Not a gpsd JSON object.
+        case malformed(reason: String)
+        /// An empty line.
+        case blank
+    }
+
+    /// Longest line accepted; gpsd's own reports are a few kilobytes at most.
+    public static let maxLineBytes = 64 * 1024
+
+    private let data: UnsafeMutablePointer<gps_data_t>
+    private var scratch: [CChar] = []
+
+    public init() {
+        data = .allocate(capacity: 1)
+        UnsafeMutableRawPointer(data).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<gps_data_t>.size)
+    }
+
+    deinit {
+        data.deallocate()
+    }
+
+    /// Decodes one line (without its newline).
+    public func decode(_ line: ArraySlice<UInt8>) -> Record {
+        var lo = line.startIndex, hi = line.endIndex
+        while lo < hi, Self.isSpace(line[lo]) { lo += 1 }
+        while lo < hi, Self.isSpace(line[hi - 1]) { hi -= 1 }
+        let body = line[lo..<hi]
+        if body.isEmpty { return .blank }
+        guard body.count <= Self.maxLineBytes else { return .malformed(reason: "line longer than \(Self.maxLineBytes) bytes") }
+        guard body.first == UInt8(ascii: "{"), body.last == UInt8(ascii: "}") else {
+            return .malformed(reason: "not a JSON object")
+        }
+        guard !body.contains(0) else { return .malformed(reason: "NUL byte in line") }
+        guard let className = Self.className(body) else { return .malformed(reason: "no \"class\" member") }
+
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: body.lazy.map { CChar(bitPattern: $0) })
+        scratch.append(0)
+        gpstrack_clear_set(data)
+        _ = scratch.withUnsafeMutableBufferPointer { gps_unpack($0.baseAddress, data) }
+        let set = gpstrack_set(data)
+        if className == "DEVICE" {
+            if set != 0 {
+                return .device(path: Self.string(from: gpstrack_device_path(data)), activated: true)
+            }
+            if Self.contains(body, "\"activated\":0") { return .device(path: nil, activated: false) }
+        }
+        // Other classes matter only as context; libgps 3.22 cannot read some that gpsd 3.22
+        // writes (unscaled SUBFRAME almanacs), which is no fault of the line.
+        guard className == "TPV" else { return .other(className: className) }
+        guard set != 0 else { return .malformed(reason: "libgps could not parse the TPV report") }
+        // A TPV without MODE_SET carries mode 0 ("not seen"): a fix the tracker rejects.
+        return .tpv(makeFix(set: set))
+    }
+
+    private func makeFix(set: UInt64) -> Fix {
+        let f = gpstrack_fix(data)!.pointee
+        let hasTime = set & GPSTRACK_TIME_SET != 0
+        let hasPosition = set & GPSTRACK_LATLON_SET != 0
+        return Fix(
+            mode: Int(f.mode),
+            time: hasTime ? gpstrack_fix_time(data) : nil,
+            latitude: hasPosition ? f.latitude : .nan,
+            longitude: hasPosition ? f.longitude : .nan,
+            altitude: f.altHAE.isFinite ? f.altHAE : f.altMSL,
+            eph: f.eph, epx: f.epx, epy: f.epy,
+            speed: f.speed, track: f.track, climb: f.climb)
+    }
+
+    private static func string(from cString: UnsafePointer<CChar>?) -> String? {
+        guard let cString, cString.pointee != 0 else { return nil }
+        return String(cString: cString)
+    }
+
+    private static func contains(_ body: ArraySlice<UInt8>, _ needle: String) -> Bool {
+        let n = Array(needle.utf8)
+        guard body.count >= n.count else { return false }
+        var i = body.startIndex
+        while i <= body.endIndex - n.count {
+            if body[i..<(i + n.count)].elementsEqual(n) { return true }
+            i += 1
+        }
+        return false
+    }
+
+    private static func isSpace(_ b: UInt8) -> Bool { b == 32 || b == 9 || b == 13 }
+
+    /// The value of the `"class"` member, found by a scan of the object's text.
+    static func className(_ body: ArraySlice<UInt8>) -> String? {
+        let key = Array("\"class\"".utf8)
+        let bytes = Array(body.prefix(256))
+        guard bytes.count > key.count else { return nil }
+        for i in 0...(bytes.count - key.count) where bytes[i..<(i + key.count)].elementsEqual(key) {
+            var j = i + key.count
+            while j < bytes.count, bytes[j] == 32 { j += 1 }
+            guard j < bytes.count, bytes[j] == UInt8(ascii: ":") else { return nil }
+            j += 1
+            while j < bytes.count, bytes[j] == 32 { j += 1 }
+            guard j < bytes.count, bytes[j] == UInt8(ascii: "\"") else { return nil }
+            let start = j + 1
+            guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "\"")), end - start <= 16 else { return nil }
+            let name = bytes[start..<end]
+            guard !name.isEmpty, name.allSatisfy({ ($0 >= 65 && $0 <= 90) || ($0 >= 48 && $0 <= 57) }) else { return nil }
+            return String(decoding: name, as: UTF8.self)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,146 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GPSTrackCore
+
+/// `gpstrackd replay`: runs a gpsd JSON log (as `gpspipe -w` records it) through the same
+/// decoder and core as the live daemon, printing events and a final summary as JSON lines.
+public struct Replay {
+    public static let usage = """
+        usage: gpstrackd replay [--config FILE] [--fences FILE] [--distance-filter M] [--max-error M] LOG
+          LOG is a gpsd JSON log (gpspipe -w); '-' reads standard input.
+        """
+
+    /// Malformed lines reported one by one on stderr before they are only counted.
+    public static let maxReportedMalformed = 20
+
+    private let configuration: Configuration
+    private let logPath: String
+
+    /// Parses the replay command's arguments (after the word `replay`) and loads the config.
+    public init(arguments: [String]) throws(ReplayError) {
+        let parser = ArgumentParser(valued: ["config", "fences", "distance-filter", "max-error"], boolean: ["help"])
+        let parsed: ArgumentParser.Result
+        do { parsed = try parser.parse(arguments) } catch { throw .usage(error.message) }
+        if parsed.flags.contains("help") { throw .help }
+        guard parsed.positionals.count == 1 else {
+            throw .usage(parsed.positionals.isEmpty ? "missing LOG" : "expected one LOG, got \(parsed.positionals.count)")
+        }
+        var config = Configuration()
+        if let path = parsed.options["config"] {
+            let bytes: [UInt8]
+            do { bytes = try FileIO.readAll(path) } catch {
+                throw .config(ConfigError(file: path, line: nil, message: "cannot read: \(error)"))
+            }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw .config(ConfigError(file: path, line: nil, message: "not UTF-8 text"))
+            }
+            do { config = try ConfigParser.parse(text, file: path) } catch { throw .config(error) }
+        }
+        for (flag, key) in [("distance-filter", "distance_filter_m"), ("max-error", "max_horizontal_error_m")] {
+            guard let value = parsed.options[flag] else { continue }
+            do { try ConfigParser.apply(key: key, value: value, to: &config, source: "--\(flag)") } catch {
+                throw .usage("--\(flag): \(error.message)")
+            }
+        }
+        if let fences = parsed.options["fences"] ?? config.fencesPath {
+            throw .usage("--fences \(fences): geofences are not supported by this build yet")
+        }
+        configuration = config
+        logPath = parsed.positionals[0]
+    }
+
+    /// Runs the replay, writing JSON lines to `out` and diagnostics to `err`.
+    public func run(out: OutputWriter, err: OutputWriter) -> ExitCode {
+        let fd: Int32
+        if logPath == "-" {
+            fd = STDIN_FILENO
+        } else {
+            do { fd = try FileIO.openForReading(logPath) } catch {
+                try? err.writeLine("gpstrackd: cannot read \(logPath): \(error)")
+                try? err.flush()
+                return .noInput
+            }
+        }
+        defer { if fd != STDIN_FILENO { FileIO.close(fd) } }
+
+        var reader = LineReader(fd: fd, maxLineBytes: GPSDDecoder.maxLineBytes + 1)
+        let decoder = GPSDDecoder()
+        var assembler = EpochAssembler()
+        var tracker = Tracker(config: configuration.tracker)
+        var tpvCount = 0
+        var malformed = 0
+        let name = logPath == "-" ? "<stdin>" : logPath
+        do {
+            while let line = try reader.next() {
+                let record = line.truncated
+                    ? .malformed(reason: "line longer than \(GPSDDecoder.maxLineBytes) bytes")
+                    : decoder.decode(line.bytes[...])
+                switch record {
+                case .tpv(let fix):
+                    tpvCount += 1
+                    for epoch in assembler.add(fix) {
+                        try emit(tracker.ingest(epoch), to: out)
+                    }
+                case .malformed(let reason):
+                    malformed += 1
+                    if malformed <= Self.maxReportedMalformed {
+                        try err.writeLine("gpstrackd: \(name):\(line.number): malformed line skipped: \(reason)")
+                    }
+                case .other, .device, .blank:
+                    break
+                }
+            }
+            for epoch in assembler.flush() {
+                try emit(tracker.ingest(epoch), to: out)
+            }
+            if malformed > Self.maxReportedMalformed {
+                try err.writeLine("gpstrackd: \(name): \(malformed) malformed lines in all")
+            }
+            try out.writeLine(Self.summary(tracker, tpvCount: tpvCount, malformed: malformed))
+            try out.flush()
+            try err.flush()
+        } catch {
+            try? err.writeLine("gpstrackd: replay of \(name) failed: \(error)")
+            try? err.flush()
+            return .ioError
+        }
+        return .ok
+    }
+
+    private func emit(_ events: [TrackerEvent], to out: OutputWriter) throws(ErrnoError) {
+        for event in events { try out.writeLine(EventJSON.encode(event)) }
+    }
+
+    /// The final summary line.
+    static func summary(_ tracker: Tracker, tpvCount: Int, malformed: Int) -> String {
+        let trip = tracker.trip
+        let counters = tracker.counters
+        var rejected = JSONObject()
+        for (reason, n) in counters.rejected.sorted(by: { $0.key < $1.key }) { rejected.add(reason.rawValue, n) }
+        var s = JSONObject()
+        s.add("traveled_m", trip.traveledM, decimals: 2)
+        s.add("straight_line_m", trip.straightLineM, decimals: 2)
+        s.add("fixes_total", counters.total)
+        s.add("fixes_accepted", counters.accepted)
+        s.add("fixes_delivered", counters.delivered)
+        s.add("fixes_rejected", rejected)
+        s.add("tpv_total", tpvCount)
+        s.add("lines_malformed", malformed)
+        s.add("start", raw: EventJSON.point(trip.start, time: trip.startedAt))
+        s.add("end", raw: EventJSON.point(trip.lastDelivered, time: trip.lastDeliveredTime))
+        let last = trip.lastFix
+        s.add("course", CourseText(track: last?.track ?? .nan, speed: last?.speed ?? .nan,
+                                   minimumSpeed: tracker.config.minCourseSpeedMps).text)
+        var top = JSONObject()
+        top.add("summary", s)
+        return top.encoded
+    }
+}
+
+/// Why a replay could not start.
+public enum ReplayError: Error {
+    case help
+    case usage(String)
+    case config(ConfigError)
+}

@@ -1,0 +1,80 @@
+import GPSTrackCore
+
+/// The true motion of a simulated receiver: a speed and heading for each second.
+public struct Scenario: Sendable {
+    /// One second of true motion.
+    public struct Step: Sendable {
+        public var speed: Double
+        public var heading: Double
+
+        public init(speed: Double, heading: Double) {
+            self.speed = speed
+            self.heading = heading
+        }
+    }
+
+    public var name: String
+    public var start: Coordinate
+    public var steps: [Step]
+
+    public init(name: String, start: Coordinate, steps: [Step]) {
+        self.name = name
+        self.start = start
+        self.steps = steps
+    }
+
+    /// A walk of `lengthM` metres at `speed` m/s, turning every 80-250 m.
+    public static func walk(lengthM: Double = 2000, speed: Double = 1.4, rng: inout SeededRandom) -> Scenario {
+        var steps: [Step] = []
+        var heading = rng.uniform(0...360)
+        var covered = 0.0
+        var nextTurn = rng.uniform(80...250)
+        while covered < lengthM {
+            let v = min(speed, lengthM - covered)
+            steps.append(Step(speed: v, heading: heading))
+            covered += v
+            if covered >= nextTurn {
+                heading += rng.uniform(30...100) * (rng.unit() < 0.5 ? -1 : 1)
+                nextTurn = covered + rng.uniform(80...250)
+            }
+        }
+        return Scenario(name: "walk", start: Coordinate(latitude: 48.8566, longitude: 2.3522), steps: steps)
+    }
+
+    /// A drive of `lengthM` metres through town and on faster roads, with stops at traffic
+    /// lights every 0.6-1.6 km (20-70 s) and gentle curves.
+    public static func drive(lengthM: Double = 14000, rng: inout SeededRandom) -> Scenario {
+        var steps: [Step] = []
+        var heading = rng.uniform(0...360)
+        var covered = 0.0
+        var v = 0.0
+        while covered < lengthM {
+            let segment = min(rng.uniform(600...1600), lengthM - covered)
+            let cruise = rng.unit() < 0.3 ? rng.uniform(20...27) : rng.uniform(11...15)
+            let turnRate = rng.uniform(-1.5...1.5)
+            var along = 0.0
+            while along < segment {
+                let remaining = segment - along
+                let brakeDistance = v * v / (2 * 2.5)
+                if remaining <= brakeDistance + v { v = max(min(v - 2.5, remaining), 0.5) }
+                else { v = min(v + 2.0, cruise) }
+                let step = min(v, remaining)
+                steps.append(Step(speed: step, heading: heading))
+                along += step
+                heading += turnRate
+            }
+            covered += segment
+            v = 0
+            for _ in 0..<Int(rng.uniform(20...70)) { steps.append(Step(speed: 0, heading: heading)) }
+            heading += [0, 90, -90][Int(rng.unit() * 3)]
+        }
+        return Scenario(name: "drive", start: Coordinate(latitude: 52.52, longitude: 13.405), steps: steps)
+    }
+
+    /// A receiver parked for `seconds`.
+    public static func parked(seconds: Int = 1800) -> Scenario {
+        Scenario(name: "parked", start: Coordinate(latitude: 59.3293, longitude: 18.0686),
+                 steps: Array(repeating: Step(speed: 0, heading: 0), count: seconds))
+    }
+}
+

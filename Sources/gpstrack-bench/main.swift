@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GPSTrackCore
+import GPSTrackDaemon
+import GPSTrackSim
+
+// `make bench`: tracking quality on seeded simulated traces next to the naive baseline, then
+// replay throughput and peak RSS of the real `gpstrackd replay` on a 100,000-fix log.
+
+let seeds: [UInt64] = Array(1...20)
+
+/// `gpstrack-bench --write-sample PATH`: writes the bundled sample log (a 600 m walk to a car, a
+/// 3 km drive, five minutes parked), as gpspipe -w would record it, with gpsd 3.22's partial
+/// TPVs and SKY reports.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--write-sample" {
+    var rng = SeededRandom(seed: 2026)
+    let walk = Scenario.walk(lengthM: 600, rng: &rng)
+    let drive = Scenario.drive(lengthM: 3000, rng: &rng)
+    let parked = Scenario.parked(seconds: 300)
+    let scenario = Scenario(name: "sample", start: Coordinate(latitude: 52.5163, longitude: 13.3777),
+                            steps: walk.steps + drive.steps + parked.steps)
+    var model = ReceiverModel()
+    model.partialTPVs = true
+    let trace = Simulator.run(scenario, model: model, seed: 2026)
+    let fd = open(CommandLine.arguments[2], O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard fd >= 0 else { print("cannot write \(CommandLine.arguments[2])"); exit(1) }
+    let writer = OutputWriter(fd: fd)
+    do {
+        for line in GPSDLogWriter.header { try writer.writeLine(line) }
+        for (i, fix) in trace.fixes.enumerated() {
+            if i % 5 == 0, let t = fix.time { try writer.writeLine(GPSDLogWriter.sky(time: t)) }
+            try writer.writeLine(GPSDLogWriter.tpv(fix))
+        }
+        try writer.flush()
+    } catch {
+        print("cannot write: \(error)")
+        exit(1)
+    }
+    close(fd)
+    print("wrote \(trace.fixes.count) TPVs; true path \((trace.truePathM * 10).rounded() / 10) m")
+    exit(0)
+}
+
+func tracked(_ fixes: [Fix]) -> Double {
+    var tracker = Tracker()
+    var assembler = EpochAssembler()
+    for fix in fixes { for epoch in assembler.add(fix) { _ = tracker.ingest(epoch) } }
+    for epoch in assembler.flush() { _ = tracker.ingest(epoch) }
+    return tracker.trip.traveledM
+}
+
+func fmt(_ v: Double, _ decimals: Int = 1) -> String {
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let r = (v * scale).rounded() / scale
+    return "\(r)"
+}
+
+print("Tracking quality over \(seeds.count) seeds (ReceiverModel defaults: 3 m wander, 1 m white noise,")
+print("1.5 % no-fix epochs, 1 % multipath jumps with large eph, 0.15 % jumps without):")
+print("naive: drop invalid fixes, 10 m filter, sum the hops; +eph50: also drop eph > 50 m")
+print("scenario            target        gpstrackd mean / worst      naive mean / worst      +eph50 mean / worst")
+for name in ["walk 2 km", "drive 14 km", "parked 30 min"] {
+    var ours: [Double] = [], naive: [Double] = [], cut: [Double] = []
+    for seed in seeds {
+        var rng = SeededRandom(seed: seed &* 7919)
+        var model = ReceiverModel()
+        let scenario: Scenario
+        switch name {
+        case "walk 2 km": scenario = .walk(rng: &rng)
+        case "drive 14 km": scenario = .drive(rng: &rng)
+        default: scenario = .parked(); model.wanderSigmaM = 4
+        }
+        let trace = Simulator.run(scenario, model: model, seed: seed)
+        let t = tracked(trace.fixes), n = NaiveOdometer.traveled(trace.fixes)
+        let c = NaiveOdometer.traveled(trace.fixes, maxErrorM: 50)
+        let relative = { (x: Double) in trace.truePathM > 0 ? (x / trace.truePathM - 1) * 100 : x }
+        ours.append(relative(t))
+        naive.append(relative(n))
+        cut.append(relative(c))
+    }
+    let mean = { (xs: [Double]) in xs.reduce(0, +) / Double(xs.count) }
+    let worst = { (xs: [Double]) in xs.max(by: { abs($0) < abs($1) }) ?? 0 }
+    let unit = name.hasPrefix("parked") ? " m" : " %"
+    let target = name.hasPrefix("walk") ? "within 3 %" : name.hasPrefix("drive") ? "within 2 %" : "<= 15 m"
+    let pad = { (s: String, w: Int) in s + String(repeating: " ", count: max(0, w - s.count)) }
+    print(pad(name, 20) + pad(target, 14) + pad("\(fmt(mean(ours), 2))\(unit) / \(fmt(worst(ours), 2))\(unit)", 28)
+          + pad("\(fmt(mean(naive), 1))\(unit) / \(fmt(worst(naive), 1))\(unit)", 24)
+          + "\(fmt(mean(cut), 1))\(unit) / \(fmt(worst(cut), 1))\(unit)")
+}
+
+// Throughput: a 100,000-fix drive log through the real executable.
+let logPath = "/tmp/gpstrackd-bench-\(getpid()).json"
+// Written drive by drive so that this process stays small: a spawned child's peak RSS as
+// wait4 reports it is never below its parent's size at the spawn.
+do {
+    var rng = SeededRandom(seed: 42)
+    let fd = open(logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let writer = OutputWriter(fd: fd)
+    for line in GPSDLogWriter.header { try writer.writeLine(line) }
+    var written = 0
+    var chunk: UInt64 = 0
+    var time = 1_773_475_200.0
+    while written < 100_000 {
+        let scenario = Scenario.drive(rng: &rng)
+        let trace = Simulator.run(scenario, seed: 42 &+ chunk, startTime: time)
+        for fix in trace.fixes.prefix(100_000 - written) { try writer.writeLine(GPSDLogWriter.tpv(fix)) }
+        written += min(trace.fixes.count, 100_000 - written)
+        time += Double(scenario.steps.count)
+        chunk += 1
+    }
+    try writer.flush()
+    close(fd)
+} catch {
+    print("cannot write \(logPath): \(error)")
+    exit(1)
+}
+defer { unlink(logPath) }
+
+let me = CommandLine.arguments[0]
+let dir = me.contains("/") ? String(me[..<me.lastIndex(of: "/")!]) : "."
+let binary = dir + "/gpstrackd"
+var runs: [Double] = []
+var peakKiB = 0
+for _ in 0..<3 {
+    var pid: pid_t = 0
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    let argv: [UnsafeMutablePointer<CChar>?] = [strdup(binary), strdup("replay"), strdup(logPath), nil]
+    var t0 = timespec(), t1 = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t0)
+    guard posix_spawn(&pid, binary, &actions, nil, argv, environ) == 0 else {
+        print("cannot start \(binary)")
+        exit(1)
+    }
+    var status: Int32 = 0
+    var usage = rusage()
+    _ = wait4(pid, &status, 0, &usage)
+    clock_gettime(CLOCK_MONOTONIC, &t1)
+    runs.append(Double(t1.tv_sec - t0.tv_sec) + Double(t1.tv_nsec - t0.tv_nsec) * 1e-9)
+    peakKiB = max(peakKiB, Int(usage.ru_maxrss))
+    for p in argv { free(p) }
+}
+let best = runs.min() ?? 1
+var selfUsage = rusage()
+getrusage(RUSAGE_SELF.rawValue, &selfUsage)
+print("replay of 100,000 fixes (gpstrackd replay, release): best of 3 \(fmt(best, 3)) s, \(Int(100_000 / best)) fixes/s, peak RSS \(fmt(Double(peakKiB) / 1024, 1)) MiB")
+print("(the spawning benchmark itself peaked at \(fmt(Double(selfUsage.ru_maxrss) / 1024, 1)) MiB; the child's figure cannot be below that)")

@@ -1,0 +1,51 @@
+import Testing
+import GPSTrackCore
+
+@Suite struct ConfigParserTests {
+    @Test func parsesKeysCommentsAndDefaults() throws {
+        let text = """
+            # gpstrackd.conf
+            gpsd = gps.local:2948   # the receiver box
+            distance_filter_m = 5
+
+            max_horizontal_error_m=30
+            fences = /etc/gpstrackd/fences.geojson
+            """
+        let c = try ConfigParser.parse(text, file: "t.conf")
+        #expect(c.gpsdHost == "gps.local")
+        #expect(c.gpsdPort == 2948)
+        #expect(c.tracker.distanceFilterM == 5)
+        #expect(c.tracker.maxHorizontalErrorM == 30)
+        #expect(c.fencesPath == "/etc/gpstrackd/fences.geojson")
+        #expect(c.tracker.maxSpeedMps == TrackerConfig().maxSpeedMps)
+    }
+
+    @Test(arguments: [
+        ("a = 1\n", 1, "unknown key 'a'"),
+        ("\n\ndistance_filter_m = ten\n", 3, "expected a number"),
+        ("distance_filter_m = -1\n", 1, "must be >= 0"),
+        ("max_speed_mps = 0\n", 1, "must be > 0"),
+        ("max_speed_mps = nan\n", 1, "expected a number"),
+        ("gpsd = host:99999\n", 1, "expected HOST:PORT"),
+        ("socket = /a\nsocket = /b\n", 2, "repeats line 1"),
+        ("just words\n", 1, "expected 'key = value'"),
+        ("fences =\n", 1, "has no value"),
+    ])
+    func errorsNameFileAndLine(_ text: String, _ line: Int, _ fragment: String) {
+        #expect {
+            _ = try ConfigParser.parse(text, file: "/etc/gpstrackd/gpstrackd.conf")
+        } throws: { error in
+            guard let e = error as? ConfigError else { return false }
+            return e.line == line && e.description.hasPrefix("/etc/gpstrackd/gpstrackd.conf:\(line): ")
+                && e.message.contains(fragment)
+        }
+    }
+
+    @Test func hostPortForms() {
+        #expect(ConfigParser.parseHostPort("localhost:2947")! == ("localhost", 2947))
+        #expect(ConfigParser.parseHostPort("[::1]:3000")! == ("::1", 3000))
+        #expect(ConfigParser.parseHostPort("gps")! == ("gps", 2947))
+        #expect(ConfigParser.parseHostPort(":80") == nil)
+        #expect(ConfigParser.parseHostPort("a:b:c") == nil)
+    }
+}

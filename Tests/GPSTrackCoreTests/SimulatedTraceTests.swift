@@ -1,0 +1,67 @@
+import Testing
+import GPSTrackCore
+import GPSTrackSim
+
+/// Invariants over seeded simulated traces (the quality figures themselves are in `make bench`).
+@Suite struct SimulatedTraceTests {
+    static let seeds: [UInt64] = [1, 2, 3, 5, 8]
+
+    func run(_ trace: SimulatedTrace, config: TrackerConfig = TrackerConfig(),
+             each: (Tracker) -> Void = { _ in }) -> Tracker {
+        var tracker = Tracker(config: config)
+        var assembler = EpochAssembler()
+        for fix in trace.fixes {
+            for epoch in assembler.add(fix) { _ = tracker.ingest(epoch); each(tracker) }
+        }
+        for epoch in assembler.flush() { _ = tracker.ingest(epoch); each(tracker) }
+        return tracker
+    }
+
+    @Test(arguments: seeds)
+    func odometerNeverDecreasesAndDeliveriesRespectTheFilter(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        let trace = Simulator.run(.drive(lengthM: 4000, rng: &rng), seed: seed)
+        var previous = 0.0
+        var lastDelivered: Coordinate?
+        var closest = Double.infinity
+        _ = run(trace) { t in
+            #expect(t.trip.traveledM >= previous)
+            previous = t.trip.traveledM
+            if case .accepted(true, let hop) = t.lastOutcome, let p = t.trip.lastDelivered {
+                if let l = lastDelivered {
+                    closest = min(closest, Geodesic.distance(l, p))
+                    #expect(abs(Geodesic.distance(l, p) - hop) < 1e-6)
+                }
+                lastDelivered = p
+            }
+        }
+        #expect(closest >= 10)
+    }
+
+    @Test(arguments: seeds)
+    func parkedReceiverStaysWithinFifteenMetres(seed: UInt64) {
+        var model = ReceiverModel()
+        model.wanderSigmaM = 4
+        let trace = Simulator.run(.parked(seconds: 1800), model: model, seed: seed)
+        #expect(NaiveOdometer.traveled(trace.fixes) > 100, "the trace must be hard: a naive odometer drifts")
+        #expect(run(trace).trip.traveledM <= 15)
+    }
+
+    @Test(arguments: seeds)
+    func walkIsWithinThreePercent(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        let trace = Simulator.run(.walk(rng: &rng), seed: seed)
+        let traveled = run(trace).trip.traveledM
+        #expect(abs(traveled / trace.truePathM - 1) <= 0.03)
+    }
+
+    @Test func partialTPVsPerEpochAreNotCountedTwice() {
+        var model = ReceiverModel()
+        model.partialTPVs = true
+        var rng = SeededRandom(seed: 11)
+        let trace = Simulator.run(.walk(lengthM: 500, rng: &rng), model: model, seed: 11)
+        let tracker = run(trace)
+        #expect(tracker.counters.total == trace.truth.count)
+        #expect(tracker.counters.rejected[.duplicate] == nil)
+    }
+}

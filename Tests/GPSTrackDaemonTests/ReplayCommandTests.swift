@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+import GPSTrackCore
+import GPSTrackSim
+
+/// `gpstrackd replay` end to end through the built executable.
+@Suite(.serialized) struct ReplayCommandTests {
+    /// A walk written as gpspipe would record it, with SKY lines, per-sentence partial TPVs and
+    /// two malformed lines (at known line numbers).
+    static func walkLog() throws -> (path: String, trace: SimulatedTrace, malformedLines: [Int]) {
+        var model = ReceiverModel()
+        model.partialTPVs = true
+        var rng = SeededRandom(seed: 21)
+        let trace = Simulator.run(.walk(lengthM: 1000, rng: &rng), model: model, seed: 21)
+        var lines = GPSDLogWriter.header
+        var malformed: [Int] = []
+        for (i, fix) in trace.fixes.enumerated() {
+            lines.append(GPSDLogWriter.tpv(fix))
+            if i % 50 == 0, let t = fix.time { lines.append(GPSDLogWriter.sky(time: t)) }
+            if i == 100 || i == 400 {
+                lines.append(#"{"class":"TPV","mode":3,"lat":48.85"#)
+                malformed.append(lines.count)
+            }
+        }
+        let path = try ExecutableRunner.temporaryFile("walk.json", contents: lines.joined(separator: "\n") + "\n")
+        return (path, trace, malformed)
+    }
+
+    @Test func replaysALogToEventsAndSummary() throws {
+        let (path, trace, malformed) = try Self.walkLog()
+        let r = try ExecutableRunner.run(["replay", path])
+        #expect(r.status == 0)
+        let lines = r.lines
+        let first = try #require(ExecutableRunner.json(lines.first ?? ""))
+        #expect(first["event"] as? String == "trip_start")
+        let summaryLine = try #require(ExecutableRunner.json(lines.last ?? ""))
+        let summary = try #require(summaryLine["summary"] as? [String: Any])
+        let traveled = try #require(summary["traveled_m"] as? Double)
+        #expect(abs(traveled / trace.truePathM - 1) <= 0.03, "traveled \(traveled) vs true \(trace.truePathM)")
+        // One fix per simulated second, whatever the number of TPVs per epoch.
+        #expect(summary["fixes_total"] as? Int == trace.truth.count)
+        #expect(summary["tpv_total"] as? Int == trace.fixes.count)
+        #expect(summary["lines_malformed"] as? Int == 2)
+        let rejected = try #require(summary["fixes_rejected"] as? [String: Int])
+        let noFix = trace.fixes.filter { $0.mode < 2 }.count
+        #expect(rejected["no_fix"] == noFix)
+        #expect(rejected["duplicate"] == nil)
+        let start = try #require(summary["start"] as? [String: Any])
+        #expect(start["time"] as? String != nil)
+        for n in malformed {
+            #expect(r.stderr.contains("walk.json:\(n): malformed line skipped"))
+        }
+    }
+
+    @Test func readsStandardInput() throws {
+        let (path, _, _) = try Self.walkLog()
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let fromFile = try ExecutableRunner.run(["replay", path])
+        let fromStdin = try ExecutableRunner.run(["replay", "-"], stdin: data)
+        #expect(fromStdin.status == 0)
+        #expect(fromStdin.lines.last == fromFile.lines.last)
+    }
+
+    @Test func flagsOverrideTheConfigFile() throws {
+        let (path, _, _) = try Self.walkLog()
+        let conf = try ExecutableRunner.temporaryFile("c.conf", contents: "distance_filter_m = 50\nmax_horizontal_error_m = 40\n")
+        let coarse = try ExecutableRunner.run(["replay", "--config", conf, path])
+        let fine = try ExecutableRunner.run(["replay", "--config", conf, "--distance-filter", "10", path])
+        let delivered = { (r: ExecutableRunner.Result) -> Int in
+            let s = ExecutableRunner.json(r.lines.last ?? "")?["summary"] as? [String: Any]
+            return s?["fixes_delivered"] as? Int ?? -1
+        }
+        #expect(coarse.status == 0 && fine.status == 0)
+        // 1 km walked: about 20 deliveries 50 m apart, about 100 at 10 m.
+        #expect((15...22).contains(delivered(coarse)))
+        #expect((80...101).contains(delivered(fine)))
+    }
+
+    @Test func exitCodes() throws {
+        #expect(try ExecutableRunner.run(["replay"]).status == 64)
+        #expect(try ExecutableRunner.run(["replay", "--bogus", "x"]).status == 64)
+        #expect(try ExecutableRunner.run(["replay", "--distance-filter", "-3", "x"]).status == 64)
+        #expect(try ExecutableRunner.run(["frobnicate"]).status == 64)
+        let missing = try ExecutableRunner.run(["replay", "/nonexistent/log.json"])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("/nonexistent/log.json"))
+        let conf = try ExecutableRunner.temporaryFile("bad.conf", contents: "# ok\ndistance_filter_m = 10\nwat = 1\n")
+        let bad = try ExecutableRunner.run(["replay", "--config", conf, "/nonexistent"])
+        #expect(bad.status == 78)
+        #expect(bad.stderr.contains("bad.conf:3: unknown key 'wat'"))
+        let help = try ExecutableRunner.run(["replay", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("usage: gpstrackd replay"))
+    }
+
+    @Test func hostileInputNeverCrashes() throws {
+        var junk = "\u{0}\u{1}{{{{\n" + String(repeating: "x", count: 200_000) + "\n"
+        junk += #"{"class":"TPV","mode":3,"time":"2026-03-14T08:02:38.000Z","lat":1e999,"lon":-1e999}"# + "\n"
+        junk += #"{"class":"TPV","mode":99,"time":"2026-03-14T08:02:39.000Z","lat":91,"lon":0}"# + "\n"
+        junk += #"{"class":"TPV","mode":3,"time":"9999-99-99T99:99:99Z","lat":10,"lon":10}"# + "\n"
+        junk += "no newline at the end"
+        let path = try ExecutableRunner.temporaryFile("junk.json", contents: junk)
+        let r = try ExecutableRunner.run(["replay", path])
+        #expect(r.status == 0)
+        let summary = ExecutableRunner.json(r.lines.last ?? "")?["summary"] as? [String: Any]
+        #expect(summary?["fixes_accepted"] as? Int == 0)
+        #expect(summary?["lines_malformed"] as? Int == 3)
+    }
+}

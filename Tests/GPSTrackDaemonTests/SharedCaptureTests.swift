@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// Real receiver captures from gpsd's regression suite, in `../shared/gpsd-captures` beside the
+/// checkout. These tests run only when that folder exists.
+@Suite struct SharedCaptureTests {
+    static let folder = ExecutableRunner.packageRoot.deletingLastPathComponent()
+        .appendingPathComponent("shared/gpsd-captures")
+    static let available = FileManager.default.fileExists(atPath: folder.appendingPathComponent("curated.tsv").path)
+
+    struct Capture: Sendable, CustomTestStringConvertible {
+        var name: String
+        var kind: String
+        /// The curated table's traveled distance after a 10 m filter and a 50 m eph cut.
+        var filteredNaiveM: Double
+        var testDescription: String { name }
+    }
+
+    static var captures: [Capture] {
+        guard available, let text = try? String(contentsOf: folder.appendingPathComponent("curated.tsv"), encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard f.count > 9, ["STATIONARY", "MOVING"].contains(f[1]), let naive = Double(f[9]) else { return nil }
+            return Capture(name: f[0], kind: f[1], filteredNaiveM: naive)
+        }
+    }
+
+    func summary(_ c: Capture) throws -> [String: Any] {
+        let r = try ExecutableRunner.run(["replay", Self.folder.appendingPathComponent("json/\(c.name).json").path])
+        #expect(r.status == 0)
+        return try #require(ExecutableRunner.json(r.lines.last ?? "")?["summary"] as? [String: Any])
+    }
+
+    @Test(.enabled(if: available), arguments: captures)
+    func replaysEveryCaptureSanely(_ c: Capture) throws {
+        let s = try summary(c)
+        let traveled = try #require(s["traveled_m"] as? Double)
+        let straight = try #require(s["straight_line_m"] as? Double)
+        #expect(straight <= traveled + 0.01, "triangle inequality")
+        #expect(s["lines_malformed"] as? Int == 0, "gpsd 3.22's own output is never malformed")
+        if c.kind == "STATIONARY" {
+            // Standing still: at most 15 m, or a quarter less than the accuracy-filtered
+            // naive sum for receivers whose positions jump by tens of metres.
+            #expect(traveled <= max(15, 0.75 * c.filteredNaiveM), "\(c.name): \(traveled) m while standing")
+        }
+    }
+
+    @Test(.enabled(if: available))
+    func boatTrackMatchesTheFilteredDistance() throws {
+        // bundg_zeus_9: a boat at ~3 m/s on a nearly straight course; the 10 m-filtered sum
+        // of its 148 epochs is 422.1 m (curated.tsv).
+        let s = try summary(Capture(name: "bundg_zeus_9", kind: "MOVING", filteredNaiveM: 422.1))
+        let traveled = try #require(s["traveled_m"] as? Double)
+        #expect(abs(traveled / 422.1 - 1) < 0.05)
+        #expect(s["fixes_total"] as? Int ?? 0 <= 151, "148 epochs and 3 timeless TPVs, not 2,484 TPVs")
+    }
+}

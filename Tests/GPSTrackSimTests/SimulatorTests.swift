@@ -1,0 +1,46 @@
+import Testing
+import GPSTrackCore
+import GPSTrackSim
+
+@Suite struct SimulatorTests {
+    @Test func sameSeedSameTrace() {
+        var r1 = SeededRandom(seed: 9), r2 = SeededRandom(seed: 9)
+        let a = Simulator.run(.walk(lengthM: 300, rng: &r1), seed: 4)
+        let b = Simulator.run(.walk(lengthM: 300, rng: &r2), seed: 4)
+        #expect(a.fixes.count == b.fixes.count)
+        #expect(zip(a.fixes, b.fixes).allSatisfy { $0.latitude.bitPattern == $1.latitude.bitPattern && $0.time == $1.time })
+        let c = Simulator.run(.walk(lengthM: 300, rng: &r1), seed: 5)
+        #expect(!zip(a.fixes, c.fixes).allSatisfy { $0.latitude.bitPattern == $1.latitude.bitPattern })
+    }
+
+    @Test func truePathMatchesTheScenario() {
+        var rng = SeededRandom(seed: 1)
+        let trace = Simulator.run(.walk(lengthM: 2000, rng: &rng), seed: 1)
+        #expect(abs(trace.truePathM - 2000) < 1e-6)
+        // The true positions are one second apart at walking speed.
+        for (a, b) in zip(trace.truth, trace.truth.dropFirst()) {
+            #expect(Geodesic.distance(a, b) <= 1.4 + 1e-6)
+        }
+    }
+
+    @Test func errorModelHasTheAdvertisedShape() {
+        let trace = Simulator.run(.parked(seconds: 20000), seed: 3)
+        let noFix = trace.fixes.filter { $0.mode < 2 }.count
+        let bigEph = trace.fixes.filter { $0.mode >= 2 && $0.eph > 50 }.count
+        #expect((200...400).contains(noFix), "about 1.5 % no-fix epochs")
+        #expect((120...280).contains(bigEph), "about 1 % jumps with a large eph")
+        let offsets = zip(trace.fixes, trace.truth).filter { $0.0.mode >= 2 && $0.0.eph <= 50 }
+            .map { Geodesic.distance($0.0.coordinate, $0.1) }
+        let rms = (offsets.map { $0 * $0 }.reduce(0, +) / Double(offsets.count)).squareRoot()
+        // 3 m wander and 1 m white noise per axis: about 4.5 m rms horizontally (a few
+        // lying jumps push it up a little).
+        #expect(rms > 3 && rms < 7)
+    }
+
+    @Test func logWriterProducesGpsdTPVs() {
+        let fix = Fix(mode: 3, time: 1_773_475_358, latitude: 31.2304, longitude: 121.4737, eph: 5.5, speed: 1.25, track: 35)
+        let line = GPSDLogWriter.tpv(fix)
+        #expect(line.hasPrefix(#"{"class":"TPV","device":"/dev/ttySIM0","mode":3,"time":"2026-03-14T08:02:38.000Z""#))
+        #expect(line.contains(#""lat":31.2304"#) && line.contains(#""eph":5.5"#) && !line.contains("nan"))
+    }
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian packages gpstrackd needs to build, test and benchmark, when missing.
+# Usage: scripts/deps.sh [build|test]    (as root, or through sudo)
+set -euo pipefail
+
+build=(pkg-config libgps-dev libproj-dev)
+test=(geographiclib-tools)
+want=("${build[@]}")
+[ "${1:-build}" = test ] && want+=("${test[@]}")
+
+missing=()
+for p in "${want[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "gpstrackd: installing ${missing[*]}" >&2
+sudo=()
+[ "$(id -u)" -ne 0 ] && sudo=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq || true
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
