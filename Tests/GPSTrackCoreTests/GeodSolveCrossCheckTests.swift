@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+import GPSTrackCore
+import GPSTrackSim
+
+/// Cross-checks the PROJ-backed geodesics against GeographicLib's own `GeodSolve` binary
+/// (geographiclib-tools, installed by `make test`) on seeded random pairs: global ones,
+/// near-antipodal ones and short hops.
+@Suite struct GeodSolveCrossCheckTests {
+    static let geodSolve = ["/usr/bin/GeodSolve", "/usr/local/bin/GeodSolve"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    static func pairs() -> [(Coordinate, Coordinate)] {
+        var rng = SeededRandom(seed: 7)
+        var out: [(Coordinate, Coordinate)] = []
+        for i in 0..<300 {
+            let a = Coordinate(latitude: rng.uniform(-90...90), longitude: rng.uniform(-180...180))
+            let b: Coordinate
+            switch i % 3 {
+            case 0: b = Coordinate(latitude: rng.uniform(-90...90), longitude: rng.uniform(-180...180))
+            case 1:
+                var lon = a.longitude + 180 + rng.uniform(-0.5...0.5)
+                if lon > 180 { lon -= 360 }
+                b = Coordinate(latitude: -a.latitude + rng.uniform(-0.5...0.5), longitude: lon)
+            default:
+                b = Coordinate(latitude: max(-90, min(90, a.latitude + rng.uniform(-1e-4...1e-4))),
+                               longitude: a.longitude + rng.uniform(-1e-4...1e-4))
+            }
+            out.append((a, b))
+        }
+        return out
+    }
+
+    @Test(.enabled(if: geodSolve != nil, "GeodSolve is installed by `make test`"))
+    func matchesGeodSolveOnRandomPairs() throws {
+        let pairs = Self.pairs()
+        let input = pairs.map { "\($0.0.latitude) \($0.0.longitude) \($0.1.latitude) \($0.1.longitude)" }
+            .joined(separator: "\n") + "\n"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.geodSolve!)
+        process.arguments = ["-i", "-p", "9"]
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let lines = output.split(separator: "\n")
+        try #require(lines.count == pairs.count)
+        for (pair, line) in zip(pairs, lines) {
+            let fields = line.split(separator: " ").compactMap { Double($0) }
+            try #require(fields.count == 3)
+            let ours = Geodesic.distance(pair.0, pair.1)
+            #expect(abs(ours - fields[2]) <= max(1e-6, fields[2] * 1e-12), "\(pair) GeodSolve \(fields[2]) ours \(ours)")
+        }
+    }
+}
