@@ -2,6 +2,7 @@
 # prints the benchmark figures. Each installs missing Debian packages first.
 SWIFT ?= swift
 SAMPLE ?= samples/walk-and-drive.gpsd.json
+FENCES ?= config/fences.geojson
 
 .PHONY: all build deps test-deps demo test bench sample clean
 
@@ -17,7 +18,7 @@ build: deps
 	$(SWIFT) build
 
 demo: build
-	.build/debug/gpstrackd replay $(SAMPLE)
+	.build/debug/gpstrackd replay --fences $(FENCES) $(SAMPLE)
 
 test: test-deps
 	$(SWIFT) build --build-tests

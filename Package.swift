@@ -16,8 +16,12 @@ let package = Package(
             name: "CProj", path: "Sources/CProj", pkgConfig: "proj",
             providers: [.apt(["libproj-dev"])]),
 
+        .systemLibrary(
+            name: "CGEOS", path: "Sources/CGEOS", pkgConfig: "geos",
+            providers: [.apt(["libgeos-dev"])]),
+
         // Pure logic: no I/O, no clocks.
-        .target(name: "GPSTrackCore", dependencies: ["CProj"]),
+        .target(name: "GPSTrackCore", dependencies: ["CProj", "CGEOS"]),
         // Adapters: gpsd JSON through libgps, files, replay.
         .target(name: "GPSTrackDaemon", dependencies: ["GPSTrackCore", "CGPS"]),
         // Seeded receiver simulator: test support and benchmarks.

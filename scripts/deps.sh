@@ -3,7 +3,7 @@
 # Usage: scripts/deps.sh [build|test]    (as root, or through sudo)
 set -euo pipefail
 
-build=(pkg-config libgps-dev libproj-dev)
+build=(pkg-config libgps-dev libproj-dev libgeos-dev)
 test=(geographiclib-tools)
 want=("${build[@]}")
 [ "${1:-build}" = test ] && want+=("${test[@]}")

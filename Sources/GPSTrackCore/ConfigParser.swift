@@ -24,6 +24,8 @@ public enum ConfigParser {
         ("creep_error_factor", number(\.creepErrorFactor, min: 0, inclusive: true)),
         ("assumed_error_m", number(\.assumedErrorM, min: 0, inclusive: false)),
         ("min_course_speed_mps", number(\.minCourseSpeedMps, min: 0, inclusive: true)),
+        ("hysteresis_m", number(\.hysteresisM, min: 0, inclusive: true)),
+        ("stale_after_s", number(\.staleAfterS, min: 0, inclusive: false)),
     ]
 
     /// Parses `text`, read from `file`, on top of `base`.

@@ -21,5 +21,12 @@ public struct TrackerConfig: Sendable, Equatable {
     /// The reported course is `unknown` below this speed. m/s.
     public var minCourseSpeedMps: Double = 0.5
 
+    /// Geofences: the least margin a position must lie inside a boundary to enter, or outside
+    /// to exit; the fix's error estimate widens it. Metres, >= 0.
+    public var hysteresisM: Double = 10
+    /// Geofences: with no accepted fix for this long (fix time), every fence is `unknown`.
+    /// Seconds, > 0.
+    public var staleAfterS: Double = 15
+
     public init() {}
 }

@@ -2,8 +2,39 @@ import GPSTrackCore
 
 /// JSON encodings of tracker events and positions, shared by replay and (later) the socket.
 public enum EventJSON {
-    /// One event as a JSON line: `{"event":"trip_start","time":"…","lat":…,"lon":…}`.
+    /// One sequenced event as a JSON line, e.g.
+    /// `{"event":"enter","fence":"home","name":"Home","time":"…","lat":…,"lon":…,"seq":3}`.
+    public static func encode(_ e: TrackingSession.Sequenced, fences: FenceIndex?) -> String {
+        var o: JSONObject
+        switch e.event {
+        case .tracker(let t): o = object(t)
+        case .fence(let f): o = object(f, fences: fences)
+        }
+        o.add("seq", Int(e.seq))
+        return o.encoded
+    }
+
+    /// A fence event's fields.
+    public static func object(_ e: FenceEvent, fences: FenceIndex?) -> JSONObject {
+        var o = JSONObject()
+        o.add("event", e.kind.name)
+        let fence = fences?.fences[e.fence]
+        o.add("fence", fence?.id)
+        o.add("name", fence?.name)
+        if case .state(let s) = e.kind { o.add("state", s.rawValue) }
+        o.add("time", Timestamp.iso8601(e.time))
+        o.add("lat", e.coordinate?.latitude)
+        o.add("lon", e.coordinate?.longitude)
+        return o
+    }
+
+    /// One tracker event as a JSON line: `{"event":"trip_start","time":"…","lat":…,"lon":…}`.
     public static func encode(_ event: TrackerEvent) -> String {
+        object(event).encoded
+    }
+
+    /// A tracker event's fields.
+    public static func object(_ event: TrackerEvent) -> JSONObject {
         var o = JSONObject()
         o.add("event", event.name)
         switch event {
@@ -20,7 +51,7 @@ public enum EventJSON {
             o.add("time", time.map(Timestamp.iso8601))
             o.add("traveled_m", traveled, decimals: 2)
         }
-        return o.encoded
+        return o
     }
 
     /// `{"lat":…,"lon":…,"time":"…"}`, or `null` without a position.

@@ -16,6 +16,7 @@ public struct Replay {
 
     private let configuration: Configuration
     private let logPath: String
+    private let fenceIndex: FenceIndex?
 
     /// Parses the replay command's arguments (after the word `replay`) and loads the config.
     public init(arguments: [String]) throws(ReplayError) {
@@ -43,8 +44,11 @@ public struct Replay {
                 throw .usage("--\(flag): \(error.message)")
             }
         }
-        if let fences = parsed.options["fences"] ?? config.fencesPath {
-            throw .usage("--fences \(fences): geofences are not supported by this build yet")
+        if let fences = parsed.options["fences"] { config.fencesPath = fences }
+        if let path = config.fencesPath {
+            do { fenceIndex = try FenceLoader.load(path) } catch { throw .fences(error) }
+        } else {
+            fenceIndex = nil
         }
         configuration = config
         logPath = parsed.positionals[0]
@@ -67,7 +71,7 @@ public struct Replay {
         var reader = LineReader(fd: fd, maxLineBytes: GPSDDecoder.maxLineBytes + 1)
         let decoder = GPSDDecoder()
         var assembler = EpochAssembler()
-        var tracker = Tracker(config: configuration.tracker)
+        var session = TrackingSession(config: configuration.tracker, fences: fenceIndex)
         var tpvCount = 0
         var malformed = 0
         let name = logPath == "-" ? "<stdin>" : logPath
@@ -80,7 +84,7 @@ public struct Replay {
                 case .tpv(let fix):
                     tpvCount += 1
                     for epoch in assembler.add(fix) {
-                        try emit(tracker.ingest(epoch), to: out)
+                        try emit(session.ingest(epoch), to: out)
                     }
                 case .malformed(let reason):
                     malformed += 1
@@ -92,12 +96,12 @@ public struct Replay {
                 }
             }
             for epoch in assembler.flush() {
-                try emit(tracker.ingest(epoch), to: out)
+                try emit(session.ingest(epoch), to: out)
             }
             if malformed > Self.maxReportedMalformed {
                 try err.writeLine("gpstrackd: \(name): \(malformed) malformed lines in all")
             }
-            try out.writeLine(Self.summary(tracker, tpvCount: tpvCount, malformed: malformed))
+            try out.writeLine(Self.summary(session, tpvCount: tpvCount, malformed: malformed))
             try out.flush()
             try err.flush()
         } catch {
@@ -108,12 +112,13 @@ public struct Replay {
         return .ok
     }
 
-    private func emit(_ events: [TrackerEvent], to out: OutputWriter) throws(ErrnoError) {
-        for event in events { try out.writeLine(EventJSON.encode(event)) }
+    private func emit(_ events: [TrackingSession.Sequenced], to out: OutputWriter) throws(ErrnoError) {
+        for event in events { try out.writeLine(EventJSON.encode(event, fences: fenceIndex)) }
     }
 
     /// The final summary line.
-    static func summary(_ tracker: Tracker, tpvCount: Int, malformed: Int) -> String {
+    static func summary(_ session: TrackingSession, tpvCount: Int, malformed: Int) -> String {
+        let tracker = session.tracker
         let trip = tracker.trip
         let counters = tracker.counters
         var rejected = JSONObject()
@@ -132,6 +137,11 @@ public struct Replay {
         let last = trip.lastFix
         s.add("course", CourseText(track: last?.track ?? .nan, speed: last?.speed ?? .nan,
                                    minimumSpeed: tracker.config.minCourseSpeedMps).text)
+        if session.geofences != nil {
+            var events = JSONObject()
+            for name in ["enter", "exit", "dwell"] { events.add(name, session.fenceEventCounts[name] ?? 0) }
+            s.add("events", events)
+        }
         var top = JSONObject()
         top.add("summary", s)
         return top.encoded
@@ -143,4 +153,5 @@ public enum ReplayError: Error {
     case help
     case usage(String)
     case config(ConfigError)
+    case fences(FenceError)
 }

@@ -37,6 +37,8 @@ case "replay":
         fail(.usage, "gpstrackd replay: \(message)\n\(Replay.usage)")
     } catch .config(let error) {
         fail(.config, "gpstrackd: \(error)")
+    } catch .fences(let error) {
+        fail(.config, "gpstrackd: fences refused: \(error)")
     }
 case "--help", "-h":
     try? out.writeLine(usage)

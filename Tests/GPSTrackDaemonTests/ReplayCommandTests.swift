@@ -105,4 +105,37 @@ import GPSTrackSim
         #expect(summary?["fixes_accepted"] as? Int == 0)
         #expect(summary?["lines_malformed"] as? Int == 3)
     }
+
+    @Test func fencesProduceSequencedEventsAndCounts() throws {
+        let root = ExecutableRunner.packageRoot
+        let r = try ExecutableRunner.run(["replay", "--fences", root.appendingPathComponent("config/fences.geojson").path,
+                                          root.appendingPathComponent("samples/walk-and-drive.gpsd.json").path])
+        #expect(r.status == 0)
+        let objects = r.lines.compactMap(ExecutableRunner.json)
+        let events = objects.filter { $0["event"] != nil }
+        let seqs = events.compactMap { $0["seq"] as? Int }
+        #expect(seqs.count == events.count && seqs == Array(1...seqs.count))
+        let kinds = Set(events.compactMap { $0["event"] as? String })
+        #expect(kinds.isSuperset(of: ["enter", "exit", "dwell", "state"]))
+        let enter = try #require(events.first { $0["event"] as? String == "enter" })
+        #expect(enter["fence"] as? String == "gate" && enter["name"] as? String == "Brandenburg Gate")
+        #expect(enter["lat"] is Double && enter["lon"] is Double && enter["time"] is String)
+        let summary = try #require(objects.last?["summary"] as? [String: Any])
+        let counts = try #require(summary["events"] as? [String: Int])
+        #expect(counts["enter"] == events.filter { $0["event"] as? String == "enter" }.count)
+        #expect(counts["dwell"] == 1)
+    }
+
+    @Test func badFencesFileExits78NamingTheFeature() throws {
+        let fences = try ExecutableRunner.temporaryFile("bad.geojson", contents: """
+            {"type":"FeatureCollection","features":[
+             {"type":"Feature","id":"ok","properties":{"radius":10},"geometry":{"type":"Point","coordinates":[8,47]}},
+             {"type":"Feature","id":"bow","geometry":{"type":"Polygon","coordinates":[[[8,47],[8.1,47.1],[8.1,47],[8,47.1],[8,47]]]}}]}
+            """)
+        let (log, _, _) = try Self.walkLog()
+        let r = try ExecutableRunner.run(["replay", "--fences", fences, log])
+        #expect(r.status == 78)
+        #expect(r.stderr.contains("bad.geojson: feature 1 (id \"bow\"): invalid polygon: Self-intersection"))
+        #expect(r.stdout.isEmpty)
+    }
 }

@@ -1,0 +1,65 @@
+/// A geofence as the fences file defines it.
+public struct Fence: Sendable {
+    /// The geometry: a geodesic circle, or polygons (each an outer ring and its holes).
+    public enum Shape: Sendable {
+        case circle(center: Coordinate, radiusM: Double)
+        /// Each polygon is a list of closed rings, the first the outer boundary, the rest holes.
+        case polygons([[[Coordinate]]])
+
+        /// `circle` or `polygon`.
+        public var kind: String {
+            if case .circle = self { return "circle" }
+            return "polygon"
+        }
+    }
+
+    /// The kinds of transition a fence reports.
+    public enum Notify: String, Sendable, CaseIterable {
+        case enter, exit, dwell
+    }
+
+    /// Position in the file's `features` array.
+    public var index: Int
+    public var id: String
+    public var name: String?
+    public var shape: Shape
+    /// Emit `dwell` after staying inside this long, seconds.
+    public var dwellS: Double?
+    /// Which transitions are reported (all by default).
+    public var notify: Set<Notify>
+
+    public init(index: Int, id: String, name: String? = nil, shape: Shape, dwellS: Double? = nil,
+                notify: Set<Notify> = Set(Notify.allCases)) {
+        self.index = index
+        self.id = id
+        self.name = name
+        self.shape = shape
+        self.dwellS = dwellS
+        self.notify = notify
+    }
+}
+
+/// A fences file that cannot be used, naming the file, the feature and the reason.
+public struct FenceError: Error, Sendable, CustomStringConvertible {
+    public var file: String
+    /// The feature's index in `features`, when the fault lies in one feature.
+    public var featureIndex: Int?
+    public var featureID: String?
+    public var reason: String
+
+    public init(file: String, featureIndex: Int? = nil, featureID: String? = nil, reason: String) {
+        self.file = file
+        self.featureIndex = featureIndex
+        self.featureID = featureID
+        self.reason = reason
+    }
+
+    public var description: String {
+        var where_ = file
+        if let featureIndex {
+            where_ += ": feature \(featureIndex)"
+            if let featureID { where_ += " (id \"\(featureID)\")" }
+        }
+        return "\(where_): \(reason)"
+    }
+}

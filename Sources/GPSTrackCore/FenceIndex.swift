@@ -1,0 +1,188 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CGEOS
+
+/// The fences, ready to query: circles by geodesic distance (PROJ), polygons through GEOS
+/// prepared geometries, all behind a GEOS STRtree so that the work per fix grows far slower
+/// than the number of fences.
+///
+/// Polygons live in a frame of their own (longitude relative to the fence's first vertex,
+/// wrapped, and scaled by the cosine of its latitude), so that parts split at the antimeridian
+/// join again and GEOS's nearest boundary point is the nearest in metres, near enough; the
+/// distance itself is then a geodesic.
+///
+/// Not thread-safe (one GEOS context): owned by one tracker at a time.
+public final class FenceIndex: @unchecked Sendable {
+    public let fences: [Fence]
+    private let ctx: GEOSContextHandle_t
+    private var tree: OpaquePointer?
+    private var owned: [OpaquePointer] = []          // geometries to destroy
+    private var prepared: [OpaquePointer] = []       // prepared geometries to destroy
+    private var polygonData: [Int: PolygonFence] = [:]
+    private var lastEnvelopeCount = 0
+
+    private struct PolygonFence {
+        var frame: Frame
+        var area: OpaquePointer          // prepared area
+        var boundary: OpaquePointer      // prepared boundary
+    }
+
+    private struct Frame {
+        var lon0: Double
+        var k: Double
+        func forward(_ c: Coordinate) -> (Double, Double) {
+            var dl = c.longitude - lon0
+            if dl >= 180 { dl -= 360 } else if dl < -180 { dl += 360 }
+            return (dl * k, c.latitude)
+        }
+        func inverse(_ x: Double, _ y: Double) -> Coordinate {
+            var lon = lon0 + x / k
+            if lon >= 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+            return Coordinate(latitude: y, longitude: lon)
+        }
+    }
+
+    /// Builds the index; a polygon GEOS finds invalid refuses the whole file.
+    public init(fences: [Fence], file: String) throws(FenceError) {
+        self.fences = fences
+        ctx = GEOS_init_r()
+        tree = GEOSSTRtree_create_r(ctx, 10)
+        for fence in fences {
+            switch fence.shape {
+            case .circle(let center, let radius):
+                for box in Self.boxes(around: center, radiusM: radius) { insert(box, fence.index) }
+            case .polygons(let polygons):
+                try addPolygons(polygons, fence: fence, file: file)
+            }
+        }
+    }
+
+    deinit {
+        for p in prepared { GEOSPreparedGeom_destroy_r(ctx, p) }
+        if let tree { GEOSSTRtree_destroy_r(ctx, tree) }
+        for g in owned { GEOSGeom_destroy_r(ctx, g) }
+        GEOS_finish_r(ctx)
+    }
+
+    /// Indices of the fences whose envelope lies within `marginM` of `point`.
+    public func candidates(near point: Coordinate, marginM: Double) -> [Int] {
+        final class Sink { var hits: [Int] = [] }
+        let sink = Sink()
+        for box in Self.boxes(around: point, radiusM: max(marginM, 0.01)) {
+            guard let query = GEOSGeom_createRectangle_r(ctx, box.0, box.1, box.2, box.3) else { continue }
+            withExtendedLifetime(sink) {
+                GEOSSTRtree_query_r(ctx, tree, query, { item, userdata in
+                    let sink = Unmanaged<Sink>.fromOpaque(userdata!).takeUnretainedValue()
+                    sink.hits.append(Int(bitPattern: item) - 1)
+                }, Unmanaged.passUnretained(sink).toOpaque())
+            }
+            GEOSGeom_destroy_r(ctx, query)
+        }
+        if sink.hits.count > 1 { return Array(Set(sink.hits)) }
+        return sink.hits
+    }
+
+    /// Distance from `point` to the fence's boundary in metres: positive inside, negative
+    /// outside (a point in a hole is outside).
+    public func signedDistance(fence i: Int, point: Coordinate) -> Double {
+        switch fences[i].shape {
+        case .circle(let center, let radius):
+            return radius - Geodesic.distance(center, point)
+        case .polygons:
+            guard let p = polygonData[i] else { return -.infinity }
+            let (x, y) = p.frame.forward(point)
+            guard let pt = GEOSGeom_createPointFromXY_r(ctx, x, y) else { return -.infinity }
+            defer { GEOSGeom_destroy_r(ctx, pt) }
+            let inside = GEOSPreparedContains_r(ctx, p.area, pt) == 1
+            guard let seq = GEOSPreparedNearestPoints_r(ctx, p.boundary, pt) else { return -.infinity }
+            defer { GEOSCoordSeq_destroy_r(ctx, seq) }
+            var bx = 0.0, by = 0.0
+            GEOSCoordSeq_getXY_r(ctx, seq, 0, &bx, &by)
+            let d = Geodesic.distance(point, p.frame.inverse(bx, by))
+            return inside ? d : -d
+        }
+    }
+
+    // MARK: building
+
+    private func insert(_ box: (Double, Double, Double, Double), _ index: Int) {
+        guard let g = GEOSGeom_createRectangle_r(ctx, box.0, box.1, box.2, box.3) else { return }
+        owned.append(g)
+        GEOSSTRtree_insert_r(ctx, tree, g, UnsafeMutableRawPointer(bitPattern: index + 1))
+    }
+
+    private func addPolygons(_ polygons: [[[Coordinate]]], fence: Fence, file: String) throws(FenceError) {
+        func fail(_ reason: String) -> FenceError {
+            FenceError(file: file, featureIndex: fence.index, featureID: fence.id, reason: reason)
+        }
+        // Validity, with GEOS's reason, on the coordinates as given.
+        for (n, rings) in polygons.enumerated() {
+            guard let g = makePolygon(rings, transform: { ($0.longitude, $0.latitude) }) else {
+                throw fail("GEOS could not build polygon \(n)")
+            }
+            defer { GEOSGeom_destroy_r(ctx, g) }
+            if GEOSisValid_r(ctx, g) != 1 {
+                var reason = "invalid polygon"
+                if let r = GEOSisValidReason_r(ctx, g) {
+                    reason = String(cString: r)
+                    GEOSFree_r(ctx, r)
+                }
+                throw fail("invalid polygon\(polygons.count > 1 ? " \(n)" : ""): \(reason)")
+            }
+            let lons = rings[0].map(\.longitude), lats = rings[0].map(\.latitude)
+            insert((lons.min()!, lats.min()!, lons.max()!, lats.max()!), fence.index)
+        }
+        let outer = polygons[0][0]
+        let lat0 = (outer.map(\.latitude).min()! + outer.map(\.latitude).max()!) / 2
+        let frame = Frame(lon0: outer[0].longitude, k: max(cos(lat0 * .pi / 180), 0.01))
+        var parts: [OpaquePointer?] = polygons.map { makePolygon($0, transform: frame.forward) }
+        guard parts.allSatisfy({ $0 != nil }),
+              let multi = GEOSGeom_createCollection_r(ctx, Int32(GEOS_MULTIPOLYGON.rawValue), &parts, UInt32(parts.count)) else {
+            throw fail("GEOS could not build the fence")
+        }
+        defer { GEOSGeom_destroy_r(ctx, multi) }
+        guard let area = GEOSUnaryUnion_r(ctx, multi), let boundary = GEOSBoundary_r(ctx, area) else {
+            throw fail("GEOS could not join the fence's polygons")
+        }
+        owned += [area, boundary]
+        guard let pa = GEOSPrepare_r(ctx, area), let pb = GEOSPrepare_r(ctx, boundary) else {
+            throw fail("GEOS could not prepare the fence")
+        }
+        prepared += [pa, pb]
+        polygonData[fence.index] = PolygonFence(frame: frame, area: pa, boundary: pb)
+    }
+
+    private func makePolygon(_ rings: [[Coordinate]], transform: (Coordinate) -> (Double, Double)) -> OpaquePointer? {
+        var made: [OpaquePointer] = []
+        for ring in rings {
+            guard let seq = GEOSCoordSeq_create_r(ctx, UInt32(ring.count), 2) else { break }
+            for (j, c) in ring.enumerated() {
+                let (x, y) = transform(c)
+                GEOSCoordSeq_setXY_r(ctx, seq, UInt32(j), x, y)
+            }
+            guard let r = GEOSGeom_createLinearRing_r(ctx, seq) else { break }
+            made.append(r)
+        }
+        guard made.count == rings.count else {
+            for g in made { GEOSGeom_destroy_r(ctx, g) }
+            return nil
+        }
+        var holes: [OpaquePointer?] = made.dropFirst().map { $0 }
+        return GEOSGeom_createPolygon_r(ctx, made[0], &holes, UInt32(holes.count))
+    }
+
+    /// Longitude/latitude boxes (minX, minY, maxX, maxY) covering `radiusM` around `c`, split at
+    /// the antimeridian.
+    static func boxes(around c: Coordinate, radiusM: Double) -> [(Double, Double, Double, Double)] {
+        let dlat = radiusM / 110_574 * 1.01 + 1e-7
+        let lat0 = max(-90, c.latitude - dlat), lat1 = min(90, c.latitude + dlat)
+        let cosLat = cos(min(89.999, max(abs(lat0), abs(lat1))) * .pi / 180)
+        let dlon = radiusM / (111_320 * cosLat) * 1.01 + 1e-7
+        if lat0 <= -90 || lat1 >= 90 || dlon >= 180 { return [(-180, lat0, 180, lat1)] }
+        let lo = c.longitude - dlon, hi = c.longitude + dlon
+        if lo < -180 { return [(lo + 360, lat0, 180, lat1), (-180, lat0, hi, lat1)] }
+        if hi > 180 { return [(lo, lat0, 180, lat1), (-180, lat0, hi - 360, lat1)] }
+        return [(lo, lat0, hi, lat1)]
+    }
+}

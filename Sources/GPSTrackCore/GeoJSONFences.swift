@@ -1,0 +1,115 @@
+/// Reads a GeoJSON (RFC 7946) `FeatureCollection` of fences: `Point` features with
+/// `properties.radius` (metres) are circles; `Polygon` and `MultiPolygon` features are polygons
+/// with holes. A file with any invalid feature is refused whole.
+public enum GeoJSONFences {
+    /// Parses and validates `bytes`, read from `file`. Polygon validity (self-intersection and
+    /// the like) is checked by `FenceIndex`, with GEOS's reason.
+    public static func parse(_ bytes: [UInt8], file: String) throws(FenceError) -> [Fence] {
+        let root: JSONValue
+        do { root = try JSONValue.parse(bytes) } catch {
+            throw FenceError(file: file, reason: "not valid JSON")
+        }
+        guard root["type"]?.string == "FeatureCollection" else {
+            throw FenceError(file: file, reason: "not a GeoJSON FeatureCollection (\"type\" must be \"FeatureCollection\")")
+        }
+        guard let features = root["features"]?.array else {
+            throw FenceError(file: file, reason: "FeatureCollection without a \"features\" array")
+        }
+        var fences: [Fence] = []
+        var seen: [String: Int] = [:]
+        for (i, feature) in features.enumerated() {
+            let fence = try parseFeature(feature, index: i, file: file)
+            if let first = seen[fence.id] {
+                throw FenceError(file: file, featureIndex: i, featureID: fence.id, reason: "duplicate id (feature \(first) has it too)")
+            }
+            seen[fence.id] = i
+            fences.append(fence)
+        }
+        return fences
+    }
+
+    static func parseFeature(_ f: JSONValue, index i: Int, file: String) throws(FenceError) -> Fence {
+        let properties = f["properties"]
+        var id: String?
+        switch f["id"] ?? properties?["id"] {
+        case .string(let s)?: id = s
+        case .number(let n)? where n.isFinite && n == n.rounded() && abs(n) < 1e15: id = String(Int64(n))
+        default: id = nil
+        }
+        func fail(_ reason: String) -> FenceError {
+            FenceError(file: file, featureIndex: i, featureID: id, reason: reason)
+        }
+        guard f["type"]?.string == "Feature" else { throw fail("not a Feature") }
+        guard let fenceID = id, !fenceID.isEmpty else { throw fail("no id (Feature.id or properties.id)") }
+        guard let geometry = f["geometry"], let type = geometry["type"]?.string else { throw fail("no geometry") }
+        guard let coords = geometry["coordinates"] else { throw fail("geometry without coordinates") }
+
+        let shape: Fence.Shape
+        switch type {
+        case "Point":
+            let center = try position(coords, fail)
+            guard let radius = properties?["radius"] else { throw fail("a Point fence needs properties.radius (metres)") }
+            guard let r = radius.number, r.isFinite, r > 0 else { throw fail("radius must be a finite number of metres > 0") }
+            shape = .circle(center: center, radiusM: r)
+        case "Polygon":
+            shape = .polygons([try polygon(coords, fail)])
+        case "MultiPolygon":
+            guard let parts = coords.array, !parts.isEmpty else { throw fail("MultiPolygon needs at least one polygon") }
+            var polygons: [[[Coordinate]]] = []
+            for part in parts { polygons.append(try polygon(part, fail)) }
+            shape = .polygons(polygons)
+        default:
+            throw fail("geometry type \(type) is not a fence (use Point with radius, Polygon or MultiPolygon)")
+        }
+
+        var dwell: Double?
+        if let d = properties?["dwell_s"], d != .null {
+            guard let v = d.number, v.isFinite, v > 0 else { throw fail("dwell_s must be a number of seconds > 0") }
+            dwell = v
+        }
+        var notify = Set(Fence.Notify.allCases)
+        if let n = properties?["notify"], n != .null {
+            guard let list = n.array else { throw fail("notify must be a list of \"enter\", \"exit\", \"dwell\"") }
+            notify = []
+            for item in list {
+                guard let s = item.string, let kind = Fence.Notify(rawValue: s) else {
+                    throw fail("notify must be a list of \"enter\", \"exit\", \"dwell\"")
+                }
+                notify.insert(kind)
+            }
+        }
+        var name: String?
+        if let n = properties?["name"], n != .null {
+            guard let s = n.string else { throw fail("name must be a string") }
+            name = s
+        }
+        return Fence(index: i, id: fenceID, name: name, shape: shape, dwellS: dwell, notify: notify)
+    }
+
+    static func position(_ v: JSONValue, _ fail: (String) -> FenceError) throws(FenceError) -> Coordinate {
+        guard let a = v.array, a.count >= 2, let lon = a[0].number, let lat = a[1].number else {
+            throw fail("a position must be [longitude, latitude]")
+        }
+        let c = Coordinate(latitude: lat, longitude: lon)
+        guard c.isValid else { throw fail("coordinates out of range: [\(lon), \(lat)]") }
+        return c
+    }
+
+    static func polygon(_ v: JSONValue, _ fail: (String) -> FenceError) throws(FenceError) -> [[Coordinate]] {
+        guard let rings = v.array, !rings.isEmpty else { throw fail("a polygon needs at least one ring") }
+        var out: [[Coordinate]] = []
+        for (r, ringValue) in rings.enumerated() {
+            guard let positions = ringValue.array else { throw fail("ring \(r) is not a list of positions") }
+            var ring: [Coordinate] = []
+            for p in positions { ring.append(try position(p, fail)) }
+            guard ring.count >= 4 else { throw fail("ring \(r) has \(ring.count) positions; a linear ring needs at least 4") }
+            guard ring.first == ring.last else { throw fail("ring \(r) is not closed (its first and last positions differ)") }
+            for (a, b) in zip(ring, ring.dropFirst()) where abs(b.longitude - a.longitude) > 180 {
+                throw fail("ring \(r) has an edge spanning more than 180° of longitude (\(a.longitude) to \(b.longitude)); "
+                    + "RFC 7946 §3.1.9: split a fence that crosses the antimeridian into a MultiPolygon")
+            }
+            out.append(ring)
+        }
+        return out
+    }
+}

@@ -1,0 +1,102 @@
+/// The geofence state machine: accepted fixes in, enter/exit/dwell/state events out. All
+/// timing (dwell, staleness) comes from fix times.
+///
+/// Hysteresis: with `margin = max(hysteresis_m, error estimate)`, a fence is entered only when
+/// the position lies at least `margin` inside its boundary (for a circle at most half its
+/// radius), and left only when it lies at least `margin` outside. Between the two the state
+/// stays as it was, so noise of a few metres at a boundary never makes exit/enter pairs; an
+/// undetermined fence in that band stays `unknown`.
+public struct GeofenceMonitor: Sendable {
+    public let index: FenceIndex
+    public let config: TrackerConfig
+    public private(set) var statuses: [FenceStatus]
+    /// Fences not known to be outside: evaluated on every fix besides the index's candidates.
+    private var active: Set<Int>
+    /// True until the first fix and after a loss: the next fix evaluates every fence.
+    private var undetermined = true
+    private var lastAcceptedTime: Double?
+    private var lastPosition: Coordinate?
+
+    public init(index: FenceIndex, config: TrackerConfig) {
+        self.index = index
+        self.config = config
+        statuses = Array(repeating: FenceStatus(), count: index.fences.count)
+        active = Set(index.fences.indices)
+    }
+
+    /// Notes the time of any fix, accepted or not: when no fix has been accepted for
+    /// `stale_after_s`, every fence becomes `unknown`; those that were inside report it.
+    public mutating func observe(time: Double) -> [FenceEvent] {
+        guard !undetermined, let last = lastAcceptedTime, time - last > config.staleAfterS else { return [] }
+        undetermined = true
+        var events: [FenceEvent] = []
+        for i in statuses.indices where statuses[i].state != .unknown {
+            let wasInside = statuses[i].state == .inside
+            statuses[i].state = .unknown
+            statuses[i].since = time
+            if wasInside {
+                let e = FenceEvent(kind: .state(.unknown), fence: i, time: time, coordinate: lastPosition)
+                statuses[i].lastEvent = e.kind
+                events.append(e)
+            }
+        }
+        active = Set(statuses.indices)
+        return events
+    }
+
+    /// Evaluates an accepted fix.
+    public mutating func update(with fix: Fix) -> [FenceEvent] {
+        guard let time = fix.time else { return [] }
+        var events = observe(time: time)
+        let p = fix.coordinate
+        lastAcceptedTime = time
+        lastPosition = p
+        let margin = max(config.hysteresisM, fix.horizontalError ?? config.assumedErrorM)
+        let candidates = Set(index.candidates(near: p, marginM: margin))
+        let evaluate: [Int] = undetermined ? Array(statuses.indices) : Array(candidates.union(active)).sorted()
+        undetermined = false
+        for i in evaluate {
+            let s = candidates.contains(i) ? index.signedDistance(fence: i, point: p) : -.infinity
+            var marginIn = margin
+            if case .circle(_, let r) = index.fences[i].shape { marginIn = min(margin, r / 2) }
+            let determined: Bool? = s >= marginIn ? true : s <= -margin ? false : nil
+            step(i, determined, time: time, at: p, into: &events)
+            if statuses[i].state == .outside { active.remove(i) } else { active.insert(i) }
+        }
+        return events
+    }
+
+    private mutating func step(_ i: Int, _ determined: Bool?, time: Double, at p: Coordinate, into events: inout [FenceEvent]) {
+        let fence = index.fences[i]
+        var st = statuses[i]
+        func emit(_ kind: FenceEvent.Kind) {
+            if case .state = kind {} else {
+                let n: Fence.Notify = kind == .enter ? .enter : kind == .exit ? .exit : .dwell
+                guard fence.notify.contains(n) else { return }
+            }
+            let e = FenceEvent(kind: kind, fence: i, time: time, coordinate: p)
+            st.lastEvent = kind
+            events.append(e)
+        }
+        if let inside = determined {
+            let newState: FenceState = inside ? .inside : .outside
+            if st.state != newState {
+                let transition = st.state == .unknown ? st.membership.map { $0 != inside } ?? inside : true
+                if transition {
+                    emit(inside ? .enter : .exit)
+                    if inside { st.enteredAt = time; st.dwellSent = false } else { st.enteredAt = nil }
+                } else {
+                    emit(.state(newState))
+                }
+                st.state = newState
+                st.since = time
+                st.membership = inside
+            }
+        }
+        if st.state == .inside, let dwell = fence.dwellS, !st.dwellSent, let entered = st.enteredAt, time - entered >= dwell {
+            st.dwellSent = true
+            emit(.dwell)
+        }
+        statuses[i] = st
+    }
+}

@@ -1,0 +1,58 @@
+/// The tracker and the geofences together: every fix goes through both, and every event gets
+/// a sequence number that only grows. This is what replay and the daemon drive.
+public struct TrackingSession: Sendable {
+    /// Any event either part reports.
+    public enum Event: Sendable {
+        case tracker(TrackerEvent)
+        case fence(FenceEvent)
+    }
+
+    /// An event and its sequence number.
+    public struct Sequenced: Sendable {
+        public var seq: UInt64
+        public var event: Event
+    }
+
+    public private(set) var tracker: Tracker
+    public private(set) var geofences: GeofenceMonitor?
+    /// The last sequence number given out.
+    public private(set) var seq: UInt64
+    /// Fence events so far by name (`enter`, `exit`, `dwell`, `state`).
+    public private(set) var fenceEventCounts: [String: Int] = [:]
+
+    /// A session; `firstSeq` carries the sequence on from a stored state.
+    public init(config: TrackerConfig, fences: FenceIndex? = nil, firstSeq: UInt64 = 0) {
+        tracker = Tracker(config: config)
+        geofences = fences.map { GeofenceMonitor(index: $0, config: config) }
+        seq = firstSeq
+    }
+
+    /// Ingests one fix (one epoch).
+    public mutating func ingest(_ fix: Fix) -> [Sequenced] {
+        var out: [Sequenced] = []
+        let trackerEvents = tracker.ingest(fix)
+        if var monitor = geofences, let time = fix.time {
+            geofences = nil  // keep the monitor uniquely referenced while it changes
+            var fenceEvents: [FenceEvent]
+            if case .accepted = tracker.lastOutcome {
+                fenceEvents = monitor.update(with: fix)
+            } else {
+                fenceEvents = monitor.observe(time: time)
+            }
+            geofences = monitor
+            for e in trackerEvents { out.append(next(.tracker(e))) }
+            for e in fenceEvents {
+                fenceEventCounts[e.kind.name, default: 0] += 1
+                out.append(next(.fence(e)))
+            }
+            return out
+        }
+        for e in trackerEvents { out.append(next(.tracker(e))) }
+        return out
+    }
+
+    private mutating func next(_ event: Event) -> Sequenced {
+        seq += 1
+        return Sequenced(seq: seq, event: event)
+    }
+}

@@ -1,0 +1,135 @@
+import Testing
+@testable import GPSTrackCore
+import GPSTrackSim
+
+@Suite struct GeoJSONFencesTests {
+    static func collection(_ features: String) -> String {
+        #"{"type":"FeatureCollection","features":[\#(features)]}"#
+    }
+
+    static let good = #"{"type":"Feature","id":"a","properties":{"radius":50},"geometry":{"type":"Point","coordinates":[8.5,47.3]}}"#
+
+    func load(_ text: String) throws(FenceError) -> FenceIndex {
+        let fences = try GeoJSONFences.parse(Array(text.utf8), file: "f.geojson")
+        return try FenceIndex(fences: fences, file: "f.geojson")
+    }
+
+    @Test func readsCirclesPolygonsAndProperties() throws {
+        let text = Self.collection(Self.good + "," + #"""
+            {"type":"Feature","properties":{"id":"b","name":"Bee","dwell_s":30,"notify":["exit"]},
+             "geometry":{"type":"Polygon","coordinates":[[[8,47],[8.1,47],[8.1,47.1],[8,47.1],[8,47]]]}},
+            {"type":"Feature","id":7,"properties":{},"geometry":{"type":"MultiPolygon","coordinates":[[[[9,47],[9.1,47],[9.1,47.1],[9,47]]]]}}
+            """#)
+        let idx = try load(text)
+        #expect(idx.fences.map(\.id) == ["a", "b", "7"])
+        #expect(idx.fences[1].name == "Bee" && idx.fences[1].dwellS == 30 && idx.fences[1].notify == [.exit])
+        #expect(idx.fences[0].notify == Set(Fence.Notify.allCases))
+        guard case .circle(let c, let r) = idx.fences[0].shape else { Issue.record("circle"); return }
+        #expect(c == Coordinate(latitude: 47.3, longitude: 8.5) && r == 50)
+    }
+
+    struct Bad: Sendable, CustomTestStringConvertible {
+        var text: String
+        var place: String
+        var reason: String
+        var testDescription: String { "\(place) \(reason)" }
+    }
+
+    static let badCases: [Bad] = [(String, String, String)]([
+        ("{not json", "f.geojson: not valid JSON", ""),
+        (#"{"type":"Feature"}"#, "not a GeoJSON FeatureCollection", ""),
+        (collection(#"{"type":"Feature","id":"r","geometry":{"type":"Polygon","coordinates":[[[8,47],[8.1,47],[8,47]]]}}"#),
+         "feature 0 (id \"r\")", "has 3 positions; a linear ring needs at least 4"),
+        (collection(#"{"type":"Feature","id":"o","geometry":{"type":"Polygon","coordinates":[[[8,47],[8.1,47],[8.1,47.1],[8,47.1]]]}}"#),
+         "feature 0 (id \"o\")", "not closed"),
+        (collection(#"{"type":"Feature","id":"bow","geometry":{"type":"Polygon","coordinates":[[[8,47],[8.1,47.1],[8.1,47],[8,47.1],[8,47]]]}}"#),
+         "feature 0 (id \"bow\")", "Self-intersection"),
+        (collection(#"{"type":"Feature","id":"c","properties":{},"geometry":{"type":"Point","coordinates":[8,47]}}"#),
+         "feature 0 (id \"c\")", "needs properties.radius"),
+        (collection(#"{"type":"Feature","id":"c","properties":{"radius":0},"geometry":{"type":"Point","coordinates":[8,47]}}"#),
+         "(id \"c\")", "radius must be"),
+        (collection(#"{"type":"Feature","id":"c","properties":{"radius":-5},"geometry":{"type":"Point","coordinates":[8,47]}}"#),
+         "(id \"c\")", "radius must be"),
+        (collection(#"{"type":"Feature","id":"c","properties":{"radius":"big"},"geometry":{"type":"Point","coordinates":[8,47]}}"#),
+         "(id \"c\")", "radius must be"),
+        (collection(#"{"type":"Feature","id":"c","properties":{"radius":1e999},"geometry":{"type":"Point","coordinates":[8,47]}}"#),
+         "f.geojson: not valid JSON", ""),
+        (collection(#"{"type":"Feature","id":"x","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[200,47]}}"#),
+         "(id \"x\")", "coordinates out of range"),
+        (collection(#"{"type":"Feature","id":"y","geometry":{"type":"Polygon","coordinates":[[[8,47],[8.1,95],[8.1,47.1],[8,47]]]}}"#),
+         "(id \"y\")", "coordinates out of range"),
+        (collection(good + "," + good), "feature 1 (id \"a\")", "duplicate id"),
+        (collection(#"{"type":"Feature","id":"am","geometry":{"type":"Polygon","coordinates":[[[179,-17],[-179,-17],[-179,-16],[179,-16],[179,-17]]]}}"#),
+         "(id \"am\")", "antimeridian"),
+        (collection(#"{"type":"Feature","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[8,47]}}"#),
+         "feature 0", "no id"),
+        (collection(#"{"type":"Feature","id":"l","geometry":{"type":"LineString","coordinates":[[8,47],[9,47]]}}"#),
+         "(id \"l\")", "LineString is not a fence"),
+        (collection(#"{"type":"Feature","id":"n","properties":{"radius":5,"notify":["arrive"]},"geometry":{"type":"Point","coordinates":[8,47]}}"#),
+         "(id \"n\")", "notify must be"),
+        (String(repeating: "[", count: 100_000), "f.geojson: not valid JSON", ""),
+    ]).map { Bad(text: $0.0, place: $0.1, reason: $0.2) }
+
+    @Test(arguments: badCases)
+    func refusesBadFilesNamingFeatureAndReason(_ bad: Bad) {
+        #expect {
+            _ = try load(bad.text)
+        } throws: { error in
+            let d = String(describing: error)
+            return d.hasPrefix("f.geojson") && d.contains(bad.place) && (bad.reason.isEmpty || d.contains(bad.reason))
+        }
+    }
+
+    /// 10,000 fences over a 20 km square: every point's inside set from the index equals a
+    /// brute-force check (geodesic distance for circles, ray casting for polygons).
+    @Test func tenThousandFencesAgainstBruteForce() throws {
+        var rng = SeededRandom(seed: 99)
+        let origin = Coordinate(latitude: 47.3, longitude: 8.4)
+        func point(_ e: Double, _ n: Double) -> Coordinate {
+            Geodesic.destination(from: Geodesic.destination(from: origin, azimuth: 90, distance: e), azimuth: 0, distance: n)
+        }
+        var fences: [Fence] = []
+        for i in 0..<10_000 {
+            let center = point(rng.uniform(0...20_000), rng.uniform(0...20_000))
+            if i % 2 == 0 {
+                fences.append(Fence(index: i, id: "c\(i)", shape: .circle(center: center, radiusM: rng.uniform(20...400))))
+            } else {
+                // A star-shaped polygon of 5-24 vertices: never self-intersecting.
+                let n = 5 + Int(rng.unit() * 20)
+                var ring: [Coordinate] = []
+                for k in 0..<n {
+                    let az = Double(k) * 360 / Double(n)
+                    ring.append(Geodesic.destination(from: center, azimuth: az, distance: rng.uniform(50...400)))
+                }
+                ring.append(ring[0])
+                fences.append(Fence(index: i, id: "p\(i)", shape: .polygons([[ring]])))
+            }
+        }
+        let idx = try FenceIndex(fences: fences, file: "many")
+        func rayCast(_ ring: [Coordinate], _ p: Coordinate) -> Bool {
+            var inside = false
+            for (a, b) in zip(ring, ring.dropFirst()) where (a.latitude > p.latitude) != (b.latitude > p.latitude) {
+                let x = a.longitude + (p.latitude - a.latitude) / (b.latitude - a.latitude) * (b.longitude - a.longitude)
+                if p.longitude < x { inside.toggle() }
+            }
+            return inside
+        }
+        var checked = 0
+        for _ in 0..<150 {
+            let p = point(rng.uniform(0...20_000), rng.uniform(0...20_000))
+            var expected: Set<Int> = []
+            for f in fences {
+                switch f.shape {
+                case .circle(let c, let r): if Geodesic.distance(c, p) < r { expected.insert(f.index) }
+                case .polygons(let polys): if rayCast(polys[0][0], p) { expected.insert(f.index) }
+                }
+            }
+            // Points within a centimetre of a boundary could go either way: leave them out.
+            let found = Set(idx.candidates(near: p, marginM: 1).filter { idx.signedDistance(fence: $0, point: p) > 0 })
+            let near = Set(idx.candidates(near: p, marginM: 1).filter { abs(idx.signedDistance(fence: $0, point: p)) < 0.01 })
+            #expect(found.subtracting(near) == expected.subtracting(near))
+            checked += expected.count
+        }
+        #expect(checked > 30, "the points must fall inside fences often enough to mean something")
+    }
+}

@@ -1,0 +1,137 @@
+import Testing
+@testable import GPSTrackCore
+import GPSTrackSim
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct GeofenceTests {
+    static let base = FixFactory.base
+
+    static func index(_ fences: [Fence]) throws -> FenceIndex {
+        try FenceIndex(fences: fences, file: "test.geojson")
+    }
+
+    /// A square polygon `half` metres around a point `east`/`north` of the base.
+    static func square(east: Double = 0, north: Double = 0, half: Double) -> [Coordinate] {
+        func p(_ e: Double, _ n: Double) -> Coordinate {
+            var c = base
+            if e + east != 0 { c = Geodesic.destination(from: c, azimuth: 90, distance: e + east) }
+            if n + north != 0 { c = Geodesic.destination(from: c, azimuth: 0, distance: n + north) }
+            return c
+        }
+        let ring = [p(-half, -half), p(half, -half), p(half, half), p(-half, half)]
+        return ring + [ring[0]]
+    }
+
+    func run(_ session: inout TrackingSession, _ fixes: [Fix]) -> [FenceEvent] {
+        fixes.flatMap { session.ingest($0) }.compactMap { if case .fence(let f) = $0.event { return f }; return nil }
+    }
+
+    @Test func circleCrossingsInOrder() throws {
+        let idx = try Self.index([Fence(index: 0, id: "c", shape: .circle(center: Self.base, radiusM: 100))])
+        var session = TrackingSession(config: TrackerConfig(), fences: idx)
+        // From 301 m west to 299 m east at 5 m/s.
+        let fixes = (0...120).map { FixFactory.at(Double($0), east: -301 + 5 * Double($0), eph: 4, speed: 5, track: 90) }
+        let events = run(&session, fixes)
+        #expect(events.map(\.kind) == [.state(.outside), .enter, .exit])
+        // Entered at the first fix 10 m inside (x = -86 m; -91 m is not enough), left at the
+        // first fix 10 m outside (x = 114 m; 109 m is not enough).
+        #expect(events[1].time == FixFactory.t0 + 43)
+        #expect(events[2].time == FixFactory.t0 + 83)
+        #expect(idx.fences.count == 1 && session.geofences?.statuses[0].state == .outside)
+    }
+
+    @Test func polygonWithHole() throws {
+        let outer = Self.square(half: 300), hole = Self.square(half: 100)
+        let idx = try Self.index([Fence(index: 0, id: "p", shape: .polygons([[outer, hole.reversed()]]))])
+        #expect(idx.signedDistance(fence: 0, point: Self.base) < -90, "the hole's centre is outside")
+        var session = TrackingSession(config: TrackerConfig(), fences: idx)
+        let fixes = (0...160).map { FixFactory.at(Double($0), east: -400 + 5 * Double($0), eph: 4, speed: 5, track: 90) }
+        let events = run(&session, fixes).map(\.kind)
+        // Outside, into the ring, out into the hole, back into the ring, out on the far side.
+        #expect(events == [.state(.outside), .enter, .exit, .enter, .exit])
+    }
+
+    @Test func noFlappingAlongABoundary() throws {
+        let idx = try Self.index([Fence(index: 0, id: "c", shape: .circle(center: Self.base, radiusM: 200))])
+        var session = TrackingSession(config: TrackerConfig(), fences: idx)
+        var rng = SeededRandom(seed: 3)
+        var fixes = [FixFactory.at(0, eph: 4, speed: 0, track: 0)]  // start at the centre
+        // Ten minutes walking along the boundary 4 m inside it, with 3 m of noise.
+        for i in 1...600 {
+            let angle = Double(i) * 0.002
+            let r = 196 + 3 * rng.gaussian()
+            fixes.append(FixFactory.at(Double(i), east: r * sin(angle), north: r * cos(angle), eph: 5, speed: 1.2, track: 90))
+        }
+        let events = run(&session, fixes).map(\.kind)
+        #expect(events == [.enter])
+    }
+
+    @Test func startingInsideAndOutside() throws {
+        let idx = try Self.index([
+            Fence(index: 0, id: "in", shape: .circle(center: Self.base, radiusM: 100)),
+            Fence(index: 1, id: "out", shape: .polygons([[Self.square(east: 1000, half: 50)]])),
+        ])
+        var session = TrackingSession(config: TrackerConfig(), fences: idx)
+        let events = run(&session, [FixFactory.at(0, eph: 4)])
+        #expect(events.count == 2)
+        #expect(events.contains { $0.fence == 0 && $0.kind == .enter })
+        #expect(events.contains { $0.fence == 1 && $0.kind == .state(.outside) })
+    }
+
+    @Test func fixLostAndRegained() throws {
+        let idx = try Self.index([Fence(index: 0, id: "c", shape: .circle(center: Self.base, radiusM: 100), dwellS: 60)])
+        var session = TrackingSession(config: TrackerConfig(), fences: idx)
+        var fixes = (0..<10).map { FixFactory.at(Double($0), eph: 4) }
+        fixes += (10..<40).map { FixFactory.at(Double($0), mode: 1) }          // 30 s without a fix
+        fixes += (40..<50).map { FixFactory.at(Double($0), east: 1, eph: 4) }  // back, same place
+        let events = run(&session, fixes)
+        #expect(events.map(\.kind) == [.enter, .state(.unknown), .state(.inside)])
+        // The state went unknown once the fix was 15 s stale (stale_after_s), by fix time.
+        #expect(events[1].time == FixFactory.t0 + 25)
+        #expect(session.geofences?.statuses[0].state == .inside)
+        // Lost again, and back outside: that is an exit.
+        fixes = (50..<70).map { FixFactory.at(Double($0), mode: 1) }
+        fixes += [FixFactory.at(70, east: 500, eph: 4), FixFactory.at(71, east: 501, eph: 4)]
+        #expect(run(&session, fixes).map(\.kind) == [.state(.unknown), .exit])
+    }
+
+    @Test func dwellUsesFixTime() throws {
+        let idx = try Self.index([Fence(index: 0, id: "c", shape: .circle(center: Self.base, radiusM: 100), dwellS: 60)])
+        var session = TrackingSession(config: TrackerConfig(), fences: idx)
+        let events = run(&session, (0...200).map { FixFactory.at(Double($0) * 0.5, eph: 4) })
+        #expect(events.map(\.kind) == [.enter, .dwell])
+        #expect(events[1].time == FixFactory.t0 + 60)
+        // notify without dwell: no dwell event, but the state is kept.
+        let quiet = try Self.index([Fence(index: 0, id: "c", shape: .circle(center: Self.base, radiusM: 100), dwellS: 60, notify: [.exit])])
+        var s2 = TrackingSession(config: TrackerConfig(), fences: quiet)
+        #expect(run(&s2, (0...200).map { FixFactory.at(Double($0), eph: 4) }).isEmpty)
+        #expect(s2.geofences?.statuses[0].state == .inside)
+    }
+
+    @Test func sequenceNumbersOnlyGrow() throws {
+        let idx = try Self.index([Fence(index: 0, id: "c", shape: .circle(center: Self.base, radiusM: 50))])
+        var session = TrackingSession(config: TrackerConfig(), fences: idx, firstSeq: 41)
+        let fixes = (0...200).map { FixFactory.at(Double($0), east: -200 + 3 * Double($0), eph: 4, speed: 3, track: 90) }
+        let seqs = fixes.flatMap { session.ingest($0) }.map(\.seq)
+        #expect(seqs.first == 42)
+        #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 })
+    }
+
+    @Test func antimeridianSplitFence() throws {
+        let json = """
+            {"type":"FeatureCollection","features":[{"type":"Feature","id":"fiji","properties":{},
+             "geometry":{"type":"MultiPolygon","coordinates":[
+              [[[179.0,-17.0],[180.0,-17.0],[180.0,-16.0],[179.0,-16.0],[179.0,-17.0]]],
+              [[[-180.0,-17.0],[-179.0,-17.0],[-179.0,-16.0],[-180.0,-16.0],[-180.0,-17.0]]]]}}]}
+            """
+        let fences = try GeoJSONFences.parse(Array(json.utf8), file: "fiji.geojson")
+        let idx = try FenceIndex(fences: fences, file: "fiji.geojson")
+        let east = Coordinate(latitude: -16.5, longitude: 179.99), west = Coordinate(latitude: -16.5, longitude: -179.99)
+        #expect(idx.signedDistance(fence: 0, point: east) > 1000)
+        #expect(idx.signedDistance(fence: 0, point: west) > 1000, "the seam at 180° is no boundary")
+        #expect(idx.signedDistance(fence: 0, point: Coordinate(latitude: -16.5, longitude: 0)) < 0)
+        #expect(idx.candidates(near: west, marginM: 10) == [0])
+    }
+}
