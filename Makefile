@@ -27,7 +27,9 @@ test: test-deps
 bench: deps
 	$(SWIFT) build -c release --product gpstrackd
 	$(SWIFT) build -c release --product gpstrack-bench
-	$$($(SWIFT) build -c release --show-bin-path)/gpstrack-bench
+	$(MAKE) $(BENCH_VENV)/ok || echo "no Python comparison: could not install shapely and geographiclib"
+	GPSTRACKD_BENCH_PYTHON=$$(test -f $(BENCH_VENV)/ok && echo $(BENCH_VENV)/bin/python) \
+	  $$($(SWIFT) build -c release --show-bin-path)/gpstrack-bench
 
 # Regenerates the bundled sample from the seeded simulator.
 sample: build
@@ -35,3 +37,8 @@ sample: build
 
 clean:
 	rm -rf .build
+
+# A Python with Shapely and GeographicLib for the benchmark's comparison (from PyPI).
+BENCH_VENV := .build/bench-venv
+$(BENCH_VENV)/ok:
+	python3 -m venv $(BENCH_VENV) && $(BENCH_VENV)/bin/pip install -q shapely geographiclib && touch $@

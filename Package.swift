@@ -30,7 +30,7 @@ let package = Package(
         .executableTarget(name: "gpstrackd", dependencies: ["GPSTrackDaemon", "GPSTrackCore"]),
         .executableTarget(
             name: "gpstrack-bench",
-            dependencies: ["GPSTrackSim", "GPSTrackCore", "GPSTrackDaemon"]),
+            dependencies: ["GPSTrackSim", "GPSTrackCore", "GPSTrackDaemon", "CGPS"]),
 
         .testTarget(name: "GPSTrackCoreTests", dependencies: ["GPSTrackCore", "GPSTrackSim"]),
         .testTarget(name: "GPSTrackDaemonTests", dependencies: ["GPSTrackDaemon", "GPSTrackSim", "GPSTrackCore"]),

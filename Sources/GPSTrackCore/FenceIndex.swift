@@ -84,8 +84,9 @@ public final class FenceIndex: @unchecked Sendable {
     }
 
     /// Distance from `point` to the fence's boundary in metres: positive inside, negative
-    /// outside (a point in a hole is outside).
-    public func signedDistance(fence i: Int, point: Coordinate) -> Double {
+    /// outside (a point in a hole is outside). With `within`, a polygon's boundary farther than
+    /// that is not measured: the result is then +infinity or -infinity.
+    public func signedDistance(fence i: Int, point: Coordinate, within: Double = .infinity) -> Double {
         switch fences[i].shape {
         case .circle(let center, let radius):
             return radius - Geodesic.distance(center, point)
@@ -95,6 +96,10 @@ public final class FenceIndex: @unchecked Sendable {
             guard let pt = GEOSGeom_createPointFromXY_r(ctx, x, y) else { return -.infinity }
             defer { GEOSGeom_destroy_r(ctx, pt) }
             let inside = GEOSPreparedContains_r(ctx, p.area, pt) == 1
+            // Frame units are about a degree of latitude: 110 574 m or more.
+            if within.isFinite, GEOSPreparedDistanceWithin_r(ctx, p.boundary, pt, within / 110_000) == 0 {
+                return inside ? .infinity : -.infinity
+            }
             guard let seq = GEOSPreparedNearestPoints_r(ctx, p.boundary, pt) else { return -.infinity }
             defer { GEOSCoordSeq_destroy_r(ctx, seq) }
             var bx = 0.0, by = 0.0

@@ -94,14 +94,14 @@ public struct FixScreen: Sendable {
     /// How far the hop from `ref` to `fix` lies from what their reported velocities predict:
     /// the mean velocity vector times `dt` when both give speed and track, else the difference
     /// of the hop length from the larger speed's reach; nil when neither reports a speed.
-    static func residual(from ref: Fix, to fix: Fix, distance d: Double, dt: Double) -> Double? {
+    static func residual(from ref: Fix, to fix: Fix, hop: Geodesic.Inverse, dt: Double) -> Double? {
+        let d = hop.distance
         func velocity(_ f: Fix) -> (Double, Double)? {
             guard f.speed.isFinite, f.speed >= 0, f.track.isFinite else { return nil }
             let rad = f.track * Double.pi / 180
             return (f.speed * sin(rad), f.speed * cos(rad))
         }
         if let v0 = velocity(ref), let v1 = velocity(fix) {
-            let hop = Geodesic.inverse(ref.coordinate, fix.coordinate)
             let rad = hop.azimuth1 * Double.pi / 180
             let de = d * sin(rad) - (v0.0 + v1.0) / 2 * dt
             let dn = d * cos(rad) - (v0.1 + v1.1) / 2 * dt
@@ -118,10 +118,11 @@ public struct FixScreen: Sendable {
         if t == t0 { return .duplicate }
         if t < t0 { return .outOfOrder }
         let dt = t - t0
-        let d = Geodesic.distance(ref.coordinate, fix.coordinate)
+        let hop = Geodesic.inverse(ref.coordinate, fix.coordinate)
+        let d = hop.distance
         let margin = (ref.horizontalError ?? config.assumedErrorM) + (fix.horizontalError ?? config.assumedErrorM)
         if (d - margin) / dt > config.maxSpeedMps { return .implausibleSpeed }
-        if let residual = Self.residual(from: ref, to: fix, distance: d, dt: dt) {
+        if let residual = Self.residual(from: ref, to: fix, hop: hop, dt: dt) {
             let allowed = Self.jumpSlackM + Self.maxAccelerationMps2 * dt * dt / 2
                 + Self.jumpErrorShare * margin * min(1, dt / Self.errorDecorrelationS)
             if residual > allowed { return .outlierJump }

@@ -1,4 +1,7 @@
 import CProj
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Geodesics on the WGS84 ellipsoid through PROJ's implementation of Karney's algorithms
 /// (`geodesic.h`). Accurate to nanometres for any pair of points, antipodal ones included.
@@ -36,6 +39,24 @@ public enum Geodesic {
         var s12 = 0.0
         geod_inverse(wgs84.pointer, a.latitude, a.longitude, b.latitude, b.longitude, &s12, nil, nil)
         return s12
+    }
+
+    /// A quick upper bound on the distance from `a` to `b` in metres, for pairs below 80°
+    /// latitude within about 10 km of each other; infinity otherwise ("no bound"). It lets
+    /// callers skip a geodesic whose answer is certainly "too close"; every distance reported is
+    /// a geodesic. On WGS84 a degree of latitude is at most 111 695 m, and a degree of longitude
+    /// at most 111 695 m × cos(latitude) (the polar radius of curvature); 1 % covers the flat
+    /// approximation over 10 km many times over.
+    public static func closeUpperBound(_ a: Coordinate, _ b: Coordinate) -> Double {
+        guard abs(a.latitude) < 80, abs(b.latitude) < 80 else { return .infinity }
+        var dlon = b.longitude - a.longitude
+        if dlon > 180 { dlon -= 360 } else if dlon < -180 { dlon += 360 }
+        let dlat = b.latitude - a.latitude
+        guard abs(dlat) < 0.1, abs(dlon) < 0.5 else { return .infinity }
+        let minLat = (a.latitude < 0) == (b.latitude < 0) ? min(abs(a.latitude), abs(b.latitude)) : 0
+        let x = dlon * 111_695 * cos(minLat * .pi / 180)
+        let y = dlat * 111_695
+        return 1.01 * (x * x + y * y).squareRoot()
     }
 
     /// Solves the direct problem: the point `distance` metres from `start` along `azimuth` degrees.

@@ -56,7 +56,7 @@ public struct GeofenceMonitor: Sendable {
         let evaluate: [Int] = undetermined ? Array(statuses.indices) : Array(candidates.union(active)).sorted()
         undetermined = false
         for i in evaluate {
-            let s = candidates.contains(i) ? index.signedDistance(fence: i, point: p) : -.infinity
+            let s = candidates.contains(i) ? index.signedDistance(fence: i, point: p, within: 2 * margin) : -.infinity
             var marginIn = margin
             if case .circle(_, let r) = index.fences[i].shape { marginIn = min(margin, r / 2) }
             let determined: Bool? = s >= marginIn ? true : s <= -margin ? false : nil

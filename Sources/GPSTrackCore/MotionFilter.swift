@@ -30,8 +30,11 @@ public struct MotionFilter: Sendable {
             lastDelivered = position
             return 0
         }
+        let needed = threshold(for: fix)
+        // Most fixes are held back: skip the geodesic when it is certainly too short.
+        if Geodesic.closeUpperBound(last, position) < needed { return nil }
         let d = Geodesic.distance(last, position)
-        guard d >= threshold(for: fix) else { return nil }
+        guard d >= needed else { return nil }
         lastDelivered = position
         return d
     }

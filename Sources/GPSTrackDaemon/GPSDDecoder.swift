@@ -49,7 +49,9 @@ public final class GPSDDecoder {
         guard let className = Self.className(body) else { return .malformed(reason: "no \"class\" member") }
 
         scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: body.lazy.map { CChar(bitPattern: $0) })
+        body.withUnsafeBufferPointer { raw in
+            raw.withMemoryRebound(to: CChar.self) { scratch.append(contentsOf: $0) }
+        }
         scratch.append(0)
         gpstrack_clear_set(data)
         _ = scratch.withUnsafeMutableBufferPointer { gps_unpack($0.baseAddress, data) }
@@ -100,23 +102,30 @@ public final class GPSDDecoder {
 
     private static func isSpace(_ b: UInt8) -> Bool { b == 32 || b == 9 || b == 13 }
 
-    /// The value of the `"class"` member, found by a scan of the object's text.
+    /// The value of the `"class"` member, found by a scan of the object's first 256 bytes.
     static func className(_ body: ArraySlice<UInt8>) -> String? {
-        let key = Array("\"class\"".utf8)
-        let bytes = Array(body.prefix(256))
-        guard bytes.count > key.count else { return nil }
-        for i in 0...(bytes.count - key.count) where bytes[i..<(i + key.count)].elementsEqual(key) {
-            var j = i + key.count
-            while j < bytes.count, bytes[j] == 32 { j += 1 }
-            guard j < bytes.count, bytes[j] == UInt8(ascii: ":") else { return nil }
-            j += 1
-            while j < bytes.count, bytes[j] == 32 { j += 1 }
-            guard j < bytes.count, bytes[j] == UInt8(ascii: "\"") else { return nil }
-            let start = j + 1
-            guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "\"")), end - start <= 16 else { return nil }
-            let name = bytes[start..<end]
-            guard !name.isEmpty, name.allSatisfy({ ($0 >= 65 && $0 <= 90) || ($0 >= 48 && $0 <= 57) }) else { return nil }
-            return String(decoding: name, as: UTF8.self)
+        let key: [UInt8] = Array("\"class\"".utf8)
+        let end = min(body.endIndex, body.startIndex + 256)
+        var i = body.startIndex
+        while i + key.count <= end {
+            if body[i] == key[0] && body[i..<(i + key.count)].elementsEqual(key) {
+                var j = i + key.count
+                while j < end, body[j] == 32 { j += 1 }
+                guard j < end, body[j] == UInt8(ascii: ":") else { return nil }
+                j += 1
+                while j < end, body[j] == 32 { j += 1 }
+                guard j < end, body[j] == UInt8(ascii: "\"") else { return nil }
+                let start = j + 1
+                var k = start
+                while k < end, k - start <= 16, body[k] != UInt8(ascii: "\"") {
+                    let c = body[k]
+                    guard (c >= 65 && c <= 90) || (c >= 48 && c <= 57) else { return nil }
+                    k += 1
+                }
+                guard k < end, k > start, body[k] == UInt8(ascii: "\"") else { return nil }
+                return String(decoding: body[start..<k], as: UTF8.self)
+            }
+            i += 1
         }
         return nil
     }

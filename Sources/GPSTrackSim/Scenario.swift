@@ -71,6 +71,26 @@ public struct Scenario: Sendable {
         return Scenario(name: "drive", start: Coordinate(latitude: 52.52, longitude: 13.405), steps: steps)
     }
 
+    /// `seconds` of driving round a circle of `radiusM` about `center` at `speed` m/s, stopping
+    /// for 30 s every 1.5 km: a long trace that stays in one area.
+    public static func circuit(center: Coordinate, radiusM: Double, speed: Double = 14, seconds: Int) -> Scenario {
+        let start = Geodesic.destination(from: center, azimuth: 270, distance: radiusM)
+        var steps: [Step] = []
+        var heading = 0.0
+        var along = 0.0
+        while steps.count < seconds {
+            if along >= 1500 {
+                for _ in 0..<30 where steps.count < seconds { steps.append(Step(speed: 0, heading: heading)) }
+                along = 0
+                continue
+            }
+            steps.append(Step(speed: speed, heading: heading))
+            along += speed
+            heading += speed / radiusM * 180 / .pi
+        }
+        return Scenario(name: "circuit", start: start, steps: steps)
+    }
+
     /// A receiver parked for `seconds`.
     public static func parked(seconds: Int = 1800) -> Scenario {
         Scenario(name: "parked", start: Coordinate(latitude: 59.3293, longitude: 18.0686),

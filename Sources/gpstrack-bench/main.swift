@@ -148,3 +148,5 @@ var selfUsage = rusage()
 getrusage(RUSAGE_SELF.rawValue, &selfUsage)
 print("replay of 100,000 fixes (gpstrackd replay, release): best of 3 \(fmt(best, 3)) s, \(Int(100_000 / best)) fixes/s, peak RSS \(fmt(Double(peakKiB) / 1024, 1)) MiB")
 print("(the spawning benchmark itself peaked at \(fmt(Double(selfUsage.ru_maxrss) / 1024, 1)) MiB; the child's figure cannot be below that)")
+
+FenceBench.run()

@@ -56,3 +56,29 @@ import Testing
         #expect(abs(Geodesic.distance(a, b) - Geodesic.distance(b, a)) < 1e-6)
     }
 }
+
+@Suite struct CloseUpperBoundTests {
+    @Test func neverBelowTheGeodesic() {
+        var rng = SeededRandomLCG(seed: 1)
+        for _ in 0..<20_000 {
+            let a = Coordinate(latitude: rng.next(-79.9, 79.9), longitude: rng.next(-180, 180))
+            var lon = a.longitude + rng.next(-0.2, 0.2)
+            if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+            let b = Coordinate(latitude: max(-79.9, min(79.9, a.latitude + rng.next(-0.05, 0.05))), longitude: lon)
+            let bound = Geodesic.closeUpperBound(a, b)
+            #expect(bound >= Geodesic.distance(a, b))
+        }
+        #expect(Geodesic.closeUpperBound(.init(latitude: 85, longitude: 0), .init(latitude: 85, longitude: 0.001)) == .infinity)
+        #expect(Geodesic.closeUpperBound(.init(latitude: 10, longitude: 0), .init(latitude: 11, longitude: 0)) == .infinity)
+    }
+}
+
+/// A tiny linear congruential generator for sampling test inputs.
+struct SeededRandomLCG {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next(_ lo: Double, _ hi: Double) -> Double {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return lo + (hi - lo) * Double(state >> 11) * 0x1.0p-53
+    }
+}
