@@ -88,23 +88,7 @@ import GPSTrackSim
         func point(_ e: Double, _ n: Double) -> Coordinate {
             Geodesic.destination(from: Geodesic.destination(from: origin, azimuth: 90, distance: e), azimuth: 0, distance: n)
         }
-        var fences: [Fence] = []
-        for i in 0..<10_000 {
-            let center = point(rng.uniform(0...20_000), rng.uniform(0...20_000))
-            if i % 2 == 0 {
-                fences.append(Fence(index: i, id: "c\(i)", shape: .circle(center: center, radiusM: rng.uniform(20...400))))
-            } else {
-                // A star-shaped polygon of 5-24 vertices: never self-intersecting.
-                let n = 5 + Int(rng.unit() * 20)
-                var ring: [Coordinate] = []
-                for k in 0..<n {
-                    let az = Double(k) * 360 / Double(n)
-                    ring.append(Geodesic.destination(from: center, azimuth: az, distance: rng.uniform(50...400)))
-                }
-                ring.append(ring[0])
-                fences.append(Fence(index: i, id: "p\(i)", shape: .polygons([[ring]])))
-            }
-        }
+        let fences = FenceGenerator.fences(count: 10_000, origin: origin, sideM: 20_000, seed: 99)
         let idx = try FenceIndex(fences: fences, file: "many")
         func rayCast(_ ring: [Coordinate], _ p: Coordinate) -> Bool {
             var inside = false
