@@ -4,7 +4,7 @@ SWIFT ?= swift
 SAMPLE ?= samples/walk-and-drive.gpsd.json
 FENCES ?= config/fences.geojson
 
-.PHONY: all build deps test-deps demo test bench sample clean
+.PHONY: all build deps test-deps demo replay-demo test bench sample install clean
 
 all: build
 
@@ -17,7 +17,13 @@ test-deps:
 build: deps
 	$(SWIFT) build
 
+# The live demo: gpsfake feeds a real gpsd the bundled NMEA route; gpstrackd follows it.
 demo: build
+	scripts/deps.sh demo
+	scripts/demo.sh
+
+# The same route replayed offline from its gpsd JSON log.
+replay-demo: build
 	.build/debug/gpstrackd replay --fences $(FENCES) $(SAMPLE)
 
 test: test-deps
@@ -31,9 +37,10 @@ bench: deps
 	GPSTRACKD_BENCH_PYTHON=$$(test -f $(BENCH_VENV)/ok && echo $(BENCH_VENV)/bin/python) \
 	  $$($(SWIFT) build -c release --show-bin-path)/gpstrack-bench
 
-# Regenerates the bundled sample from the seeded simulator.
+# Regenerates the bundled samples from the seeded simulator.
 sample: build
 	.build/debug/gpstrack-bench --write-sample $(SAMPLE)
+	.build/debug/gpstrack-bench --write-nmea samples/walk-and-drive.nmea
 
 clean:
 	rm -rf .build

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages gpstrackd needs to build, test and benchmark, when missing.
-# Usage: scripts/deps.sh [build|test]    (as root, or through sudo)
+# Usage: scripts/deps.sh [build|test|demo]    (as root, or through sudo)
 set -euo pipefail
 
-build=(pkg-config libgps-dev libproj-dev libgeos-dev)
-test=(geographiclib-tools)
+build=(pkg-config libgps-dev libproj-dev libgeos-dev libsystemd-dev)
+test=(geographiclib-tools gpsd gpsd-clients systemd)   # systemd: journald for the tests
+demo=(gpsd gpsd-clients)                                # a real gpsd, fed by gpsfake
 want=("${build[@]}")
 [ "${1:-build}" = test ] && want+=("${test[@]}")
+[ "${1:-build}" = demo ] && want+=("${demo[@]}")
 
 missing=()
 for p in "${want[@]}"; do

@@ -16,6 +16,11 @@ public enum ConfigParser {
         ("fences", { c, v in c.fencesPath = v; return nil }),
         ("socket", { c, v in c.socketPath = v; return nil }),
         ("state_dir", { c, v in c.stateDirectory = v; return nil }),
+        ("no_data_timeout_s", { c, v in
+            guard let n = Double(v), n.isFinite, n >= 1 else { return "expected a number of seconds >= 1, got '\(v)'" }
+            c.noDataTimeoutS = n
+            return nil
+        }),
         ("distance_filter_m", number(\.distanceFilterM, min: 0, inclusive: true)),
         ("max_horizontal_error_m", number(\.maxHorizontalErrorM, min: 0, inclusive: false)),
         ("max_speed_mps", number(\.maxSpeedMps, min: 0, inclusive: false)),

@@ -9,6 +9,8 @@ public struct Configuration: Sendable, Equatable {
     public var socketPath = "/run/gpstrackd/gpstrackd.sock"
     /// Where the state database lives.
     public var stateDirectory = "/var/lib/gpstrackd"
+    /// With no report from gpsd for this long, the connection is dropped and made anew. Seconds.
+    public var noDataTimeoutS = 10.0
     /// The tracking core's tunables.
     public var tracker = TrackerConfig()
 

@@ -17,17 +17,37 @@ public struct GeofenceMonitor: Sendable {
     private var lastAcceptedTime: Double?
     private var lastPosition: Coordinate?
 
-    public init(index: FenceIndex, config: TrackerConfig) {
+    /// A monitor for `index`. With `previous` (a reload), fences whose id is unchanged keep
+    /// their remembered membership, entry time and dwell, so a reload causes no second `enter`.
+    public init(index: FenceIndex, config: TrackerConfig, carryingOver previous: GeofenceMonitor? = nil) {
         self.index = index
         self.config = config
         statuses = Array(repeating: FenceStatus(), count: index.fences.count)
         active = Set(index.fences.indices)
+        if let previous {
+            var old: [String: FenceStatus] = [:]
+            for (i, f) in previous.index.fences.enumerated() { old[f.id] = previous.statuses[i] }
+            for (i, f) in index.fences.enumerated() {
+                guard var st = old[f.id] else { continue }
+                st.state = .unknown
+                statuses[i] = st
+            }
+            lastAcceptedTime = previous.lastAcceptedTime
+            lastPosition = previous.lastPosition
+        }
     }
 
     /// Notes the time of any fix, accepted or not: when no fix has been accepted for
     /// `stale_after_s`, every fence becomes `unknown`; those that were inside report it.
     public mutating func observe(time: Double) -> [FenceEvent] {
         guard !undetermined, let last = lastAcceptedTime, time - last > config.staleAfterS else { return [] }
+        return loseFix(at: time)
+    }
+
+    /// The fix is gone (gpsd lost, receiver removed): every fence becomes `unknown`; those that
+    /// were inside report it. `time` is the last fix time known.
+    public mutating func loseFix(at time: Double) -> [FenceEvent] {
+        guard !undetermined else { return [] }
         undetermined = true
         var events: [FenceEvent] = []
         for i in statuses.indices where statuses[i].state != .unknown {

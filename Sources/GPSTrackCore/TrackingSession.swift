@@ -51,6 +51,34 @@ public struct TrackingSession: Sendable {
         return out
     }
 
+    /// The fix is gone (gpsd lost, receiver removed): fences become `unknown`. Nothing counted
+    /// is touched. The time is the last fix time known.
+    public mutating func fixLost() -> [Sequenced] {
+        guard var monitor = geofences, let time = tracker.lastAccepted?.time else { return [] }
+        geofences = nil
+        let events = monitor.loseFix(at: time)
+        geofences = monitor
+        return events.map { e in
+            fenceEventCounts[e.kind.name, default: 0] += 1
+            return next(.fence(e))
+        }
+    }
+
+    /// Puts a reloaded set of fences in force; fences with unchanged ids keep what they knew.
+    public mutating func replaceFences(_ index: FenceIndex?) {
+        guard let index else { geofences = nil; return }
+        geofences = GeofenceMonitor(index: index, config: tracker.config, carryingOver: geofences)
+    }
+
+    /// Starts counting anew: a new trip from the next accepted fix.
+    public mutating func startTrip() -> [Sequenced] { tracker.startTrip().map { next(.tracker($0)) } }
+
+    /// Freezes the trip's figures.
+    public mutating func stopTrip() -> [Sequenced] { tracker.stopTrip().map { next(.tracker($0)) } }
+
+    /// Zeroes the trip's figures.
+    public mutating func resetTrip() { tracker.resetTrip() }
+
     private mutating func next(_ event: Event) -> Sequenced {
         seq += 1
         return Sequenced(seq: seq, event: event)

@@ -5,7 +5,7 @@ import GPSTrackCore
 /// path uses. The ~24 KB `gps_data_t` is allocated once and reused; C types stop here.
 public final class GPSDDecoder {
     /// What one line held.
-    public enum Record {
+    public enum Record: Sendable {
         /// A TPV report.
         case tpv(Fix)
         /// A DEVICE report: a receiver appeared (`activated`) or went away (gpsd 3.22 sends
@@ -41,12 +41,8 @@ public final class GPSDDecoder {
         while lo < hi, Self.isSpace(line[hi - 1]) { hi -= 1 }
         let body = line[lo..<hi]
         if body.isEmpty { return .blank }
-        guard body.count <= Self.maxLineBytes else { return .malformed(reason: "line longer than \(Self.maxLineBytes) bytes") }
-        guard body.first == UInt8(ascii: "{"), body.last == UInt8(ascii: "}") else {
-            return .malformed(reason: "not a JSON object")
-        }
-        guard !body.contains(0) else { return .malformed(reason: "NUL byte in line") }
-        guard let className = Self.className(body) else { return .malformed(reason: "no \"class\" member") }
+        let (name, problem) = Self.classify(body)
+        guard let className = name else { return .malformed(reason: problem ?? "malformed") }
 
         scratch.removeAll(keepingCapacity: true)
         body.withUnsafeBufferPointer { raw in
@@ -55,22 +51,38 @@ public final class GPSDDecoder {
         scratch.append(0)
         gpstrack_clear_set(data)
         _ = scratch.withUnsafeMutableBufferPointer { gps_unpack($0.baseAddress, data) }
+        return Self.record(className: className, body: body, data: data)
+    }
+
+    /// Interprets what libgps unpacked into `data` from `body` (a line whose class is
+    /// `className`). The live source calls this after `gps_read`, which unpacks with the same
+    /// `gps_unpack`.
+    static func record(className: String, body: ArraySlice<UInt8>, data: UnsafePointer<gps_data_t>) -> Record {
         let set = gpstrack_set(data)
         if className == "DEVICE" {
             if set != 0 {
-                return .device(path: Self.string(from: gpstrack_device_path(data)), activated: true)
+                return .device(path: string(from: gpstrack_device_path(data)), activated: true)
             }
-            if Self.contains(body, "\"activated\":0") { return .device(path: nil, activated: false) }
+            if contains(body, "\"activated\":0") { return .device(path: nil, activated: false) }
         }
         // Other classes matter only as context; libgps 3.22 cannot read some that gpsd 3.22
         // writes (unscaled SUBFRAME almanacs), which is no fault of the line.
         guard className == "TPV" else { return .other(className: className) }
         guard set != 0 else { return .malformed(reason: "libgps could not parse the TPV report") }
         // A TPV without MODE_SET carries mode 0 ("not seen"): a fix the tracker rejects.
-        return .tpv(makeFix(set: set))
+        return .tpv(makeFix(set: set, data: data))
     }
 
-    private func makeFix(set: UInt64) -> Fix {
+    /// Checks a line's shape and finds its class; nil with a reason when it is malformed.
+    static func classify(_ body: ArraySlice<UInt8>) -> (String?, String?) {
+        guard body.count <= maxLineBytes else { return (nil, "line longer than \(maxLineBytes) bytes") }
+        guard body.first == UInt8(ascii: "{"), body.last == UInt8(ascii: "}") else { return (nil, "not a JSON object") }
+        guard !body.contains(0) else { return (nil, "NUL byte in line") }
+        guard let name = className(body) else { return (nil, "no \"class\" member") }
+        return (name, nil)
+    }
+
+    private static func makeFix(set: UInt64, data: UnsafePointer<gps_data_t>) -> Fix {
         let f = gpstrack_fix(data)!.pointee
         let hasTime = set & GPSTRACK_TIME_SET != 0
         let hasPosition = set & GPSTRACK_LATLON_SET != 0

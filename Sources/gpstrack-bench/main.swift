@@ -13,7 +13,9 @@ let seeds: [UInt64] = Array(1...20)
 /// `gpstrack-bench --write-sample PATH`: writes the bundled sample log (a 600 m walk to a car, a
 /// 3 km drive, five minutes parked), as gpspipe -w would record it, with gpsd 3.22's partial
 /// TPVs and SKY reports.
-if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--write-sample" {
+/// `gpstrack-bench --write-nmea PATH`: the same sample as NMEA sentences, for gpsfake.
+if CommandLine.arguments.count == 3, ["--write-sample", "--write-nmea"].contains(CommandLine.arguments[1]) {
+    let nmea = CommandLine.arguments[1] == "--write-nmea"
     var rng = SeededRandom(seed: 2026)
     let walk = Scenario.walk(lengthM: 600, rng: &rng)
     let drive = Scenario.drive(lengthM: 3000, rng: &rng)
@@ -27,10 +29,20 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--write-sample
     guard fd >= 0 else { print("cannot write \(CommandLine.arguments[2])"); exit(1) }
     let writer = OutputWriter(fd: fd)
     do {
-        for line in GPSDLogWriter.header { try writer.writeLine(line) }
-        for (i, fix) in trace.fixes.enumerated() {
-            if i % 5 == 0, let t = fix.time { try writer.writeLine(GPSDLogWriter.sky(time: t)) }
-            try writer.writeLine(GPSDLogWriter.tpv(fix))
+        if nmea {
+            try writer.writeLine("# gpstrackd sample route (seeded simulation): a 600 m walk, a 3 km drive, 5 min parked,")
+            try writer.writeLine("# after 5 min of cold start without a fix (gpsfake feeds gpsd before a client watches)")
+            let t0 = trace.fixes.first?.time ?? 0
+            for k in stride(from: 300, to: 0, by: -1) {
+                for s in NMEAWriter.sentences(Fix(mode: 1, time: t0 - Double(k))) { try writer.writeLine(s) }
+            }
+            for fix in trace.fixes where fix.mode != 2 { for s in NMEAWriter.sentences(fix) { try writer.writeLine(s) } }
+        } else {
+            for line in GPSDLogWriter.header { try writer.writeLine(line) }
+            for (i, fix) in trace.fixes.enumerated() {
+                if i % 5 == 0, let t = fix.time { try writer.writeLine(GPSDLogWriter.sky(time: t)) }
+                try writer.writeLine(GPSDLogWriter.tpv(fix))
+            }
         }
         try writer.flush()
     } catch {

@@ -4,11 +4,9 @@ import Glibc
 import GPSTrackCore
 import GPSTrackDaemon
 
-let version = "0.1.0"
-let usage = """
-    usage: gpstrackd replay [OPTIONS] LOG     replay a gpsd JSON log (see 'gpstrackd replay --help')
-           gpstrackd --help | --version
-    """
+// Signals first: every thread started from here on inherits the mask, and SIGTERM, SIGINT and
+// SIGHUP reach the daemon only through SignalStream's sigwait.
+SignalStream.blockHandledSignals()
 
 let out = OutputWriter(fd: STDOUT_FILENO)
 let err = OutputWriter(fd: STDERR_FILENO)
@@ -25,8 +23,7 @@ let err = OutputWriter(fd: STDERR_FILENO)
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-switch arguments.first {
-case "replay":
+if arguments.first == "replay" {
     do {
         let replay = try Replay(arguments: Array(arguments.dropFirst()))
         finish(replay.run(out: out, err: err))
@@ -40,14 +37,22 @@ case "replay":
     } catch .fences(let error) {
         fail(.config, "gpstrackd: fences refused: \(error)")
     }
-case "--help", "-h":
-    try? out.writeLine(usage)
-    finish(.ok)
-case "--version":
-    try? out.writeLine("gpstrackd \(version)")
-    finish(.ok)
-case nil:
-    fail(.usage, "gpstrackd: the live daemon is not part of this build yet; use 'gpstrackd replay'\n\(usage)")
-default:
-    fail(.usage, "gpstrackd: unknown command '\(arguments[0])'\n\(usage)")
 }
+
+let options: DaemonOptions
+do {
+    options = try DaemonOptions(arguments: arguments)
+} catch .help {
+    try? out.writeLine(DaemonOptions.usage)
+    finish(.ok)
+} catch .version {
+    try? out.writeLine("gpstrackd \(Daemon.version)")
+    finish(.ok)
+} catch .usage(let message) {
+    fail(.usage, "gpstrackd: \(message)\n\(DaemonOptions.usage)")
+} catch .config(let error) {
+    fail(.config, "gpstrackd: \(error)")
+} catch .fences(let error) {
+    fail(.config, "gpstrackd: fences refused: \(error)")
+}
+finish(await Daemon.run(options))

@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GPSTrackCore
+
+/// The live daemon: wires the journal, the tracker actor, the gpsd source, signals and the
+/// watchdog; runs until SIGTERM or SIGINT; stops in reverse start order.
+public enum Daemon {
+    public static let version = "0.2.0"
+
+    /// Runs the daemon with parsed options. Call `SignalStream.blockHandledSignals()` first.
+    public static func run(_ options: DaemonOptions) async -> ExitCode {
+        let config = options.configuration
+        // Start order: journal, tracker, gpsd source, signals, watchdog; then READY.
+        let journal = Journal(target: options.logTarget)
+        let service = TrackerService(configuration: config, fences: options.fences, journal: journal)
+        let source = GPSDSource(host: config.gpsdHost, port: config.gpsdPort, noDataTimeout: config.noDataTimeoutS)
+        let events = source.start()
+        let signals = SignalStream.make()
+        journal.log(LogEntry(event: "started", priority: .info,
+                             message: "gpstrackd \(version) started: gpsd \(config.gpsdHost):\(config.gpsdPort), "
+                                + "\(options.fences?.fences.count ?? 0) fences",
+                             fields: [("GPSTRACK_GPSD", "\(config.gpsdHost):\(config.gpsdPort)"),
+                                      ("GPSTRACK_FENCES", String(options.fences?.fences.count ?? 0))]))
+
+        let pump = Task {
+            for await event in events { await service.handle(event) }
+        }
+        let watchdog = Task {
+            guard let interval = Notifier.watchdogInterval() else { return }
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: UInt64(interval / 2 * 1e9))
+                if await service.ping() { Notifier.watchdog() }
+            }
+        }
+        Notifier.ready()
+        Notifier.status("waiting for gpsd at \(config.gpsdHost):\(config.gpsdPort)")
+
+        for await signal in signals {
+            if signal == SIGHUP {
+                await service.reloadFences()
+                continue
+            }
+            journal.log(LogEntry(event: "stopping", priority: .info, message: "Stopping on signal \(signal)"))
+            break
+        }
+
+        // Stop in reverse order: watchdog, source (its stream then ends), tracker.
+        Notifier.stopping()
+        watchdog.cancel()
+        source.stop()
+        await pump.value
+        await service.finish()
+        return .ok
+    }
+}

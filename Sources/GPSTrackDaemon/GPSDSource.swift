@@ -1,0 +1,168 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CGPS
+import GPSTrackCore
+
+/// Follows gpsd with libgps (`gps_open`, `gps_stream` with WATCH_ENABLE|WATCH_JSON,
+/// `gps_waiting`, `gps_read`) on a dedicated thread, and reports what happens as an
+/// `AsyncStream`. It never gives up: gpsd absent at start, restarted, the connection dropped or
+/// silent for `noDataTimeout` all lead to a reconnect with capped exponential backoff. An
+/// outage is reported once, when it begins, and its end once, when data flows again.
+public final class GPSDSource: @unchecked Sendable {
+    /// What the source reports.
+    public enum Event: Sendable {
+        /// A report from gpsd, decoded by libgps's unpacker.
+        case record(GPSDDecoder.Record)
+        /// An outage began (the first failure after data flowed, or at start).
+        case lost(reason: String)
+        /// Data flows again after an outage (or for the first time).
+        case restored(afterSeconds: Double?)
+    }
+
+    public let host: String
+    public let port: Int
+    public let noDataTimeout: Double
+    public let maxBackoff: Double
+    private let wake: Int32       // read end of the stop pipe
+    private let wakeWriter: Int32
+    private var thread: NativeThread?
+    private let stopFlag = Mutex()
+    private var stopping = false
+
+    public init(host: String, port: Int, noDataTimeout: Double = 10, maxBackoff: Double = 30) {
+        self.host = host
+        self.port = port
+        self.noDataTimeout = noDataTimeout
+        self.maxBackoff = maxBackoff
+        var fds: [Int32] = [-1, -1]
+        _ = pipe(&fds)
+        for fd in fds {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+        }
+        wake = fds[0]
+        wakeWriter = fds[1]
+    }
+
+    deinit {
+        close(wake)
+        close(wakeWriter)
+    }
+
+    /// Starts the reader thread; events arrive on the returned stream.
+    public func start() -> AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        thread = NativeThread { [self] in
+            run(continuation)
+            continuation.finish()
+        }
+        return stream
+    }
+
+    /// Stops the reader and waits for its thread.
+    public func stop() {
+        stopFlag.withLock { stopping = true }
+        var one: UInt8 = 1
+        _ = write(wakeWriter, &one, 1)
+        thread?.join()
+        thread = nil
+    }
+
+    private var isStopping: Bool { stopFlag.withLock { stopping } }
+
+    private static func monotonic() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
+    }
+
+    /// Sleeps up to `seconds`, returning early (false) when asked to stop.
+    private func pause(_ seconds: Double) -> Bool {
+        var pfd = pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
+        let deadline = Self.monotonic() + seconds
+        while !isStopping {
+            let left = deadline - Self.monotonic()
+            if left <= 0 { return true }
+            _ = poll(&pfd, 1, Int32(min(left * 1000, 3_600_000)) + 1)
+        }
+        return false
+    }
+
+    private func run(_ out: AsyncStream<Event>.Continuation) {
+        let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
+        UnsafeMutableRawPointer(data).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<gps_data_t>.size)
+        defer { data.deallocate() }
+        var message = [CChar](repeating: 0, count: GPSDDecoder.maxLineBytes + 1)
+        var inOutage = false
+        var outageSince: Double?
+        var backoff = 1.0
+        var first = true
+
+        func fail(_ reason: String) {
+            if !inOutage {
+                inOutage = true
+                outageSince = Self.monotonic()
+                out.yield(.lost(reason: reason))
+            }
+        }
+
+        while !isStopping {
+            if !first {
+                guard pause(backoff) else { break }
+                backoff = min(backoff * 2, maxBackoff)
+            }
+            first = false
+            guard gps_open(host, String(port), data) == 0 else {
+                fail("cannot connect to gpsd at \(host):\(port): \(String(cString: gps_errstr(errno)))")
+                continue
+            }
+            _ = gps_stream(data, UInt32(WATCH_ENABLE | WATCH_JSON), nil)
+            var lastReport = Self.monotonic()
+            var reason = "gpsd closed the connection"
+            reading: while !isStopping {
+                // Drain what libgps has buffered before waiting on the socket.
+                while gps_waiting(data, 0) {
+                    gpstrack_clear_set(data)
+                    let n = message.withUnsafeMutableBufferPointer { gps_read(data, $0.baseAddress, Int32($0.count)) }
+                    if n < 0 { break reading }
+                    if n == 0 { continue }
+                    let line = message.withUnsafeBufferPointer { buf -> [UInt8] in
+                        let len = strnlen(buf.baseAddress!, buf.count)
+                        return buf.prefix(len).map { UInt8(bitPattern: $0) }
+                    }
+                    guard let record = Self.decode(line, data) else { continue }
+                    if case .tpv = record {
+                        lastReport = Self.monotonic()
+                        if inOutage || outageSince == nil {
+                            out.yield(.restored(afterSeconds: outageSince.map { lastReport - $0 }))
+                            inOutage = false
+                            outageSince = lastReport
+                            backoff = 1
+                        }
+                    }
+                    out.yield(.record(record))
+                }
+                let left = noDataTimeout - (Self.monotonic() - lastReport)
+                if left <= 0 { reason = "no report from gpsd for \(Int(noDataTimeout)) s"; break }
+                var fds = [pollfd(fd: data.pointee.gps_fd, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+                _ = poll(&fds, 2, Int32(left * 1000) + 1)
+            }
+            _ = gps_close(data)
+            if !isStopping { fail(reason) }
+        }
+    }
+
+    /// Classifies a line gps_read returned and interprets what libgps unpacked from it.
+    static func decode(_ line: [UInt8], _ data: UnsafeMutablePointer<gps_data_t>) -> GPSDDecoder.Record? {
+        var lo = 0, hi = line.count
+        while lo < hi, line[lo] == 32 || line[lo] == 10 || line[lo] == 13 { lo += 1 }
+        while hi > lo, line[hi - 1] == 32 || line[hi - 1] == 10 || line[hi - 1] == 13 { hi -= 1 }
+        let body = line[lo..<hi]
+        if body.isEmpty { return nil }
+        let (name, problem) = GPSDDecoder.classify(body)
+        guard let className = name else { return .malformed(reason: problem ?? "malformed") }
+        return GPSDDecoder.record(className: className, body: body, data: data)
+    }
+}

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSystemd
+
+/// Writes log entries to the systemd journal through `sd_journal_sendv`, with
+/// `SYSLOG_IDENTIFIER=gpstrackd`, `PRIORITY`, `MESSAGE_ID` and the entry's `GPSTRACK_*` fields;
+/// or, with no journal to talk to, readably to stderr.
+public final class Journal: @unchecked Sendable {
+    /// Where entries go.
+    public enum Target: String, Sendable {
+        /// The journal when its socket exists, else stderr.
+        case auto
+        case journal
+        case stderr
+    }
+
+    public static let socketPath = "/run/systemd/journal/socket"
+    public let useJournal: Bool
+    private let identifier: String
+    private let lock = Mutex()
+    /// Entries below this priority are dropped (debug is off unless asked for).
+    public let maxPriority: LogEntry.Priority
+
+    public init(target: Target, identifier: String = "gpstrackd", maxPriority: LogEntry.Priority = .info) {
+        switch target {
+        case .journal: useJournal = true
+        case .stderr: useJournal = false
+        case .auto: useJournal = access(Self.socketPath, W_OK) == 0
+        }
+        self.identifier = identifier
+        self.maxPriority = maxPriority
+    }
+
+    /// Sends one entry.
+    public func log(_ entry: LogEntry) {
+        guard entry.priority.rawValue <= maxPriority.rawValue else { return }
+        if useJournal, sendToJournal(entry) { return }
+        writeToStderr(entry)
+    }
+
+    private func sendToJournal(_ entry: LogEntry) -> Bool {
+        var fields = [
+            "MESSAGE=\(entry.message)",
+            "PRIORITY=\(entry.priority.rawValue)",
+            "SYSLOG_IDENTIFIER=\(identifier)",
+            "GPSTRACK_EVENT=\(entry.event)",
+        ]
+        if let id = LogEntry.messageIDs[entry.event] { fields.append("MESSAGE_ID=\(id)") }
+        for (k, v) in entry.fields { fields.append("\(k)=\(v)") }
+        let blobs = fields.map { Array($0.utf8) }
+        var total = 0
+        for b in blobs { total += b.count }
+        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(total, 1), alignment: 1)
+        defer { storage.deallocate() }
+        var iov: [iovec] = []
+        var offset = 0
+        for b in blobs {
+            let base = storage.baseAddress! + offset
+            b.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: b.count) }
+            iov.append(iovec(iov_base: base, iov_len: b.count))
+            offset += b.count
+        }
+        return iov.withUnsafeBufferPointer { sd_journal_sendv($0.baseAddress, Int32($0.count)) } >= 0
+    }
+
+    private func writeToStderr(_ entry: LogEntry) {
+        var line = "\(identifier): <\(entry.priority.name)> \(entry.message)"
+        if !entry.fields.isEmpty {
+            line += " [" + entry.fields.map { "\($0.0)=\($0.1)" }.joined(separator: " ") + "]"
+        }
+        line += "\n"
+        lock.withLock {
+            let bytes = Array(line.utf8)
+            var off = 0
+            while off < bytes.count {
+                let n = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress! + off, $0.count - off) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                off += n
+            }
+        }
+    }
+}
+
+/// A pthread mutex for the few places that are shared across threads.
+public final class Mutex: @unchecked Sendable {
+    private let m: UnsafeMutablePointer<pthread_mutex_t>
+
+    public init() {
+        m = .allocate(capacity: 1)
+        pthread_mutex_init(m, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(m)
+        m.deallocate()
+    }
+
+    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(m)
+        defer { pthread_mutex_unlock(m) }
+        return try body()
+    }
+}

@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+
+/// Delivers SIGTERM, SIGINT and SIGHUP as an `AsyncStream`. The signals' default actions are
+/// replaced by SIG_IGN and Dispatch signal sources observe them, so no work (and no Swift code)
+/// runs in a signal handler.
+public enum SignalStream {
+    public static let handled: [Int32] = [SIGTERM, SIGINT, SIGHUP]
+    private static let queue = DispatchQueue(label: "gpstrackd.signals")
+    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+
+    /// Takes the handled signals away from their default actions. Call first thing in `main`,
+    /// before `make()`: a SIGTERM that arrives in between is then ignored rather than fatal.
+    public static func blockHandledSignals() {
+        for s in handled { signal(s, SIG_IGN) }
+    }
+
+    /// The stream of handled signals.
+    public static func make() -> AsyncStream<Int32> {
+        AsyncStream { continuation in
+            queue.sync {
+                for s in handled {
+                    let source = DispatchSource.makeSignalSource(signal: s, queue: queue)
+                    source.setEventHandler { continuation.yield(s) }
+                    source.resume()
+                    sources.append(source)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The demo: a real gpsd, fed by gpsfake with the bundled NMEA route, and gpstrackd following it
+# with the sample fences, logging to the terminal. Ends on its own with the trip's summary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${BIN:-.build/debug/gpstrackd}
+ROUTE=${ROUTE:-samples/walk-and-drive.nmea}
+FENCES=${FENCES:-config/fences.geojson}
+CYCLE=${CYCLE:-0.004}   # seconds between sentences: the 25-minute route plays in about a minute
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+echo "demo: gpsfake (a real gpsd) on port $port playing $ROUTE; gpstrackd follows it with $FENCES"
+gpsfake -q -1 -P "$port" -c "$CYCLE" "$ROUTE" >/dev/null 2>&1 &
+feed=$!
+"$BIN" --config /dev/null --gpsd "127.0.0.1:$port" --fences "$FENCES" --log stderr &
+daemon=$!
+trap 'kill $feed $daemon 2>/dev/null || true' EXIT
+wait "$feed" || true
+sleep 1
+kill -TERM "$daemon"
+wait "$daemon"
