@@ -31,16 +31,36 @@ test: test-deps
 	GPSTRACKD_BIN=$$($(SWIFT) build --show-bin-path)/gpstrackd $(SWIFT) test
 
 bench: deps
+	scripts/deps.sh bench
 	$(SWIFT) build -c release --product gpstrackd
 	$(SWIFT) build -c release --product gpstrack-bench
 	$(MAKE) $(BENCH_VENV)/ok || echo "no Python comparison: could not install shapely and geographiclib"
 	GPSTRACKD_BENCH_PYTHON=$$(test -f $(BENCH_VENV)/ok && echo $(BENCH_VENV)/bin/python) \
 	  $$($(SWIFT) build -c release --show-bin-path)/gpstrack-bench
+	BIN=$$($(SWIFT) build -c release --show-bin-path)/gpstrackd BENCH=$$($(SWIFT) build -c release --show-bin-path)/gpstrack-bench \
+	  scripts/bench-live.sh
 
 # Regenerates the bundled samples from the seeded simulator.
 sample: build
 	.build/debug/gpstrack-bench --write-sample $(SAMPLE)
 	.build/debug/gpstrack-bench --write-nmea samples/walk-and-drive.nmea
+
+# Installs the daemon, its unit, its sysusers entry, a sample config and sample fences.
+PREFIX ?= /usr/local
+DESTDIR ?=
+SYSCONFDIR ?= /etc
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+install: deps
+	$(SWIFT) build -c release --product gpstrackd
+	install -D -m 0755 $$($(SWIFT) build -c release --show-bin-path)/gpstrackd $(DESTDIR)$(PREFIX)/bin/gpstrackd
+	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(SYSCONFDIR)/gpstrackd
+	sed 's|/usr/local/bin/gpstrackd|$(PREFIX)/bin/gpstrackd|; s|/etc/gpstrackd/|$(SYSCONFDIR)/gpstrackd/|' \
+	  systemd/gpstrackd.service > $(DESTDIR)$(UNITDIR)/gpstrackd.service
+	install -m 0644 systemd/gpstrackd.sysusers $(DESTDIR)$(SYSUSERSDIR)/gpstrackd.conf
+	test -e $(DESTDIR)$(SYSCONFDIR)/gpstrackd/gpstrackd.conf || \
+	  install -m 0644 config/gpstrackd.conf $(DESTDIR)$(SYSCONFDIR)/gpstrackd/gpstrackd.conf
+	install -m 0644 config/fences.geojson $(DESTDIR)$(SYSCONFDIR)/gpstrackd/fences.geojson.example
 
 clean:
 	rm -rf .build

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Debian packages gpstrackd needs to build, test and benchmark, when missing.
-# Usage: scripts/deps.sh [build|test|demo]    (as root, or through sudo)
+# Usage: scripts/deps.sh [build|test|demo|bench]    (as root, or through sudo)
 set -euo pipefail
 
 build=(pkg-config libgps-dev libproj-dev libgeos-dev libsystemd-dev)
 test=(geographiclib-tools gpsd gpsd-clients systemd)   # systemd: journald for the tests
 demo=(gpsd gpsd-clients)                                # a real gpsd, fed by gpsfake
+bench=(gpsd gpsd-clients time python3-venv)             # gpxlogger side by side, GNU time
 want=("${build[@]}")
 [ "${1:-build}" = test ] && want+=("${test[@]}")
 [ "${1:-build}" = demo ] && want+=("${demo[@]}")
+[ "${1:-build}" = bench ] && want+=("${bench[@]}")
 
 missing=()
 for p in "${want[@]}"; do

@@ -84,7 +84,7 @@ public final class GPSDSource: @unchecked Sendable {
         while !isStopping {
             let left = deadline - Self.monotonic()
             if left <= 0 { return true }
-            _ = poll(&pfd, 1, Int32(min(left * 1000, 3_600_000)) + 1)
+            _ = try? syscall("poll") { poll(&pfd, 1, Int32(min(left * 1000, 3_600_000)) + 1) }
         }
         return false
     }
@@ -96,7 +96,7 @@ public final class GPSDSource: @unchecked Sendable {
         var message = [CChar](repeating: 0, count: GPSDDecoder.maxLineBytes + 1)
         var inOutage = false
         var outageSince: Double?
-        var backoff = 1.0
+        var backoff = 0.5
         var first = true
 
         func fail(_ reason: String) {
@@ -126,7 +126,7 @@ public final class GPSDSource: @unchecked Sendable {
                     gpstrack_clear_set(data)
                     let n = message.withUnsafeMutableBufferPointer { gps_read(data, $0.baseAddress, Int32($0.count)) }
                     if n < 0 { break reading }
-                    if n == 0 { continue }
+                    if n == 0 { break }   // only part of a line so far: wait on the socket
                     let line = message.withUnsafeBufferPointer { buf -> [UInt8] in
                         let len = strnlen(buf.baseAddress!, buf.count)
                         return buf.prefix(len).map { UInt8(bitPattern: $0) }
@@ -138,16 +138,19 @@ public final class GPSDSource: @unchecked Sendable {
                             out.yield(.restored(afterSeconds: outageSince.map { lastReport - $0 }))
                             inOutage = false
                             outageSince = lastReport
-                            backoff = 1
+                            backoff = 0.5
                         }
                     }
+                    // SKY, VERSION, WATCH and the like inform nothing downstream: no need to
+                    // wake the tracker for them.
+                    if case .other = record { continue }
                     out.yield(.record(record))
                 }
                 let left = noDataTimeout - (Self.monotonic() - lastReport)
                 if left <= 0 { reason = "no report from gpsd for \(Int(noDataTimeout)) s"; break }
                 var fds = [pollfd(fd: data.pointee.gps_fd, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
-                _ = poll(&fds, 2, Int32(left * 1000) + 1)
+                _ = try? syscall("poll") { poll(&fds, 2, Int32(left * 1000) + 1) }
             }
             _ = gps_close(data)
             if !isStopping { fail(reason) }

@@ -13,6 +13,17 @@ let seeds: [UInt64] = Array(1...20)
 /// `gpstrack-bench --write-sample PATH`: writes the bundled sample log (a 600 m walk to a car, a
 /// 3 km drive, five minutes parked), as gpspipe -w would record it, with gpsd 3.22's partial
 /// TPVs and SKY reports.
+/// `gpstrack-bench --write-fences N PATH`: N mixed fences over the 20 km benchmark square.
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--write-fences", let n = Int(CommandLine.arguments[2]) {
+    let fences = FenceGenerator.fences(count: n, origin: Coordinate(latitude: 52.42, longitude: 13.25), sideM: 20_000, seed: 17)
+    let fd = open(CommandLine.arguments[3], O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let writer = OutputWriter(fd: fd)
+    try? writer.writeLine(FenceGenerator.geoJSON(fences))
+    try? writer.flush()
+    close(fd)
+    exit(0)
+}
+
 /// `gpstrack-bench --write-nmea PATH`: the same sample as NMEA sentences, for gpsfake.
 if CommandLine.arguments.count == 3, ["--write-sample", "--write-nmea"].contains(CommandLine.arguments[1]) {
     let nmea = CommandLine.arguments[1] == "--write-nmea"

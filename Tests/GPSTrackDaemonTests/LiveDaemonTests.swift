@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+import GPSTrackCore
+import GPSTrackSim
+
+/// The live daemon against real parts: gpsd fed by gpsfake, systemd-journald, the built binary.
+@Suite(.serialized, .enabled(if: LiveHarness.available, "gpsd, gpsd-clients and systemd are installed by `make test`"))
+struct LiveDaemonTests {
+    static let base = Coordinate(latitude: 47.3769, longitude: 8.5417)
+    static let enterID = "0a71d53a713d4db5b432af356eec29da"
+
+    init() throws {
+        try LiveHarness.ensureJournald()
+    }
+
+    /// A walk east from `base` at 1.4 m/s, and a fences file with a 60 m circle 150 m along it.
+    static func walk(seconds: Int, seed: UInt64) -> SimulatedTrace {
+        let scenario = Scenario(name: "east", start: base, steps: Array(repeating: .init(speed: 1.4, heading: 90), count: seconds))
+        var model = ReceiverModel()
+        model.lyingJumpProbability = 0
+        return Simulator.run(scenario, model: model, seed: seed)
+    }
+
+    static func fencesFile(_ name: String, extra: String = "") throws -> String {
+        let center = Geodesic.destination(from: base, azimuth: 90, distance: 150)
+        return try ExecutableRunner.temporaryFile(name, contents: """
+            {"type":"FeatureCollection","features":[{"type":"Feature","id":"ring",
+             "properties":{"name":"Ring road","radius":60},
+             "geometry":{"type":"Point","coordinates":[\(center.longitude),\(center.latitude)]}}\(extra)]}
+            """)
+    }
+
+    @Test func enterAndExitReachTheJournalWithTheirFields() throws {
+        let trace = Self.walk(seconds: 230, seed: 1)
+        let log = try LiveHarness.nmeaFile("walk1.nmea", fixes: trace.fixes, padding: 400)
+        let port = LiveHarness.freePort()
+        let feed = try LiveHarness.Feed(log: log, port: port)
+        defer { feed.stop() }
+        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)", "--fences", try Self.fencesFile("f1.geojson")])
+        try daemon.waitFor("exit")
+        // The feed is over when gpsd falls silent (no_data_timeout_s = 2).
+        try daemon.waitFor("gpsd_lost", containing: "no report")
+        #expect(daemon.stop() == 0)
+        try daemon.waitFor("summary", timeout: 10)
+
+        let enter = try #require(try daemon.entries("enter").first)
+        #expect(enter["GPSTRACK_FENCE"] as? String == "ring")
+        #expect(enter["GPSTRACK_FENCE_NAME"] as? String == "Ring road")
+        #expect(enter["PRIORITY"] as? String == "5")
+        #expect(enter["SYSLOG_IDENTIFIER"] as? String == "gpstrackd")
+        #expect(enter["MESSAGE_ID"] as? String == Self.enterID)
+        #expect((enter["MESSAGE"] as? String)?.contains("Ring road") == true)
+        let lat = try #require(Double(enter["GPSTRACK_LAT"] as? String ?? ""))
+        let lon = try #require(Double(enter["GPSTRACK_LON"] as? String ?? ""))
+        // Entered about 10 m inside the 60 m circle: 80-100 m from its centre.
+        let center = Geodesic.destination(from: Self.base, azimuth: 90, distance: 150)
+        let d = Geodesic.distance(center, Coordinate(latitude: lat, longitude: lon))
+        #expect(d > 30 && d < 60)
+        let exit = try #require(try daemon.entries("exit").first)
+        let seqEnter = Int(enter["GPSTRACK_SEQ"] as? String ?? "") ?? -1
+        let seqExit = Int(exit["GPSTRACK_SEQ"] as? String ?? "") ?? -1
+        #expect(seqEnter > 0 && seqExit > seqEnter)
+        #expect(try daemon.entries("enter").count == 1 && daemon.entries("exit").count == 1, "no flapping")
+
+        let summary = try #require(try daemon.entries("summary").first)
+        let traveled = try #require(Double(summary["GPSTRACK_TRAVELED_M"] as? String ?? ""))
+        // The receiver fed to gpsd walked trace.truePathM; the daemon may miss a few epochs.
+        #expect(traveled > 0.9 * trace.truePathM && traveled < 1.05 * trace.truePathM)
+    }
+
+    @Test func startsBeforeGpsdAndLogsTheOutageOnce() throws {
+        let trace = Self.walk(seconds: 230, seed: 2)
+        let log = try LiveHarness.nmeaFile("walk2.nmea", fixes: trace.fixes, padding: 400)
+        let port = LiveHarness.freePort()
+        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)", "--fences", try Self.fencesFile("f2.geojson")])
+        try daemon.waitFor("gpsd_lost", timeout: 20)
+        // Let several reconnect attempts fail (backoff 0.5, 1, 2 s).
+        sleep(4)
+        let feed = try LiveHarness.Feed(log: log, port: port)
+        defer { feed.stop() }
+        try daemon.waitFor("enter")
+        #expect(try daemon.entries("gpsd_lost").count == 1, "one entry per outage, not per retry")
+        #expect(try daemon.entries("gpsd_connected").count == 1)
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func reconnectsAfterGpsdRestartAndTheTripGoesOn() throws {
+        let trace = Self.walk(seconds: 400, seed: 3)
+        let half = trace.fixes.count / 2
+        let first = try LiveHarness.nmeaFile("walk3a.nmea", fixes: Array(trace.fixes[..<half]), padding: 400)
+        let second = try LiveHarness.nmeaFile("walk3b.nmea", fixes: Array(trace.fixes[half...]), padding: 400)
+        let port = LiveHarness.freePort()
+        var feed = try LiveHarness.Feed(log: first, port: port)
+        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)"])
+        // gpsd falls silent at the end of the first half; then it is killed, and another gpsd
+        // started on the same port with the second half.
+        try daemon.waitFor("trip_start")
+        try daemon.waitFor("gpsd_lost", containing: "no report")
+        feed.stop()
+        feed = try LiveHarness.Feed(log: second, port: port)
+        defer { feed.stop() }
+        try daemon.waitFor("gpsd_connected", count: 2)
+        try daemon.waitFor("gpsd_lost", containing: "no report", count: 2)
+        #expect(daemon.stop() == 0)
+        try daemon.waitFor("summary", timeout: 10)
+        let summary = try #require(try daemon.entries("summary").first)
+        let traveled = try #require(Double(summary["GPSTRACK_TRAVELED_M"] as? String ?? ""))
+        #expect(traveled > 0.9 * trace.truePathM && traveled < 1.05 * trace.truePathM,
+                "\(traveled) m of \(trace.truePathM) m: the trip went on across the restart")
+        #expect(try daemon.entries("trip_start").count == 1)
+    }
+
+    @Test func reloadKeepsTheOldFencesWhenTheNewFileIsBad() throws {
+        let fences = try Self.fencesFile("f4.geojson")
+        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())", "--fences", fences])
+        try daemon.waitFor("started", timeout: 20)
+        try "{ not json".write(toFile: fences, atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        try daemon.waitFor("fences_reload_failed", timeout: 20)
+        let failure = try #require(try daemon.entries("fences_reload_failed").first)
+        #expect((failure["MESSAGE"] as? String)?.contains("f4.geojson: not valid JSON") == true)
+        _ = try Self.fencesFile("f4.geojson", extra: #",{"type":"Feature","id":"two","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[8,47]}}"#)
+        daemon.signal(SIGHUP)
+        try daemon.waitFor("fences_reloaded", timeout: 20)
+        #expect(try daemon.entries("fences_reloaded").first?["GPSTRACK_FENCES"] as? String == "2")
+        #expect(daemon.stop() == 0)
+    }
+}
+
+/// Startup errors and the unit file: no gpsd needed.
+@Suite struct DaemonStartupTests {
+    @Test func startupErrorsHaveTheirExitCodes() throws {
+        let conf = try ExecutableRunner.temporaryFile("d.conf", contents: "gpsd = localhost:2947\nmax_speed_mps = fast\n")
+        let bad = try ExecutableRunner.run(["--config", conf])
+        #expect(bad.status == 78)
+        #expect(bad.stderr.contains("d.conf:2: max_speed_mps: expected a number"))
+        #expect(try ExecutableRunner.run(["--config", "/nonexistent.conf"]).status == 78)
+        #expect(try ExecutableRunner.run(["--gpsd", "nowhere:port"]).status == 64)
+        #expect(try ExecutableRunner.run(["--log", "loudly"]).status == 64)
+        #expect(try ExecutableRunner.run(["--bogus"]).status == 64)
+        let fences = try ExecutableRunner.temporaryFile("d.geojson", contents: #"{"type":"Feature"}"#)
+        let refused = try ExecutableRunner.run(["--config", "/dev/null", "--fences", fences])
+        #expect(refused.status == 78 && refused.stderr.contains("d.geojson: not a GeoJSON FeatureCollection"))
+        let version = try ExecutableRunner.run(["--version"])
+        #expect(version.status == 0 && version.stdout.hasPrefix("gpstrackd "))
+        #expect(try ExecutableRunner.run(["--help"]).stdout.contains("--gpsd HOST:PORT"))
+    }
+
+    static let analyze = "/usr/bin/systemd-analyze"
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: analyze)))
+    func unitVerifiesAndIsHardened() throws {
+        let unit = try String(contentsOf: ExecutableRunner.packageRoot.appendingPathComponent("systemd/gpstrackd.service"), encoding: .utf8)
+            .replacingOccurrences(of: "/usr/local/bin/gpstrackd", with: ExecutableRunner.binary)
+        let path = try ExecutableRunner.temporaryFile("gpstrackd.service", contents: unit)
+        func analyze(_ args: [String]) throws -> (Int32, String) {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: Self.analyze)
+            p.arguments = args
+            let out = Pipe()
+            p.standardOutput = out
+            p.standardError = out
+            try p.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            return (p.terminationStatus, text)
+        }
+        let (rc, text) = try analyze(["verify", path])
+        #expect(rc == 0 && text.isEmpty, "\(text)")
+        let (_, security) = try analyze(["security", "--offline=true", path])
+        let line = try #require(security.split(separator: "\n").first { $0.contains("Overall exposure level") })
+        let score = try #require(line.split(separator: " ").compactMap { Double($0) }.first)
+        #expect(score <= 2.0, "\(line)")
+    }
+}

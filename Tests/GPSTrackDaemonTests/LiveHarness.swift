@@ -1,0 +1,149 @@
+import Foundation
+import GPSTrackCore
+import GPSTrackSim
+
+/// Real parts for the live daemon's tests: systemd-journald (started when no journal socket
+/// exists), gpsd through gpsfake on a free port, and the built daemon.
+enum LiveHarness {
+    static let journalSocket = "/run/systemd/journal/socket"
+    static let journaldBinary = "/lib/systemd/systemd-journald"
+
+    static var available: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/gpsfake")
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/journalctl")
+            && (FileManager.default.fileExists(atPath: journalSocket) || FileManager.default.isExecutableFile(atPath: journaldBinary))
+    }
+
+    /// Starts systemd-journald when no journal socket exists, and waits for its socket.
+    static func ensureJournald() throws {
+        if FileManager.default.fileExists(atPath: journalSocket) { return }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: journaldBinary)
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        try waitFor("journald's socket", timeout: 20) { FileManager.default.fileExists(atPath: journalSocket) }
+    }
+
+    struct Timeout: Error, CustomStringConvertible {
+        var what: String
+        var description: String { "timed out waiting for \(what)" }
+    }
+
+    /// Polls `condition` until it holds; a condition that never holds fails the test (the
+    /// timeout only bounds a hang, it measures nothing).
+    static func waitFor(_ what: String, timeout: Double, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return }
+            usleep(100_000)
+        }
+        throw Timeout(what: what)
+    }
+
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = 0
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+
+    /// An NMEA log of `fixes` after `padding` seconds without a fix (gpsd needs a moment
+    /// to find the receiver; the daemon may connect a little after the feed starts).
+    static func nmeaFile(_ name: String, fixes: [Fix], padding: Int = 60) throws -> String {
+        var lines = ["# gpstrackd test route"]
+        let t0 = fixes.first?.time ?? 1_773_475_200
+        for k in stride(from: padding, to: 0, by: -1) { lines += NMEAWriter.sentences(Fix(mode: 1, time: t0 - Double(k))) }
+        for f in fixes where f.mode != 2 { lines += NMEAWriter.sentences(f) }
+        return try ExecutableRunner.temporaryFile(name, contents: lines.joined(separator: "\n") + "\n")
+    }
+
+    /// gpsfake, playing a log once into a real gpsd on `port`.
+    final class Feed {
+        let process = Process()
+        let port: Int
+
+        init(log: String, port: Int, cycle: Double = 0.004) throws {
+            self.port = port
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
+            process.arguments = ["-q", "-1", "-P", String(port), "-c", String(cycle), log]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+        }
+
+        /// Stops gpsfake and kills its gpsd (as a crash would).
+        func stop() {
+            let pkill = Process()
+            pkill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
+            pkill.arguments = ["-9", "-f", "gpsd .*-S \(port) "]
+            try? pkill.run()
+            pkill.waitUntilExit()
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+
+        deinit { stop() }
+    }
+
+    /// The built daemon, logging to the journal.
+    final class DaemonProcess {
+        let process = Process()
+        var pid: Int32 { process.processIdentifier }
+
+        /// Runs the daemon with a config that notices the end of a feed after 2 s without data.
+        init(arguments: [String]) throws {
+            let conf = try ExecutableRunner.temporaryFile("live.conf", contents: "no_data_timeout_s = 2\n")
+            process.executableURL = URL(fileURLWithPath: ExecutableRunner.binary)
+            process.arguments = ["--config", conf, "--log", "journal"] + arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+        }
+
+        func signal(_ s: Int32) { kill(process.processIdentifier, s) }
+
+        /// SIGTERM, then the exit status.
+        func stop() -> Int32 {
+            if process.isRunning { signal(SIGTERM) }
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+
+        /// The daemon's journal entries so far, as journalctl's JSON.
+        func entries() throws -> [[String: Any]] {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/journalctl")
+            p.arguments = ["-o", "json", "--no-pager", "_PID=\(pid)"]
+            let out = Pipe()
+            p.standardOutput = out
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { ExecutableRunner.json(String($0)) }
+        }
+
+        func entries(_ event: String, containing text: String? = nil) throws -> [[String: Any]] {
+            try entries().filter { entry in
+                guard entry["GPSTRACK_EVENT"] as? String == event else { return false }
+                guard let text else { return true }
+                return (entry["MESSAGE"] as? String)?.contains(text) == true
+            }
+        }
+
+        func waitFor(_ event: String, containing text: String? = nil, count: Int = 1, timeout: Double = 60) throws {
+            try LiveHarness.waitFor("\(count) '\(event)' entries", timeout: timeout) {
+                try entries(event, containing: text).count >= count
+            }
+        }
+
+        deinit { _ = stop() }
+    }
+}
