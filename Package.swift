@@ -5,6 +5,7 @@ let package = Package(
     name: "gpstrackd",
     products: [
         .executable(name: "gpstrackd", targets: ["gpstrackd"]),
+        .executable(name: "gpstrackctl", targets: ["gpstrackctl"]),
         .library(name: "GPSTrackCore", targets: ["GPSTrackCore"]),
     ],
     targets: [
@@ -32,6 +33,7 @@ let package = Package(
         .target(name: "GPSTrackSim", dependencies: ["GPSTrackCore"]),
 
         .executableTarget(name: "gpstrackd", dependencies: ["GPSTrackDaemon", "GPSTrackCore"]),
+        .executableTarget(name: "gpstrackctl", dependencies: ["GPSTrackDaemon", "GPSTrackCore"]),
         .executableTarget(
             name: "gpstrack-bench",
             dependencies: ["GPSTrackSim", "GPSTrackCore", "GPSTrackDaemon", "CGPS"]),

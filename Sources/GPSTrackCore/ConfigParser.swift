@@ -16,6 +16,23 @@ public enum ConfigParser {
         ("fences", { c, v in c.fencesPath = v; return nil }),
         ("socket", { c, v in c.socketPath = v; return nil }),
         ("state_dir", { c, v in c.stateDirectory = v; return nil }),
+        ("socket_group", { c, v in c.socketGroup = v; return nil }),
+        ("admin_group", { c, v in c.adminGroup = v; return nil }),
+        ("max_clients", { c, v in
+            guard let n = Int(v), (1...4096).contains(n) else { return "expected a whole number from 1 to 4096, got '\(v)'" }
+            c.maxClients = n
+            return nil
+        }),
+        ("idle_timeout_s", { c, v in
+            guard let n = Double(v), n.isFinite, n >= 1 else { return "expected a number of seconds >= 1, got '\(v)'" }
+            c.idleTimeoutS = n
+            return nil
+        }),
+        ("watch_queue_bytes", { c, v in
+            guard let n = Int(v), n >= 1024 else { return "expected a whole number of bytes >= 1024, got '\(v)'" }
+            c.watchQueueBytes = n
+            return nil
+        }),
         ("no_data_timeout_s", { c, v in
             guard let n = Double(v), n.isFinite, n >= 1 else { return "expected a number of seconds >= 1, got '\(v)'" }
             c.noDataTimeoutS = n

@@ -11,6 +11,17 @@ public struct Configuration: Sendable, Equatable {
     public var stateDirectory = "/var/lib/gpstrackd"
     /// With no report from gpsd for this long, the connection is dropped and made anew. Seconds.
     public var noDataTimeoutS = 10.0
+    /// The group that owns the control socket (mode 0660): its members may read.
+    public var socketGroup = "gpstrack"
+    /// Members of this group (besides root and the daemon's own user) may start, stop, reset
+    /// and reload.
+    public var adminGroup = "gpstrack"
+    /// Control clients served at once; more are told so and closed.
+    public var maxClients = 256
+    /// A control client silent this long is closed (watchers excepted). Seconds.
+    public var idleTimeoutS = 300.0
+    /// A `watch` client whose unread events exceed this many bytes is dropped.
+    public var watchQueueBytes = 1 << 20
     /// The tracking core's tunables.
     public var tracker = TrackerConfig()
 

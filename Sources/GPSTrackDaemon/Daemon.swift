@@ -11,15 +11,28 @@ public enum Daemon {
     /// Runs the daemon with parsed options. Call `SignalStream.blockHandledSignals()` first.
     public static func run(_ options: DaemonOptions) async -> ExitCode {
         let config = options.configuration
-        // Start order: journal, tracker, gpsd source, signals, watchdog; then READY.
+        // Start order: journal, tracker, control socket, gpsd source, signals, watchdog; READY.
         let journal = Journal(target: options.logTarget)
         let service = TrackerService(configuration: config, fences: options.fences, journal: journal)
+        let server: ControlServer
+        do { server = try ControlServer(path: config.socketPath, config: config, journal: journal) } catch {
+            journal.log(LogEntry(event: "failed", priority: .err, message: "Cannot start: \(error)"))
+            return .cantCreate
+        }
+        await service.setWatchSink { line in server.broadcast(line) }
+        let requests = server.start()
+        let control = Task {
+            for await incoming in requests {
+                let (line, watch) = await service.control(incoming.request)
+                server.reply(client: incoming.client, line: line, watch: watch)
+            }
+        }
         let source = GPSDSource(host: config.gpsdHost, port: config.gpsdPort, noDataTimeout: config.noDataTimeoutS)
         let events = source.start()
         let signals = SignalStream.make()
         journal.log(LogEntry(event: "started", priority: .info,
                              message: "gpstrackd \(version) started: gpsd \(config.gpsdHost):\(config.gpsdPort), "
-                                + "\(options.fences?.fences.count ?? 0) fences",
+                                + "\(options.fences?.fences.count ?? 0) fences, control socket \(config.socketPath)",
                              fields: [("GPSTRACK_GPSD", "\(config.gpsdHost):\(config.gpsdPort)"),
                                       ("GPSTRACK_FENCES", String(options.fences?.fences.count ?? 0))]))
 
@@ -45,11 +58,13 @@ public enum Daemon {
             break
         }
 
-        // Stop in reverse order: watchdog, source (its stream then ends), tracker.
+        // Stop in reverse order: watchdog, source (its stream then ends), control socket, tracker.
         Notifier.stopping()
         watchdog.cancel()
         source.stop()
         await pump.value
+        server.stop()
+        await control.value
         await service.finish()
         return .ok
     }

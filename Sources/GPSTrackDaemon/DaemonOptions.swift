@@ -12,7 +12,7 @@ public struct DaemonOptions: Sendable {
                gpstrackd replay [OPTIONS] LOG     replay a gpsd JSON log ('gpstrackd replay --help')
                gpstrackd --help | --version
           The configuration file defaults to \(defaultConfigPath) (used when it exists);
-          flags override it. Exit codes: 64 usage, 78 configuration or fences.
+          flags override it. Exit codes: 64 usage, 73 control socket, 78 configuration or fences.
         """
 
     /// Why the options could not be made.

@@ -11,6 +11,8 @@ public enum ExitCode: Int32, Sendable {
     case unavailable = 69
     /// An internal error.
     case software = 70
+    /// A file the daemon must create (the control socket) could not be created.
+    case cantCreate = 73
     /// An I/O error while writing output.
     case ioError = 74
     /// A configuration error (file or value).

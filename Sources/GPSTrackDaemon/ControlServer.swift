@@ -1,0 +1,341 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GPSTrackCore
+
+/// The control socket: a Unix stream socket, one JSON request per line and one JSON response
+/// per line, served by one thread with `poll`. Requests are checked here (size, JSON, command,
+/// fields, the peer's rights) and handed to the tracker as an `AsyncStream`; responses and
+/// `watch` events come back through `reply` and `broadcast`. A slow or hostile client can cost
+/// the daemon nothing but its own connection.
+public final class ControlServer: @unchecked Sendable {
+    /// A checked request from a client.
+    public struct Incoming: Sendable {
+        public var client: Int
+        public var request: ControlRequest
+    }
+
+    /// The socket could not be set up.
+    public struct SetupError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    private struct Client {
+        var fd: Int32
+        var peer: PeerCredentials?
+        var inbuf: [UInt8] = []
+        var outbuf: [UInt8] = []
+        var lastActivity: Double
+        var busy = false
+        var watching = false
+        var closing = false
+    }
+
+    public let path: String
+    private let config: Configuration
+    private let journal: Journal
+    private let adminGID: gid_t?
+    private let listenFD: Int32
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let lock = Mutex()
+    private var pendingReplies: [(Int, String, Bool)] = []
+    private var pendingBroadcasts: [String] = []
+    private var stopping = false
+    private var thread: NativeThread?
+
+    public init(path: String, config: Configuration, journal: Journal) throws(SetupError) {
+        self.path = path
+        self.config = config
+        self.journal = journal
+        adminGID = PeerCredentials.groupID(config.adminGroup)
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw SetupError(description: "pipe: \(String(cString: strerror(errno)))") }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC); _ = fcntl(fd, F_SETFL, O_NONBLOCK) }
+        wakeRead = fds[0]
+        wakeWrite = fds[1]
+        listenFD = try Self.listen(path: path, group: config.socketGroup, journal: journal)
+    }
+
+    deinit {
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    /// Starts serving; checked requests arrive on the stream.
+    public func start() -> AsyncStream<Incoming> {
+        let (stream, continuation) = AsyncStream<Incoming>.makeStream()
+        thread = NativeThread { [self] in
+            serve(continuation)
+            continuation.finish()
+        }
+        return stream
+    }
+
+    /// Closes every connection and the socket, and removes the socket file.
+    public func stop() {
+        lock.withLock { stopping = true }
+        wake()
+        thread?.join()
+        thread = nil
+    }
+
+    /// Sends a response line to a client; with `watch`, the client receives events from then on.
+    public func reply(client: Int, line: String, watch: Bool = false) {
+        lock.withLock { pendingReplies.append((client, line, watch)) }
+        wake()
+    }
+
+    /// Sends an event line to every `watch` client.
+    public func broadcast(_ line: String) {
+        lock.withLock { pendingBroadcasts.append(line) }
+        wake()
+    }
+
+    private func wake() {
+        var one: UInt8 = 1
+        _ = write(wakeWrite, &one, 1)
+    }
+
+    private static func monotonic() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
+    }
+
+    // MARK: setup
+
+    private static func listen(path: String, group: String, journal: Journal) throws(SetupError) -> Int32 {
+        func fail(_ what: String) -> SetupError {
+            SetupError(description: "control socket \(path): \(what): \(String(cString: strerror(errno)))")
+        }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else {
+            throw SetupError(description: "control socket \(path): path too long")
+        }
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in bytes.enumerated() { raw[i] = b } }
+        let dir = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        if !dir.isEmpty, access(dir, F_OK) != 0, mkdir(dir, 0o750) != 0 { throw fail("cannot create \(dir)") }
+
+        var st = stat()
+        if lstat(path, &st) == 0 {
+            guard (st.st_mode & S_IFMT) == S_IFSOCK else { throw SetupError(description: "control socket \(path): exists and is not a socket") }
+            // A socket someone answers on belongs to a running daemon; a dead one is stale.
+            let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            let alive = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            } == 0
+            close(probe)
+            if alive { throw SetupError(description: "control socket \(path): another gpstrackd is listening on it") }
+            unlink(path)
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw fail("socket") }
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else { close(fd); throw fail("bind") }
+        // Not world-accessible: owner and group only.
+        _ = chmod(path, 0o660)
+        if let gid = PeerCredentials.groupID(group) {
+            if chown(path, UInt32.max, gid) != 0 {
+                journal.log(LogEntry(event: "socket_group", priority: .warning,
+                                     message: "Control socket \(path) not given to group \(group): \(String(cString: strerror(errno)))"))
+            }
+        } else {
+            journal.log(LogEntry(event: "socket_group", priority: .info,
+                                 message: "Group \(group) does not exist; control socket \(path) keeps the daemon's group"))
+        }
+        guard Glibc.listen(fd, 256) == 0 else { close(fd); throw fail("listen") }
+        _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+        return fd
+    }
+
+    // MARK: the loop
+
+    private func serve(_ requests: AsyncStream<Incoming>.Continuation) {
+        var clients: [Int: Client] = [:]
+        var nextID = 1
+        defer {
+            for c in clients.values { close(c.fd) }
+            close(listenFD)
+            unlink(path)
+        }
+        while !lock.withLock({ stopping }) {
+            let now = Self.monotonic()
+            // Idle clients go; the poll waits only as long as the nearest idle deadline.
+            var timeoutMs: Int32 = -1
+            for (id, c) in clients where !c.watching {
+                let left = config.idleTimeoutS - (now - c.lastActivity)
+                if left <= 0 { close(c.fd); clients[id] = nil; continue }
+                let ms = Int32(min(left * 1000, 3_600_000)) + 1
+                timeoutMs = timeoutMs < 0 ? ms : min(timeoutMs, ms)
+            }
+            var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            let order = Array(clients.keys)
+            for id in order {
+                let c = clients[id]!
+                var ev = Int16(POLLIN)
+                if !c.outbuf.isEmpty { ev |= Int16(POLLOUT) }
+                fds.append(pollfd(fd: c.fd, events: ev, revents: 0))
+            }
+            _ = try? syscall("poll") { poll(&fds, nfds_t(fds.count), timeoutMs) }
+
+            if fds[1].revents != 0 {
+                var sink = [UInt8](repeating: 0, count: 256)
+                while read(wakeRead, &sink, sink.count) > 0 {}
+            }
+            drainOutbox(&clients, requests)
+            for (i, id) in order.enumerated() {
+                let re = fds[i + 2].revents
+                guard re != 0, clients[id] != nil else { continue }
+                if re & Int16(POLLIN | POLLHUP | POLLERR) != 0 { readFrom(id, &clients, requests) }
+                if clients[id] != nil { flush(id, &clients) }
+            }
+            if fds[0].revents & Int16(POLLIN) != 0 { accept(&clients, &nextID) }
+        }
+    }
+
+    private func accept(_ clients: inout [Int: Client], _ nextID: inout Int) {
+        while true {
+            let fd = Glibc.accept(listenFD, nil, nil)
+            if fd < 0 { return }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+            if clients.count >= config.maxClients {
+                let line = Array((ControlError("too many clients (\(config.maxClients)); try again later").line + "\n").utf8)
+                _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                close(fd)
+                continue
+            }
+            clients[nextID] = Client(fd: fd, peer: PeerCredentials.of(fd), lastActivity: Self.monotonic())
+            nextID += 1
+        }
+    }
+
+    private func readFrom(_ id: Int, _ clients: inout [Int: Client], _ requests: AsyncStream<Incoming>.Continuation) {
+        guard var c = clients[id] else { return }
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let n = chunk.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, $0.count, 0) }
+        if n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) {
+            // Hung up; a request cut off without its newline is dropped with the connection.
+            close(c.fd)
+            clients[id] = nil
+            return
+        }
+        guard n > 0 else { return }
+        c.lastActivity = Self.monotonic()
+        if c.watching || c.closing {
+            clients[id] = c   // a watcher's input is ignored; a closing client's too
+            return
+        }
+        c.inbuf.append(contentsOf: chunk[0..<n])
+        clients[id] = c
+        process(id, &clients, requests)
+    }
+
+    /// Handles the complete lines of a client, one request at a time.
+    private func process(_ id: Int, _ clients: inout [Int: Client], _ requests: AsyncStream<Incoming>.Continuation) {
+        guard var c = clients[id] else { return }
+        defer { clients[id] = c }
+        while !c.busy && !c.closing && !c.watching {
+            guard let nl = c.inbuf.firstIndex(of: 10) else {
+                if c.inbuf.count > ControlRequest.maxLineBytes { refuse(&c, "request longer than \(ControlRequest.maxLineBytes) bytes") }
+                return
+            }
+            if nl > ControlRequest.maxLineBytes { refuse(&c, "request longer than \(ControlRequest.maxLineBytes) bytes"); return }
+            var line = c.inbuf[..<nl]
+            c.inbuf.removeSubrange(...nl)
+            if line.last == 13 { line = line.dropLast() }
+            if line.allSatisfy({ $0 == 32 || $0 == 9 }) { continue }
+            switch ControlRequest.parse(line) {
+            case .failure(let e):
+                enqueue(&c, e.line)
+            case .success(let request):
+                if request.isMutating, !(c.peer?.mayAdminister(adminGroup: adminGID) ?? false) {
+                    enqueue(&c, ControlError("permission denied: \(Self.name(of: request)) needs root, the daemon's user or group \(config.adminGroup)").line)
+                    continue
+                }
+                c.busy = true
+                requests.yield(Incoming(client: id, request: request))
+            }
+        }
+    }
+
+    private func refuse(_ c: inout Client, _ message: String) {
+        enqueue(&c, ControlError(message).line)
+        c.closing = true
+        c.inbuf = []
+    }
+
+    private func enqueue(_ c: inout Client, _ line: String) {
+        c.outbuf.append(contentsOf: line.utf8)
+        c.outbuf.append(10)
+    }
+
+    private func drainOutbox(_ clients: inout [Int: Client], _ requests: AsyncStream<Incoming>.Continuation) {
+        let (replies, broadcasts) = lock.withLock { () -> ([(Int, String, Bool)], [String]) in
+            defer { pendingReplies = []; pendingBroadcasts = [] }
+            return (pendingReplies, pendingBroadcasts)
+        }
+        for (id, line, watch) in replies {
+            guard var c = clients[id] else { continue }
+            enqueue(&c, line)
+            c.busy = false
+            if watch { c.watching = true; c.inbuf = [] }
+            clients[id] = c
+            flush(id, &clients)
+        }
+        if !broadcasts.isEmpty {
+            for id in Array(clients.keys) where clients[id]!.watching {
+                var c = clients[id]!
+                for line in broadcasts { enqueue(&c, line) }
+                clients[id] = c
+                flush(id, &clients)
+                if let w = clients[id], w.outbuf.count > config.watchQueueBytes {
+                    journal.log(LogEntry(event: "watch_dropped", priority: .notice,
+                                         message: "Dropped a watch client (pid \(w.peer?.pid ?? 0)) that stopped reading: \(w.outbuf.count) bytes unread",
+                                         fields: [("GPSTRACK_PEER_PID", String(w.peer?.pid ?? 0))]))
+                    close(w.fd)
+                    clients[id] = nil
+                }
+            }
+        }
+        // Requests that were waiting behind an answered one.
+        for id in replies.map(\.0) where clients[id] != nil && !clients[id]!.busy {
+            process(id, &clients, requests)
+            flush(id, &clients)
+        }
+    }
+
+    private func flush(_ id: Int, _ clients: inout [Int: Client]) {
+        guard var c = clients[id] else { return }
+        while !c.outbuf.isEmpty {
+            let n = c.outbuf.withUnsafeBytes { send(c.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n > 0 { c.outbuf.removeFirst(n); continue }
+            if n < 0 && (errno == EAGAIN || errno == EINTR) { break }
+            close(c.fd)
+            clients[id] = nil
+            return
+        }
+        if c.outbuf.isEmpty && c.closing {
+            close(c.fd)
+            clients[id] = nil
+            return
+        }
+        clients[id] = c
+    }
+
+    static func name(of r: ControlRequest) -> String {
+        switch r {
+        case .start: "start"
+        case .stop: "stop"
+        case .reset: "reset"
+        case .reload: "reload"
+        default: "this command"
+        }
+    }
+}

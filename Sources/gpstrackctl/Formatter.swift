@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GPSTrackCore
+
+/// Human-readable renderings of the daemon's JSON responses.
+enum Formatter {
+    static func localTime(_ iso: String?) -> String {
+        guard let iso, let t = Timestamp.parse(iso) else { return "-" }
+        var secs = time_t(t.rounded(.down))
+        var tm = tm()
+        localtime_r(&secs, &tm)
+        var buf = [CChar](repeating: 0, count: 64)
+        let n = strftime(&buf, buf.count, "%Y-%m-%d %H:%M:%S", &tm)
+        return String(decoding: buf.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    static func num(_ v: JSONValue?, _ decimals: Int = 0) -> String {
+        guard let n = v?.number else { return "-" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let r = (n * scale).rounded() / scale
+        return decimals == 0 ? String(Int(r)) : String(r)
+    }
+
+    static func status(_ r: JSONValue) -> String {
+        var lines: [String] = []
+        let gpsd = r["gpsd"]
+        let connected = gpsd?["connected"] == .bool(true)
+        lines.append("gpsd      \(gpsd?["address"]?.string ?? "") \(connected ? "connected" : "not connected")"
+                     + (gpsd?["device"]?.string.map { " (\($0))" } ?? ""))
+        if let fix = r["fix"], fix != .null {
+            let mode = fix["mode"]?.number == 3 ? "3D" : "2D"
+            lines.append("fix       \(mode) \(num(fix["lat"], 6)), \(num(fix["lon"], 6)) ±\(num(fix["eph"])) m, "
+                         + "\(num(fix["speed"], 1)) m/s, course \(fix["course_text"]?.string ?? "unknown"), "
+                         + "\(localTime(fix["time"]?.string)) (\(num(fix["age_s"])) s ago)")
+        } else {
+            lines.append("fix       none")
+        }
+        if let trip = r["trip"] {
+            lines.append("trip      \(trip["state"]?.string ?? "?") since \(localTime(trip["started_at"]?.string)): "
+                         + "\(num(trip["traveled_m"])) m traveled, \(num(trip["straight_line_m"])) m in a straight line")
+        }
+        let fences = r["fences"]?.array ?? []
+        let inside = fences.filter { $0["state"]?.string == "inside" }.compactMap { $0["id"]?.string }
+        lines.append("fences    \(fences.count) loaded; inside: \(inside.isEmpty ? "none" : inside.joined(separator: ", "))")
+        if let c = r["counters"] {
+            var rejected = ""
+            if case .object(let o)? = c["fixes_rejected"], !o.isEmpty {
+                rejected = " (" + o.keys.sorted().map { "\($0) \(num(o[$0]))" }.joined(separator: ", ") + ")"
+            }
+            lines.append("fixes     \(num(c["fixes_total"])) seen, \(num(c["fixes_accepted"])) accepted\(rejected)")
+        }
+        lines.append("daemon    gpstrackd \(r["version"]?.string ?? "?"), up \(num(r["uptime_s"])) s, event seq \(num(r["seq"]))")
+        return lines.joined(separator: "\n")
+    }
+
+    static func fences(_ r: JSONValue) -> String {
+        let fences = r["fences"]?.array ?? []
+        if fences.isEmpty { return "no fences loaded" }
+        var rows = [["ID", "NAME", "KIND", "STATE", "SINCE", "LAST EVENT"]]
+        for f in fences {
+            rows.append([f["id"]?.string ?? "", f["name"]?.string ?? "", f["kind"]?.string ?? "", f["state"]?.string ?? "",
+                         localTime(f["since"]?.string), f["last_event"]?.string ?? "-"])
+        }
+        let widths = (0..<6).map { c in rows.map { $0[c].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { i, cell in i == 5 ? cell : cell + String(repeating: " ", count: widths[i] - cell.count) }
+                .joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
+    static func event(_ e: JSONValue) -> String {
+        let name = e["event"]?.string ?? "?"
+        var text = "\(localTime(e["time"]?.string))  \(name)"
+        if let fence = e["fence"]?.string {
+            text += " \(fence)"
+            if let n = e["name"]?.string { text += " (\(n))" }
+        }
+        if let s = e["state"]?.string { text += " \(s)" }
+        if let lat = e["lat"]?.number, let lon = e["lon"]?.number { text += " at \(num(.number(lat), 6)),\(num(.number(lon), 6))" }
+        if let m = e["message"]?.string { text += ": \(m)" }
+        if let seq = e["seq"]?.number { text += "  #\(Int(seq))" }
+        return text
+    }
+}

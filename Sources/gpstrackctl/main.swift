@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GPSTrackCore
+import GPSTrackDaemon
+
+let usage = """
+    usage: gpstrackctl [--socket PATH] [--json] COMMAND
+      status          the daemon's fix, trip, fences and counters
+      fences          every fence with its state and last event
+      state ID        one fence's state: inside, outside or unknown
+      start           count a new trip from the next fix
+      stop            freeze the trip's figures
+      reset           zero the trip's figures
+      reload          reload the fences file
+      watch           print every event as it happens (until interrupted)
+    The socket defaults to \(Configuration().socketPath). Exit codes: 0 done, 1 error
+    response, 64 usage, 69 daemon not reachable.
+    """
+
+func write(_ fd: Int32, _ s: String) {
+    let bytes = Array((s + "\n").utf8)
+    var off = 0
+    while off < bytes.count {
+        let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + off, $0.count - off) }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { return }
+        off += n
+    }
+}
+
+func out(_ s: String) { write(STDOUT_FILENO, s) }
+
+func fail(_ code: ExitCode, _ message: String) -> Never {
+    write(STDERR_FILENO, message)
+    exit(code.rawValue)
+}
+
+let parser = ArgumentParser(valued: ["socket"], boolean: ["json", "help"])
+let args: ArgumentParser.Result
+do { args = try parser.parse(Array(CommandLine.arguments.dropFirst())) } catch { fail(.usage, "gpstrackctl: \(error.message)\n\(usage)") }
+if args.flags.contains("help") { out(usage); exit(0) }
+guard let command = args.positionals.first else { fail(.usage, "gpstrackctl: missing COMMAND\n\(usage)") }
+let json = args.flags.contains("json")
+var request = JSONObject()
+request.add("cmd", command)
+switch command {
+case "state":
+    guard args.positionals.count == 2 else { fail(.usage, "gpstrackctl: state needs a fence ID\n\(usage)") }
+    request.add("fence", args.positionals[1])
+case "status", "fences", "start", "stop", "reset", "reload", "watch":
+    guard args.positionals.count == 1 else { fail(.usage, "gpstrackctl: \(command) takes no argument\n\(usage)") }
+default:
+    fail(.usage, "gpstrackctl: unknown command '\(command)'\n\(usage)")
+}
+
+let path = args.options["socket"] ?? Configuration().socketPath
+var client: ControlClient
+do { client = try ControlClient(path: path) } catch {
+    var hint = "is gpstrackd running? (systemctl start gpstrackd)"
+    if error.code == EACCES { hint = "permission denied: the socket is for root and the gpstrack group" }
+    fail(.unavailable, "gpstrackctl: cannot reach gpstrackd at \(path): \(String(cString: strerror(error.code))); \(hint)")
+}
+guard client.send(request.encoded) else { fail(.unavailable, "gpstrackctl: gpstrackd at \(path) hung up") }
+guard let first = client.readLine() else { fail(.unavailable, "gpstrackctl: gpstrackd at \(path) hung up without answering") }
+let response = (try? JSONValue.parse(Array(first.utf8))) ?? .null
+guard response["ok"] == .bool(true) else {
+    if json { out(first) } else { write(STDERR_FILENO, "gpstrackctl: \(response["error"]?.string ?? first)") }
+    exit(ExitCode.failure.rawValue)
+}
+if json { out(first) }
+switch command {
+case "status": if !json { out(Formatter.status(response)) }
+case "fences": if !json { out(Formatter.fences(response)) }
+case "state": if !json { out("\(args.positionals[1]): \(response["state"]?.string ?? "?") since \(Formatter.localTime(response["since"]?.string))") }
+case "watch":
+    if !json { out("watching gpstrackd at \(path); ^C to stop") }
+    while let line = client.readLine() {
+        if json { out(line) } else { out(Formatter.event((try? JSONValue.parse(Array(line.utf8))) ?? .null)) }
+    }
+default:
+    if !json {
+        let t = response["trip"]
+        out("\(command): done" + (t.map { " (trip \($0["state"]?.string ?? "?"), \(Formatter.num($0["traveled_m"])) m)" } ?? ""))
+    }
+}
+exit(0)
