@@ -53,7 +53,9 @@ UNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 install: deps
 	$(SWIFT) build -c release --product gpstrackd
+	$(SWIFT) build -c release --product gpstrackctl
 	install -D -m 0755 $$($(SWIFT) build -c release --show-bin-path)/gpstrackd $(DESTDIR)$(PREFIX)/bin/gpstrackd
+	install -D -m 0755 $$($(SWIFT) build -c release --show-bin-path)/gpstrackctl $(DESTDIR)$(PREFIX)/bin/gpstrackctl
 	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(SYSCONFDIR)/gpstrackd
 	sed 's|/usr/local/bin/gpstrackd|$(PREFIX)/bin/gpstrackd|; s|/etc/gpstrackd/|$(SYSCONFDIR)/gpstrackd/|' \
 	  systemd/gpstrackd.service > $(DESTDIR)$(UNITDIR)/gpstrackd.service

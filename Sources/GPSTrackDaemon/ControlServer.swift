@@ -291,11 +291,14 @@ public final class ControlServer: @unchecked Sendable {
         }
         if !broadcasts.isEmpty {
             for id in Array(clients.keys) where clients[id]!.watching {
-                var c = clients[id]!
-                for line in broadcasts { enqueue(&c, line) }
-                clients[id] = c
-                flush(id, &clients)
-                if let w = clients[id], w.outbuf.count > config.watchQueueBytes {
+                // Line by line, so a client that reads keeps up with a burst; one that does
+                // not fills the kernel's buffer and then this bounded queue.
+                for line in broadcasts {
+                    guard var c = clients[id] else { break }
+                    enqueue(&c, line)
+                    clients[id] = c
+                    flush(id, &clients)
+                    guard let w = clients[id], w.outbuf.count > config.watchQueueBytes else { continue }
                     journal.log(LogEntry(event: "watch_dropped", priority: .notice,
                                          message: "Dropped a watch client (pid \(w.peer?.pid ?? 0)) that stopped reading: \(w.outbuf.count) bytes unread",
                                          fields: [("GPSTRACK_PEER_PID", String(w.peer?.pid ?? 0))]))

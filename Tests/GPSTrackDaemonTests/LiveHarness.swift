@@ -97,11 +97,17 @@ enum LiveHarness {
         let process = Process()
         var pid: Int32 { process.processIdentifier }
 
-        /// Runs the daemon with a config that notices the end of a feed after 2 s without data.
-        init(arguments: [String]) throws {
-            let conf = try ExecutableRunner.temporaryFile("live.conf", contents: "no_data_timeout_s = 2\n")
+        /// The daemon's control socket.
+        let socketPath: String
+
+        /// Runs the daemon with a config that notices the end of a feed after 2 s without data
+        /// (plus `extraConfig` lines), and a control socket of its own.
+        init(arguments: [String], extraConfig: String = "") throws {
+            let name = "live-\(UInt32.random(in: 0..<UInt32.max))"
+            let conf = try ExecutableRunner.temporaryFile("\(name).conf", contents: "no_data_timeout_s = 2\n" + extraConfig)
+            socketPath = conf.replacingOccurrences(of: ".conf", with: ".sock")
             process.executableURL = URL(fileURLWithPath: ExecutableRunner.binary)
-            process.arguments = ["--config", conf, "--log", "journal"] + arguments
+            process.arguments = ["--config", conf, "--log", "journal", "--socket", socketPath] + arguments
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
