@@ -15,7 +15,8 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 gpsfake -q -1 -P "$port" -c 0.004 "$ROUTE" >/dev/null 2>&1 &
 feed=$!
 /usr/bin/time -f "%M %U %S" -o "$work/daemon.time" \
-  "$BIN" --config "$work/bench.conf" --gpsd "127.0.0.1:$port" --fences "$work/fences.geojson" --log stderr 2>"$work/daemon.log" &
+  "$BIN" --config "$work/bench.conf" --gpsd "127.0.0.1:$port" --fences "$work/fences.geojson" --log stderr \
+    --state-dir "$work/state" --socket "$work/gpstrackd.sock" 2>"$work/daemon.log" &
 daemon=$!
 /usr/bin/time -f "%M %U %S" -o "$work/gpxlogger.time" gpxlogger -i 5 -f "$work/track.gpx" "127.0.0.1:$port" >/dev/null 2>&1 &
 logger=$!

@@ -8,13 +8,15 @@ ROUTE=${ROUTE:-samples/walk-and-drive.nmea}
 FENCES=${FENCES:-config/fences.geojson}
 CYCLE=${CYCLE:-0.004}   # seconds between sentences: the 25-minute route plays in about a minute
 
+state=$(mktemp -d)   # a fresh state directory: the demo starts a new trip every time
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 echo "demo: gpsfake (a real gpsd) on port $port playing $ROUTE; gpstrackd follows it with $FENCES"
 gpsfake -q -1 -P "$port" -c "$CYCLE" "$ROUTE" >/dev/null 2>&1 &
 feed=$!
-"$BIN" --config /dev/null --gpsd "127.0.0.1:$port" --fences "$FENCES" --log stderr &
+"$BIN" --config /dev/null --gpsd "127.0.0.1:$port" --fences "$FENCES" --log stderr \
+  --state-dir "$state" --socket "$state/gpstrackd.sock" &
 daemon=$!
-trap 'kill $feed $daemon 2>/dev/null || true' EXIT
+trap 'kill $feed $daemon 2>/dev/null || true; rm -rf "$state"' EXIT
 wait "$feed" || true
 sleep 1
 kill -TERM "$daemon"

@@ -17,6 +17,11 @@ public enum ConfigParser {
         ("socket", { c, v in c.socketPath = v; return nil }),
         ("state_dir", { c, v in c.stateDirectory = v; return nil }),
         ("socket_group", { c, v in c.socketGroup = v; return nil }),
+        ("retention_days", { c, v in
+            guard let n = Double(v), n.isFinite, n > 0 else { return "expected a number of days > 0, got '\(v)'" }
+            c.retentionDays = n
+            return nil
+        }),
         ("admin_group", { c, v in c.adminGroup = v; return nil }),
         ("max_clients", { c, v in
             guard let n = Int(v), (1...4096).contains(n) else { return "expected a whole number from 1 to 4096, got '\(v)'" }

@@ -11,6 +11,8 @@ public struct Configuration: Sendable, Equatable {
     public var stateDirectory = "/var/lib/gpstrackd"
     /// With no report from gpsd for this long, the connection is dropped and made anew. Seconds.
     public var noDataTimeoutS = 10.0
+    /// Track points older than this many days are pruned.
+    public var retentionDays = 90.0
     /// The group that owns the control socket (mode 0660): its members may read.
     public var socketGroup = "gpstrack"
     /// Members of this group (besides root and the daemon's own user) may start, stop, reset

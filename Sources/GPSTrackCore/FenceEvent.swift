@@ -43,3 +43,18 @@ public struct FenceStatus: Sendable {
     /// The last event reported for the fence.
     public internal(set) var lastEvent: FenceEvent.Kind?
 }
+
+/// What must survive a restart of one fence: its membership, its stay and its dwell.
+public struct FenceMemory: Sendable, Equatable {
+    public var membership: Bool?
+    public var since: Double?
+    public var enteredAt: Double?
+    public var dwellSent: Bool
+
+    public init(membership: Bool?, since: Double?, enteredAt: Double?, dwellSent: Bool) {
+        self.membership = membership
+        self.since = since
+        self.enteredAt = enteredAt
+        self.dwellSent = dwellSent
+    }
+}

@@ -37,6 +37,25 @@ public struct GeofenceMonitor: Sendable {
         }
     }
 
+    /// What fence `i` must remember across a restart.
+    public func memory(of i: Int) -> FenceMemory {
+        let st = statuses[i]
+        return FenceMemory(membership: st.membership, since: st.since, enteredAt: st.enteredAt, dwellSent: st.dwellSent)
+    }
+
+    /// Restores remembered memberships by fence id (after a restart). States stay `unknown`
+    /// until the next fix; a fence still inside then gets a `state` event, not a second
+    /// `enter`.
+    public mutating func restore(_ memories: [String: FenceMemory]) {
+        for (i, f) in index.fences.enumerated() {
+            guard let m = memories[f.id] else { continue }
+            statuses[i].membership = m.membership
+            statuses[i].since = m.since
+            statuses[i].enteredAt = m.enteredAt
+            statuses[i].dwellSent = m.dwellSent
+        }
+    }
+
     /// Notes the time of any fix, accepted or not: when no fix has been accepted for
     /// `stale_after_s`, every fence becomes `unknown`; those that were inside report it.
     public mutating func observe(time: Double) -> [FenceEvent] {

@@ -17,6 +17,11 @@ public struct MotionFilter: Sendable {
         self.config = config
     }
 
+    /// Carries on from a stored last delivered position.
+    public mutating func restore(lastDelivered: Coordinate?) {
+        self.lastDelivered = lastDelivered
+    }
+
     /// Forgets the last delivered position: the next fix is delivered as a new start.
     public mutating func reset() {
         lastDelivered = nil

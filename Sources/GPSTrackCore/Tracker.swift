@@ -75,6 +75,12 @@ public struct Tracker: Sendable {
         return events
     }
 
+    /// Carries on with a stored trip: the odometer goes on from its last delivered position.
+    public mutating func restore(trip stored: Trip) {
+        trip = stored
+        motion.restore(lastDelivered: stored.lastDelivered)
+    }
+
     /// Starts counting: resets the trip, which begins at the next accepted fix.
     public mutating func startTrip() -> [TrackerEvent] {
         trip = Trip()

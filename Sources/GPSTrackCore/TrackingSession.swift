@@ -51,6 +51,17 @@ public struct TrackingSession: Sendable {
         return out
     }
 
+    /// Carries on from stored state: the trip, the sequence numbers and the fences' memberships.
+    public mutating func restore(trip: Trip?, seq stored: UInt64, fences: [String: FenceMemory]) {
+        if let trip { tracker.restore(trip: trip) }
+        seq = max(seq, stored)
+        if var monitor = geofences {
+            geofences = nil
+            monitor.restore(fences)
+            geofences = monitor
+        }
+    }
+
     /// The fix is gone (gpsd lost, receiver removed): fences become `unknown`. Nothing counted
     /// is touched. The time is the last fix time known.
     public mutating func fixLost() -> [Sequenced] {

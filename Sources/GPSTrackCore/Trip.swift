@@ -22,4 +22,17 @@ public struct Trip: Sendable {
     public internal(set) var deliveredCount = 0
 
     public init() {}
+
+    /// A trip as it was stored: the odometer carries on from here.
+    public init(state: State, startedAt: Double?, start: Coordinate?, traveledM: Double, straightLineM: Double,
+                lastDelivered: Coordinate?, lastDeliveredTime: Double?, deliveredCount: Int) {
+        self.state = state
+        self.startedAt = startedAt
+        self.start = start
+        self.traveledM = traveledM
+        self.straightLineM = straightLineM
+        self.lastDelivered = lastDelivered
+        self.lastDeliveredTime = lastDeliveredTime
+        self.deliveredCount = deliveredCount
+    }
 }

@@ -10,6 +10,9 @@ public enum ControlRequest: Sendable, Equatable {
     case reset
     case reload
     case watch
+    case trips
+    case events(since: Double?, fence: String?)
+    case export(trip: Int64?, since: Double?, until: Double?)
 
     /// Longest request line accepted.
     public static let maxLineBytes = 64 * 1024
@@ -28,7 +31,16 @@ public enum ControlRequest: Sendable, Equatable {
         guard case .object(let o) = value else { return .failure(.init("a request is a JSON object")) }
         guard let cmdValue = o["cmd"] else { return .failure(.init("missing \"cmd\"")) }
         guard let cmd = cmdValue.string else { return .failure(.init("\"cmd\" must be a string")) }
-        let allowed: Set<String> = cmd == "state" ? ["cmd", "fence"] : ["cmd"]
+        let fields: [String: Set<String>] = ["state": ["fence"], "events": ["since", "fence"],
+                                             "export": ["format", "trip", "since", "until"]]
+        let allowed = (fields[cmd] ?? []).union(["cmd"])
+        func time(_ key: String) -> Result<Double?, ControlError> {
+            guard let v = o[key] else { return .success(nil) }
+            guard let s = v.string, let t = Timestamp.parse(s) else {
+                return .failure(.init("\"\(key)\" must be a UTC time like 2026-03-14T08:00:00Z"))
+            }
+            return .success(t)
+        }
         if let extra = o.keys.sorted().first(where: { !allowed.contains($0) }) {
             return .failure(.init("unexpected field \"\(extra)\" for \(cmd)"))
         }
@@ -44,8 +56,23 @@ public enum ControlRequest: Sendable, Equatable {
         case "reset": return .success(.reset)
         case "reload": return .success(.reload)
         case "watch": return .success(.watch)
+        case "trips": return .success(.trips)
+        case "events":
+            if let f = o["fence"], f.string == nil { return .failure(.init("\"fence\" must be a string")) }
+            return time("since").map { .events(since: $0, fence: o["fence"]?.string) }
+        case "export":
+            if let f = o["format"], f.string != "gpx" { return .failure(.init("\"format\" must be \"gpx\"")) }
+            var trip: Int64?
+            if let t = o["trip"] {
+                guard let n = t.number, n == n.rounded(), n >= 1, n < 1e15 else { return .failure(.init("\"trip\" must be a trip id")) }
+                trip = Int64(n)
+            }
+            switch (time("since"), time("until")) {
+            case (.failure(let e), _), (_, .failure(let e)): return .failure(e)
+            case (.success(let since), .success(let until)): return .success(.export(trip: trip, since: since, until: until))
+            }
         default:
-            return .failure(.init("unknown cmd \"\(cmd.prefix(64))\" (status, fences, state, start, stop, reset, reload, watch)"))
+            return .failure(.init("unknown cmd \"\(cmd.prefix(64))\" (status, fences, state, start, stop, reset, reload, watch, trips, events, export)"))
         }
     }
 }

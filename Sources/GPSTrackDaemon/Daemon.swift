@@ -11,9 +11,10 @@ public enum Daemon {
     /// Runs the daemon with parsed options. Call `SignalStream.blockHandledSignals()` first.
     public static func run(_ options: DaemonOptions) async -> ExitCode {
         let config = options.configuration
-        // Start order: journal, tracker, control socket, gpsd source, signals, watchdog; READY.
+        // Start order: journal, store, tracker, control socket, gpsd source, signals, watchdog; READY.
         let journal = Journal(target: options.logTarget)
-        let service = TrackerService(configuration: config, fences: options.fences, journal: journal)
+        let store = Store(directory: config.stateDirectory, journal: journal)
+        let service = TrackerService(configuration: config, fences: options.fences, journal: journal, store: store)
         let server: ControlServer
         do { server = try ControlServer(path: config.socketPath, config: config, journal: journal) } catch {
             journal.log(LogEntry(event: "failed", priority: .err, message: "Cannot start: \(error)"))

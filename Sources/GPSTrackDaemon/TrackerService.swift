@@ -20,10 +20,67 @@ public actor TrackerService {
     /// Where `watch` events go (the control server's broadcast), if anywhere.
     private var watchSink: (@Sendable (String) -> Void)?
 
-    public init(configuration: Configuration, fences: FenceIndex?, journal: Journal) {
+    private let store: Store?
+    private var pendingPoints: [Store.PointRow] = []
+    private var lastStoreRetry = -Double.infinity
+    private var lastPrune = -Double.infinity
+
+    /// Seconds of fix time that track points may wait in memory before they are committed.
+    static let pointBatchSeconds = 5.0
+
+    public init(configuration: Configuration, fences: FenceIndex?, journal: Journal, store: Store? = nil) {
         self.configuration = configuration
         self.journal = journal
+        self.store = store
         session = TrackingSession(config: configuration.tracker, fences: fences)
+        if let store {
+            let restored = store.restore()
+            session.restore(trip: restored.trip, seq: restored.seq, fences: restored.fences)
+            if let trip = restored.trip {
+                journal.log(LogEntry(event: "restored", priority: .info,
+                                     message: "Carrying on: trip of \(Self.metres(trip.traveledM)), events from #\(restored.seq + 1), "
+                                        + "\(restored.fences.count) fences remembered",
+                                     fields: [("GPSTRACK_TRAVELED_M", Self.number(trip.traveledM)), ("GPSTRACK_SEQ", String(restored.seq))]))
+            }
+        }
+    }
+
+    /// Commits events (before anyone hears of them), fence memories, the trip and waiting
+    /// track points. Points alone wait until they span `pointBatchSeconds`.
+    private func persist(_ events: [TrackingSession.Sequenced], force: Bool = false) {
+        guard let store else { return }
+        let span = (pendingPoints.last?.time ?? 0) - (pendingPoints.first?.time ?? 0)
+        guard force || !events.isEmpty || span >= Self.pointBatchSeconds || pendingPoints.count >= 50 else { return }
+        var rows: [Store.EventRow] = []
+        var memories: [String: FenceMemory] = [:]
+        for e in events {
+            var fenceID: String?
+            var time: Double?
+            switch e.event {
+            case .fence(let f):
+                time = f.time
+                if let monitor = session.geofences {
+                    fenceID = monitor.index.fences[f.fence].id
+                    memories[fenceID!] = monitor.memory(of: f.fence)
+                }
+            case .tracker(let t):
+                switch t {
+                case .tripStart(let at, _), .discontinuity(let at, _, _): time = at
+                case .tripStop(let at, _): time = at
+                }
+            }
+            rows.append(Store.EventRow(seq: e.seq, time: time, event: Self.name(of: e), fence: fenceID,
+                                       json: EventJSON.encode(e, fences: session.geofences?.index)))
+        }
+        store.commit(events: rows, trip: session.tracker.trip, fences: memories, points: pendingPoints)
+        pendingPoints = []
+    }
+
+    private static func name(of e: TrackingSession.Sequenced) -> String {
+        switch e.event {
+        case .fence(let f): f.kind.name
+        case .tracker(let t): t.name
+        }
     }
 
     /// Sends every event, as a JSON line, to `sink` from now on.
@@ -106,6 +163,7 @@ public actor TrackerService {
     /// Ends the run: the pending epoch is processed and the trip's figures logged.
     public func finish() {
         for epoch in assembler.flush() { process(epoch) }
+        persist([], force: true)
         let trip = session.tracker.trip, counters = session.tracker.counters
         journal.log(LogEntry(
             event: "summary", priority: .info,
@@ -133,14 +191,19 @@ public actor TrackerService {
             o.add("state", monitor.statuses[i].state.rawValue)
             o.add("since", monitor.statuses[i].since.map(Timestamp.iso8601))
         case .start:
+            persist([], force: true)
+            store?.endTrip(at: session.tracker.lastAccepted?.time)
             report(session.startTrip())
+            persist([], force: true)
             emit(LogEntry(event: "trip_reset", priority: .info, message: "Counting anew from the next fix (start)"))
             o.add("trip", raw: tripJSON())
         case .stop:
             report(session.stopTrip())
+            persist([], force: true)
             o.add("trip", raw: tripJSON())
         case .reset:
             session.resetTrip()
+            persist([], force: true)
             emit(LogEntry(event: "trip_reset", priority: .info, message: "Trip figures reset"))
             o.add("trip", raw: tripJSON())
         case .reload:
@@ -149,6 +212,30 @@ public actor TrackerService {
         case .watch:
             o.add("watching", true)
             return (o.encoded, true)
+        case .trips:
+            persist([], force: true)
+            guard let store, store.degradedReason == nil else { return (ControlError("storage unavailable: \(store?.degradedReason ?? "no state directory")").line, false) }
+            let items = store.trips().map { t -> String in
+                var j = JSONObject()
+                j.add("id", Int(t.id))
+                j.add("state", t.state)
+                j.add("started_at", t.startedAt.map(Timestamp.iso8601))
+                j.add("ended_at", t.endedAt.map(Timestamp.iso8601))
+                j.add("traveled_m", t.traveledM, decimals: 2)
+                j.add("straight_line_m", t.straightLineM, decimals: 2)
+                j.add("duration_s", t.startedAt.flatMap { s in t.endedAt.map { $0 - s } }, decimals: 1)
+                return j.encoded
+            }
+            o.add("trips", raw: "[" + items.joined(separator: ",") + "]")
+        case .events(let since, let fence):
+            guard let store, store.degradedReason == nil else { return (ControlError("storage unavailable: \(store?.degradedReason ?? "no state directory")").line, false) }
+            o.add("events", raw: "[" + store.events(since: since, fence: fence).joined(separator: ",") + "]")
+        case .export(let trip, let since, let until):
+            persist([], force: true)
+            guard let store, store.degradedReason == nil else { return (ControlError("storage unavailable: \(store?.degradedReason ?? "no state directory")").line, false) }
+            let points = store.points(trip: trip, since: since, until: until)
+            o.add("points", points.reduce(0) { $0 + $1.1.count })
+            o.add("gpx", GPXWriter.document(points))
         }
         return (o.encoded, false)
     }
@@ -183,10 +270,16 @@ public actor TrackerService {
         var counters = JSONObject()
         counters.add("fixes_total", c.total)
         counters.add("fixes_accepted", c.accepted)
+        counters.add("fixes_delivered", c.delivered)
         var rejected = JSONObject()
         for (reason, n) in c.rejected.sorted(by: { $0.key < $1.key }) { rejected.add(reason.rawValue, n) }
         counters.add("fixes_rejected", rejected)
         o.add("counters", counters)
+        var storage = JSONObject()
+        storage.add("state", store == nil ? "off" : store?.degradedReason == nil ? "ok" : "degraded")
+        storage.add("reason", store?.degradedReason)
+        storage.add("path", store?.path)
+        o.add("storage", storage)
         o.add("seq", Int(session.seq))
         o.add("version", Daemon.version)
         o.add("uptime_s", Self.monotonic() - startedAt, decimals: 1)
@@ -235,7 +328,9 @@ public actor TrackerService {
 
     private func loseFix(reason: String) {
         for epoch in assembler.flush() { process(epoch) }
-        report(session.fixLost())
+        let events = session.fixLost()
+        persist(events, force: true)
+        report(events)
         if !fixLost {
             fixLost = true
             emit(LogEntry(event: "fix_lost", priority: .warning, message: "GPS fix lost (\(reason))"))
@@ -255,6 +350,15 @@ public actor TrackerService {
             fixLost = true
             emit(LogEntry(event: "fix_lost", priority: .warning, message: "GPS fix lost (no usable fix for \(Int(t - last)) s)"))
         }
+        if case .accepted(true, _) = session.tracker.lastOutcome, let t = fix.time {
+            pendingPoints.append(Store.PointRow(time: t, latitude: fix.latitude, longitude: fix.longitude,
+                                                altitude: fix.altitude, eph: fix.horizontalError ?? .nan, mode: fix.mode))
+        }
+        if let store, let t = fix.time {
+            if store.degradedReason != nil, t - lastStoreRetry >= 30 { lastStoreRetry = t; store.retryIfDegraded() }
+            if t - lastPrune >= 86_400 { lastPrune = t; store.prune(before: t - configuration.retentionDays * 86_400) }
+        }
+        persist(events)
         report(events)
         if let t = fix.time, t - lastStatusTime >= 5 || !events.isEmpty {
             lastStatusTime = t

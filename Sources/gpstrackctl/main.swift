@@ -14,6 +14,11 @@ let usage = """
       reset           zero the trip's figures
       reload          reload the fences file
       watch           print every event as it happens (until interrupted)
+      trips           the stored trips: id, start, end, distance, duration
+      events [--since TIME] [--fence ID]
+                      stored events (TIME as 2026-03-14T08:00:00Z)
+      export --gpx [--trip ID | --since TIME [--until TIME]]
+                      GPX 1.1 of the stored track points, to standard output
     The socket defaults to \(Configuration().socketPath). Exit codes: 0 done, 1 error
     response, 64 usage, 69 daemon not reachable.
     """
@@ -36,7 +41,7 @@ func fail(_ code: ExitCode, _ message: String) -> Never {
     exit(code.rawValue)
 }
 
-let parser = ArgumentParser(valued: ["socket"], boolean: ["json", "help"])
+let parser = ArgumentParser(valued: ["socket", "since", "until", "fence", "trip"], boolean: ["json", "help", "gpx"])
 let args: ArgumentParser.Result
 do { args = try parser.parse(Array(CommandLine.arguments.dropFirst())) } catch { fail(.usage, "gpstrackctl: \(error.message)\n\(usage)") }
 if args.flags.contains("help") { out(usage); exit(0) }
@@ -48,8 +53,28 @@ switch command {
 case "state":
     guard args.positionals.count == 2 else { fail(.usage, "gpstrackctl: state needs a fence ID\n\(usage)") }
     request.add("fence", args.positionals[1])
-case "status", "fences", "start", "stop", "reset", "reload", "watch":
+case "status", "fences", "start", "stop", "reset", "reload", "watch", "trips", "events", "export":
     guard args.positionals.count == 1 else { fail(.usage, "gpstrackctl: \(command) takes no argument\n\(usage)") }
+    let allowed: [String: Set<String>] = ["events": ["since", "fence"], "export": ["since", "until", "trip", "gpx"]]
+    for key in Set(args.options.keys).union(args.flags).subtracting(["socket", "json", "help"])
+        where !(allowed[command] ?? []).contains(key) {
+        fail(.usage, "gpstrackctl: --\(key) does not go with \(command)\n\(usage)")
+    }
+    for key in ["since", "until"] {
+        guard let v = args.options[key] else { continue }
+        guard Timestamp.parse(v) != nil else { fail(.usage, "gpstrackctl: --\(key) wants a UTC time like 2026-03-14T08:00:00Z") }
+        request.add(key, v)
+    }
+    if let f = args.options["fence"] { request.add("fence", f) }
+    if command == "export" {
+        guard args.flags.contains("gpx") else { fail(.usage, "gpstrackctl: export needs --gpx\n\(usage)") }
+        request.add("format", "gpx")
+        if let t = args.options["trip"] {
+            guard let id = Int(t), id > 0 else { fail(.usage, "gpstrackctl: --trip wants a trip id") }
+            guard args.options["since"] == nil else { fail(.usage, "gpstrackctl: --trip or --since, not both") }
+            request.add("trip", id)
+        }
+    }
 default:
     fail(.usage, "gpstrackctl: unknown command '\(command)'\n\(usage)")
 }
@@ -73,6 +98,32 @@ switch command {
 case "status": if !json { out(Formatter.status(response)) }
 case "fences": if !json { out(Formatter.fences(response)) }
 case "state": if !json { out("\(args.positionals[1]): \(response["state"]?.string ?? "?") since \(Formatter.localTime(response["since"]?.string))") }
+case "trips":
+    if !json {
+        out("ID  STATE     START                END                  DISTANCE  DURATION")
+        for t in response["trips"]?.array ?? [] {
+            let id = Formatter.num(t["id"])
+            out(id + String(repeating: " ", count: max(1, 4 - id.count)) + (t["state"]?.string ?? "").padding(9)
+                + " " + Formatter.localTime(t["started_at"]?.string).padding(20) + " " + Formatter.localTime(t["ended_at"]?.string).padding(20)
+                + " " + (Formatter.num(t["traveled_m"]) + " m").padding(9) + " " + Formatter.num(t["duration_s"]) + " s")
+        }
+    }
+case "events":
+    for e in response["events"]?.array ?? [] {
+        if json { continue }
+        out(Formatter.event(e))
+    }
+case "export":
+    if !json {
+        let gpx = response["gpx"]?.string ?? ""
+        let bytes = Array(gpx.utf8)
+        var off = 0
+        while off < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + off, $0.count - off) }
+            if n <= 0 { break }
+            off += n
+        }
+    }
 case "watch":
     if !json { out("watching gpstrackd at \(path); ^C to stop") }
     while let line = client.readLine() {
@@ -85,3 +136,7 @@ default:
     }
 }
 exit(0)
+
+extension String {
+    func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+}

@@ -196,7 +196,7 @@ struct LiveDaemonTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ExecutableRunner.binary)
         process.arguments = ["--config", "/dev/null", "--gpsd", "127.0.0.1:\(LiveHarness.freePort())", "--log", "stderr",
-                             "--socket", path + ".control"]
+                             "--socket", path + ".control", "--state-dir", path + ".state"]
         // WatchdogSec=2s, as systemd would pass it.
         process.environment = ["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "2000000"]
         process.standardError = FileHandle.nullDevice

@@ -102,12 +102,16 @@ enum LiveHarness {
 
         /// Runs the daemon with a config that notices the end of a feed after 2 s without data
         /// (plus `extraConfig` lines), and a control socket of its own.
-        init(arguments: [String], extraConfig: String = "") throws {
+        /// The daemon's state directory (its SQLite database).
+        let stateDirectory: String
+
+        init(arguments: [String], extraConfig: String = "", stateDirectory: String? = nil) throws {
             let name = "live-\(UInt32.random(in: 0..<UInt32.max))"
             let conf = try ExecutableRunner.temporaryFile("\(name).conf", contents: "no_data_timeout_s = 2\n" + extraConfig)
             socketPath = conf.replacingOccurrences(of: ".conf", with: ".sock")
+            self.stateDirectory = stateDirectory ?? conf.replacingOccurrences(of: ".conf", with: ".state")
             process.executableURL = URL(fileURLWithPath: ExecutableRunner.binary)
-            process.arguments = ["--config", conf, "--log", "journal", "--socket", socketPath] + arguments
+            process.arguments = ["--config", conf, "--log", "journal", "--socket", socketPath, "--state-dir", self.stateDirectory] + arguments
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()

@@ -1,0 +1,96 @@
+import CSQLite
+
+/// A thin wrapper over one SQLite connection: statements with bound values, rows as arrays.
+final class SQLiteDatabase {
+    struct Failure: Error, CustomStringConvertible {
+        var code: Int32
+        var message: String
+        var description: String { message }
+        /// The file is not a database or is damaged.
+        var isCorrupt: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
+    }
+
+    /// A value to bind or read.
+    enum Value: Equatable {
+        case null, int(Int64), real(Double), text(String)
+
+        var double: Double? {
+            switch self {
+            case .real(let d): d
+            case .int(let i): Double(i)
+            default: nil
+            }
+        }
+        var int: Int64? { if case .int(let i) = self { return i }; return double.map { Int64($0) } }
+        var string: String? { if case .text(let s) = self { return s }; return nil }
+    }
+
+    let handle: OpaquePointer
+
+    init(path: String) throws(Failure) {
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            if let db { sqlite3_close(db) }
+            throw Failure(code: rc, message: message)
+        }
+        handle = db
+        sqlite3_busy_timeout(db, 2000)
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    private func failure(_ rc: Int32) -> Failure {
+        Failure(code: rc, message: String(cString: sqlite3_errmsg(handle)))
+    }
+
+    /// Runs one statement and returns its rows.
+    @discardableResult
+    func query(_ sql: String, _ values: [Value] = []) throws(Failure) -> [[Value]] {
+        var stmt: OpaquePointer?
+        var rc = sqlite3_prepare_v2(handle, sql, -1, &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw failure(rc) }
+        defer { sqlite3_finalize(stmt) }
+        for (i, v) in values.enumerated() {
+            let idx = Int32(i + 1)
+            switch v {
+            case .null: rc = sqlite3_bind_null(stmt, idx)
+            case .int(let n): rc = sqlite3_bind_int64(stmt, idx, n)
+            case .real(let d): rc = d.isFinite ? sqlite3_bind_double(stmt, idx, d) : sqlite3_bind_null(stmt, idx)
+            case .text(let s): rc = gpstrack_bind_text(stmt, idx, s)
+            }
+            guard rc == SQLITE_OK else { throw failure(rc) }
+        }
+        var rows: [[Value]] = []
+        while true {
+            rc = sqlite3_step(stmt)
+            if rc == SQLITE_DONE { return rows }
+            guard rc == SQLITE_ROW else { throw failure(rc) }
+            var row: [Value] = []
+            for c in 0..<sqlite3_column_count(stmt) {
+                switch sqlite3_column_type(stmt, c) {
+                case SQLITE_INTEGER: row.append(.int(sqlite3_column_int64(stmt, c)))
+                case SQLITE_FLOAT: row.append(.real(sqlite3_column_double(stmt, c)))
+                case SQLITE_TEXT: row.append(.text(String(cString: sqlite3_column_text(stmt, c))))
+                default: row.append(.null)
+                }
+            }
+            rows.append(row)
+        }
+    }
+
+    /// Runs `body` in one transaction; any failure rolls it back.
+    func transaction(_ body: () throws(Failure) -> Void) throws(Failure) {
+        try query("BEGIN IMMEDIATE")
+        do {
+            try body()
+            try query("COMMIT")
+        } catch {
+            _ = try? query("ROLLBACK")
+            throw error
+        }
+    }
+}

@@ -1,0 +1,287 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GPSTrackCore
+
+/// The daemon's durable state in SQLite (`<state_dir>/gpstrackd.db`, WAL, synchronous=FULL):
+/// the current and finished trips, their delivered track points, every event with its sequence
+/// number, and each fence's memory. A database that cannot be opened or written leaves the
+/// store *degraded*: tracking goes on in memory and writes are tried again later; a corrupt
+/// file is moved aside, never deleted.
+public final class Store: @unchecked Sendable {
+    /// One event row to write.
+    public struct EventRow: Sendable {
+        public var seq: UInt64
+        public var time: Double?
+        public var event: String
+        public var fence: String?
+        public var json: String
+    }
+
+    /// One delivered track point.
+    public struct PointRow: Sendable {
+        public var time: Double
+        public var latitude: Double
+        public var longitude: Double
+        public var altitude: Double
+        public var eph: Double
+        public var mode: Int
+    }
+
+    /// What the store holds of the past, to carry on from.
+    public struct Restored: Sendable {
+        public var trip: Trip?
+        public var seq: UInt64
+        public var fences: [String: FenceMemory]
+    }
+
+    public static let schemaVersion: Int64 = 1
+    public let path: String
+    private let journal: Journal
+    private var db: SQLiteDatabase?
+    /// nil when healthy, else why not.
+    public private(set) var degradedReason: String?
+    private var tripID: Int64?
+    private var pendingEvents: [EventRow] = []
+    private var pendingFences: [String: FenceMemory] = [:]
+
+    public init(directory: String, journal: Journal) {
+        path = directory + "/gpstrackd.db"
+        self.journal = journal
+        open()
+    }
+
+    /// Opens (or creates, or after corruption recreates) the database; on failure the store is
+    /// degraded.
+    private func open() {
+        if access(pathDirectory, F_OK) != 0 { _ = mkdir(pathDirectory, 0o750) }
+        do {
+            let database = try SQLiteDatabase(path: path)
+            try Self.prepare(database)
+            db = database
+            if degradedReason != nil {
+                journal.log(LogEntry(event: "storage_recovered", priority: .notice, message: "State database \(path) writable again"))
+            }
+            degradedReason = nil
+            loadTripID()
+        } catch let failure {
+            db = nil
+            if failure.isCorrupt {
+                moveAside()
+                return open()
+            }
+            degrade("cannot open the state database \(path): \(failure.message)")
+        }
+    }
+
+    private var pathDirectory: String { String(path[..<path.lastIndex(of: "/")!]) }
+
+    private static func prepare(_ db: SQLiteDatabase) throws(SQLiteDatabase.Failure) {
+        try db.query("PRAGMA journal_mode=WAL")
+        try db.query("PRAGMA synchronous=FULL")
+        let check = try db.query("PRAGMA quick_check")
+        guard check.first?.first?.string == "ok" else {
+            throw SQLiteDatabase.Failure(code: 11, message: "quick_check: \(check.first?.first?.string ?? "failed")")
+        }
+        let version = try db.query("PRAGMA user_version").first?.first?.int ?? 0
+        if version < 1 {
+            try db.transaction { () throws(SQLiteDatabase.Failure) in
+                try db.query("""
+                    CREATE TABLE IF NOT EXISTS trips (id INTEGER PRIMARY KEY, state TEXT NOT NULL, started_at REAL,
+                      start_lat REAL, start_lon REAL, ended_at REAL, traveled_m REAL NOT NULL DEFAULT 0,
+                      straight_line_m REAL NOT NULL DEFAULT 0, last_lat REAL, last_lon REAL, last_time REAL,
+                      delivered INTEGER NOT NULL DEFAULT 0)
+                    """)
+                try db.query("""
+                    CREATE TABLE IF NOT EXISTS points (id INTEGER PRIMARY KEY, trip_id INTEGER NOT NULL, time REAL NOT NULL,
+                      lat REAL NOT NULL, lon REAL NOT NULL, alt REAL, eph REAL, mode INTEGER)
+                    """)
+                try db.query("CREATE INDEX IF NOT EXISTS points_trip_time ON points(trip_id, time)")
+                try db.query("CREATE INDEX IF NOT EXISTS points_time ON points(time)")
+                try db.query("""
+                    CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, time REAL, event TEXT NOT NULL,
+                      fence TEXT, json TEXT NOT NULL)
+                    """)
+                try db.query("""
+                    CREATE TABLE IF NOT EXISTS fences (id TEXT PRIMARY KEY, membership INTEGER, since REAL,
+                      entered_at REAL, dwell_sent INTEGER NOT NULL DEFAULT 0)
+                    """)
+                try db.query("PRAGMA user_version = 1")
+            }
+        }
+    }
+
+    private func moveAside() {
+        let aside = path + ".corrupt-\(time(nil))"
+        rename(path, aside)
+        unlink(path + "-wal")
+        unlink(path + "-shm")
+        journal.log(LogEntry(event: "storage_corrupt", priority: .err,
+                             message: "State database \(path) is damaged; moved aside to \(aside) and started anew",
+                             fields: [("GPSTRACK_MOVED_TO", aside)]))
+    }
+
+    private func degrade(_ reason: String) {
+        if degradedReason == nil {
+            journal.log(LogEntry(event: "storage_degraded", priority: .err,
+                                 message: "Storage degraded, tracking goes on in memory: \(reason)"))
+        }
+        degradedReason = reason
+        db = nil
+    }
+
+    /// Tries to reopen a degraded store and write what waited.
+    public func retryIfDegraded() {
+        guard degradedReason != nil else { return }
+        open()
+    }
+
+    private func loadTripID() {
+        guard let db else { return }
+        tripID = (try? db.query("SELECT id FROM trips WHERE ended_at IS NULL ORDER BY id DESC LIMIT 1"))?.first?.first?.int
+    }
+
+    /// The stored trip, sequence number and fence memories to carry on from.
+    public func restore() -> Restored {
+        guard let db else { return Restored(trip: nil, seq: 0, fences: [:]) }
+        var result = Restored(trip: nil, seq: 0, fences: [:])
+        if let row = try? db.query("""
+            SELECT state, started_at, start_lat, start_lon, traveled_m, straight_line_m, last_lat, last_lon, last_time, delivered
+            FROM trips WHERE ended_at IS NULL ORDER BY id DESC LIMIT 1
+            """).first {
+            let start = row[2].double.flatMap { lat in row[3].double.map { Coordinate(latitude: lat, longitude: $0) } }
+            let last = row[6].double.flatMap { lat in row[7].double.map { Coordinate(latitude: lat, longitude: $0) } }
+            result.trip = Trip(state: row[0].string == "stopped" ? .stopped : .running, startedAt: row[1].double, start: start,
+                               traveledM: row[4].double ?? 0, straightLineM: row[5].double ?? 0,
+                               lastDelivered: last, lastDeliveredTime: row[8].double, deliveredCount: Int(row[9].int ?? 0))
+        }
+        result.seq = UInt64((try? db.query("SELECT max(seq) FROM events"))?.first?.first?.int ?? 0)
+        for row in (try? db.query("SELECT id, membership, since, entered_at, dwell_sent FROM fences")) ?? [] {
+            guard let id = row[0].string else { continue }
+            result.fences[id] = FenceMemory(membership: row[1].int.map { $0 != 0 }, since: row[2].double,
+                                            enteredAt: row[3].double, dwellSent: row[4].int == 1)
+        }
+        return result
+    }
+
+    /// Writes events, the trip's figures, fence memories and track points in one transaction.
+    /// Returns false when the store is degraded (the caller reports the events all the same).
+    @discardableResult
+    public func commit(events: [EventRow], trip: Trip, fences: [String: FenceMemory], points: [PointRow]) -> Bool {
+        pendingEvents += events
+        for (k, v) in fences { pendingFences[k] = v }
+        if pendingEvents.count > 100_000 { pendingEvents.removeFirst(pendingEvents.count - 100_000) }
+        guard let db else { return false }
+        do {
+            try db.transaction { () throws(SQLiteDatabase.Failure) in
+                let id = try ensureTrip(db, trip)
+                for e in pendingEvents {
+                    try db.query("INSERT OR IGNORE INTO events (seq, time, event, fence, json) VALUES (?, ?, ?, ?, ?)",
+                                 [.int(Int64(e.seq)), e.time.map { .real($0) } ?? .null, .text(e.event),
+                                  e.fence.map { .text($0) } ?? .null, .text(e.json)])
+                }
+                for (fenceID, m) in pendingFences {
+                    try db.query("INSERT OR REPLACE INTO fences (id, membership, since, entered_at, dwell_sent) VALUES (?, ?, ?, ?, ?)",
+                                 [.text(fenceID), m.membership.map { .int($0 ? 1 : 0) } ?? .null, m.since.map { .real($0) } ?? .null,
+                                  m.enteredAt.map { .real($0) } ?? .null, .int(m.dwellSent ? 1 : 0)])
+                }
+                for p in points {
+                    try db.query("INSERT INTO points (trip_id, time, lat, lon, alt, eph, mode) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                 [.int(id), .real(p.time), .real(p.latitude), .real(p.longitude), .real(p.altitude),
+                                  .real(p.eph), .int(Int64(p.mode))])
+                }
+                try db.query("""
+                    UPDATE trips SET state = ?, started_at = ?, start_lat = ?, start_lon = ?, traveled_m = ?, straight_line_m = ?,
+                      last_lat = ?, last_lon = ?, last_time = ?, delivered = ? WHERE id = ?
+                    """, [.text(trip.state.rawValue), trip.startedAt.map { .real($0) } ?? .null,
+                          trip.start.map { .real($0.latitude) } ?? .null, trip.start.map { .real($0.longitude) } ?? .null,
+                          .real(trip.traveledM), .real(trip.straightLineM),
+                          trip.lastDelivered.map { .real($0.latitude) } ?? .null, trip.lastDelivered.map { .real($0.longitude) } ?? .null,
+                          trip.lastDeliveredTime.map { .real($0) } ?? .null, .int(Int64(trip.deliveredCount)), .int(id)])
+            }
+            pendingEvents = []
+            pendingFences = [:]
+            return true
+        } catch {
+            if error.isCorrupt { self.db = nil; moveAside(); open() } else { degrade(error.message) }
+            return false
+        }
+    }
+
+    private func ensureTrip(_ db: SQLiteDatabase, _ trip: Trip) throws(SQLiteDatabase.Failure) -> Int64 {
+        if let tripID { return tripID }
+        try db.query("INSERT INTO trips (state) VALUES (?)", [.text(trip.state.rawValue)])
+        let id = try db.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
+        tripID = id
+        return id
+    }
+
+    /// Ends the current trip (a new one begins with the next commit).
+    public func endTrip(at time: Double?) {
+        guard let db, let id = tripID else { tripID = nil; return }
+        _ = try? db.query("UPDATE trips SET ended_at = ? WHERE id = ?", [time.map { .real($0) } ?? .real(0), .int(id)])
+        tripID = nil
+    }
+
+    /// Deletes track points older than `time`, in small batches.
+    public func prune(before time: Double) {
+        guard let db else { return }
+        for _ in 0..<1000 {
+            guard (try? db.query("DELETE FROM points WHERE id IN (SELECT id FROM points WHERE time < ? LIMIT 5000)", [.real(time)])) != nil,
+                  sqlite3Changes(db) > 0 else { return }
+        }
+    }
+
+    private func sqlite3Changes(_ db: SQLiteDatabase) -> Int { Int((try? db.query("SELECT changes()"))?.first?.first?.int ?? 0) }
+
+    // MARK: history
+
+    /// A trip in the history.
+    public struct TripRow: Sendable {
+        public var id: Int64
+        public var state: String
+        public var startedAt: Double?
+        public var endedAt: Double?
+        public var traveledM: Double
+        public var straightLineM: Double
+    }
+
+    /// Trips: id, start, end, distance (oldest first).
+    public func trips() -> [TripRow] {
+        let rows = (try? db?.query("""
+            SELECT id, state, started_at, coalesce(ended_at, last_time), traveled_m, straight_line_m FROM trips ORDER BY id
+            """)) ?? []
+        return rows.map { r in
+            TripRow(id: r[0].int ?? 0, state: r[1].string ?? "", startedAt: r[2].double, endedAt: r[3].double,
+                    traveledM: r[4].double ?? 0, straightLineM: r[5].double ?? 0)
+        }
+    }
+
+    /// Events since a time, optionally of one fence, oldest first (at most `limit`).
+    public func events(since: Double?, fence: String?, limit: Int = 10_000) -> [String] {
+        var sql = "SELECT json FROM events WHERE 1"
+        var values: [SQLiteDatabase.Value] = []
+        if let since { sql += " AND time >= ?"; values.append(.real(since)) }
+        if let fence { sql += " AND fence = ?"; values.append(.text(fence)) }
+        sql += " ORDER BY seq LIMIT \(limit)"
+        return ((try? db?.query(sql, values)) ?? []).compactMap { $0.first?.string }
+    }
+
+    /// Track points grouped by trip, for GPX.
+    public func points(trip: Int64?, since: Double?, until: Double?) -> [(Int64, [PointRow])] {
+        var sql = "SELECT trip_id, time, lat, lon, alt, eph, mode FROM points WHERE 1"
+        var values: [SQLiteDatabase.Value] = []
+        if let trip { sql += " AND trip_id = ?"; values.append(.int(trip)) }
+        if let since { sql += " AND time >= ?"; values.append(.real(since)) }
+        if let until { sql += " AND time <= ?"; values.append(.real(until)) }
+        sql += " ORDER BY trip_id, time"
+        var out: [(Int64, [PointRow])] = []
+        for row in (try? db?.query(sql, values)) ?? [] {
+            let id = row[0].int ?? 0
+            let p = PointRow(time: row[1].double ?? 0, latitude: row[2].double ?? 0, longitude: row[3].double ?? 0,
+                             altitude: row[4].double ?? .nan, eph: row[5].double ?? .nan, mode: Int(row[6].int ?? 0))
+            if out.last?.0 == id { out[out.count - 1].1.append(p) } else { out.append((id, [p])) }
+        }
+        return out
+    }
+}
