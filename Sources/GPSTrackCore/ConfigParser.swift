@@ -17,6 +17,38 @@ public enum ConfigParser {
         ("socket", { c, v in c.socketPath = v; return nil }),
         ("state_dir", { c, v in c.stateDirectory = v; return nil }),
         ("socket_group", { c, v in c.socketGroup = v; return nil }),
+        ("mqtt_host", { c, v in c.mqtt.host = v; return nil }),
+        ("mqtt_port", { c, v in
+            guard let n = Int(v), (1...65535).contains(n) else { return "expected a port from 1 to 65535, got '\(v)'" }
+            c.mqtt.port = n
+            return nil
+        }),
+        ("mqtt_topic", { c, v in
+            guard !v.contains("#"), !v.contains("+") else { return "a topic to publish to has no wildcards" }
+            c.mqtt.topic = v
+            return nil
+        }),
+        ("mqtt_client_id", { c, v in c.mqtt.clientID = v; return nil }),
+        ("mqtt_user", { c, v in c.mqtt.user = v; return nil }),
+        ("mqtt_password_file", { c, v in c.mqtt.passwordFile = v; return nil }),
+        ("mqtt_ca_file", { c, v in c.mqtt.caFile = v; return nil }),
+        ("mqtt_cert_file", { c, v in c.mqtt.certFile = v; return nil }),
+        ("mqtt_key_file", { c, v in c.mqtt.keyFile = v; return nil }),
+        ("mqtt_min_interval_s", { c, v in
+            guard let n = Double(v), n.isFinite, n >= 0 else { return "expected a number of seconds >= 0, got '\(v)'" }
+            c.mqtt.minIntervalS = n
+            return nil
+        }),
+        ("mqtt_min_distance_m", { c, v in
+            guard let n = Double(v), n.isFinite, n >= 0 else { return "expected a number of metres >= 0, got '\(v)'" }
+            c.mqtt.minDistanceM = n
+            return nil
+        }),
+        ("mqtt_outbox_max", { c, v in
+            guard let n = Int(v), n >= 10 else { return "expected a whole number >= 10, got '\(v)'" }
+            c.mqtt.outboxMax = n
+            return nil
+        }),
         ("retention_days", { c, v in
             guard let n = Double(v), n.isFinite, n > 0 else { return "expected a number of days > 0, got '\(v)'" }
             c.retentionDays = n

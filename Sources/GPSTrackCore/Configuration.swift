@@ -13,6 +13,8 @@ public struct Configuration: Sendable, Equatable {
     public var noDataTimeoutS = 10.0
     /// Track points older than this many days are pruned.
     public var retentionDays = 90.0
+    /// MQTT (OwnTracks) output; none when `mqttHost` is nil.
+    public var mqtt = MQTTConfig()
     /// The group that owns the control socket (mode 0660): its members may read.
     public var socketGroup = "gpstrack"
     /// Members of this group (besides root and the daemon's own user) may start, stop, reset
@@ -46,4 +48,29 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
         if let line { return "\(file):\(line): \(message)" }
         return "\(file): \(message)"
     }
+}
+
+/// OwnTracks-over-MQTT settings (`mqtt_*` keys).
+public struct MQTTConfig: Sendable, Equatable {
+    public var host: String?
+    public var port = 1883
+    /// Base topic; default `owntracks/<user>/<device>` (user `gpstrackd` unless `user` is set,
+    /// device the host name).
+    public var topic: String?
+    public var clientID: String?
+    public var user: String?
+    /// A file holding the password (never the password itself).
+    public var passwordFile: String?
+    public var caFile: String?
+    public var certFile: String?
+    public var keyFile: String?
+    /// A location is published at most this often (fix time)...
+    public var minIntervalS = 30.0
+    /// ...and only after moving this far, or after `heartbeatS` regardless.
+    public var minDistanceM = 50.0
+    public var heartbeatS = 900.0
+    /// The outbox holds at most this many messages; the oldest locations go first.
+    public var outboxMax = 10_000
+
+    public init() {}
 }

@@ -11,10 +11,22 @@ public enum Daemon {
     /// Runs the daemon with parsed options. Call `SignalStream.blockHandledSignals()` first.
     public static func run(_ options: DaemonOptions) async -> ExitCode {
         let config = options.configuration
-        // Start order: journal, store, tracker, control socket, gpsd source, signals, watchdog; READY.
+        // Start order: journal, store, MQTT, tracker, control socket, gpsd source, signals, watchdog; READY.
         let journal = Journal(target: options.logTarget)
         let store = Store(directory: config.stateDirectory, journal: journal)
-        let service = TrackerService(configuration: config, fences: options.fences, journal: journal, store: store)
+        var mqtt: MQTTPublisher?
+        if config.mqtt.host != nil {
+            do {
+                mqtt = try MQTTPublisher(config: config.mqtt, databasePath: store.path, journal: journal,
+                                         configFile: options.configPath ?? "configuration")
+            } catch {
+                journal.log(LogEntry(event: "failed", priority: .err, message: "Cannot start: \(error)"))
+                return .config
+            }
+            mqtt?.start()
+        }
+        let service = TrackerService(configuration: config, fences: options.fences, journal: journal, store: store, mqtt: mqtt)
+        await service.publishWaypoints()
         let server: ControlServer
         do { server = try ControlServer(path: config.socketPath, config: config, journal: journal) } catch {
             journal.log(LogEntry(event: "failed", priority: .err, message: "Cannot start: \(error)"))
@@ -67,6 +79,7 @@ public enum Daemon {
         server.stop()
         await control.value
         await service.finish()
+        mqtt?.stop()
         return .ok
     }
 }

@@ -27,6 +27,8 @@ public struct DaemonOptions: Sendable {
     public let configuration: Configuration
     public let fences: FenceIndex?
     public let logTarget: Journal.Target
+    /// The configuration file read, if any.
+    public let configPath: String?
 
     public init(arguments: [String]) throws(Failure) {
         let parser = ArgumentParser(valued: ["config", "gpsd", "fences", "socket", "state-dir", "distance-filter", "log"],
@@ -40,6 +42,7 @@ public struct DaemonOptions: Sendable {
         var config = Configuration()
         let explicit = parsed.options["config"]
         let path = explicit ?? (access(Self.defaultConfigPath, F_OK) == 0 ? Self.defaultConfigPath : nil)
+        configPath = path
         if let path {
             let bytes: [UInt8]
             do { bytes = try FileIO.readAll(path) } catch {

@@ -28,10 +28,15 @@ public actor TrackerService {
     /// Seconds of fix time that track points may wait in memory before they are committed.
     static let pointBatchSeconds = 5.0
 
-    public init(configuration: Configuration, fences: FenceIndex?, journal: Journal, store: Store? = nil) {
+    private let mqtt: MQTTPublisher?
+    private var lastLocation: (time: Double, at: Coordinate)?
+    private var fencesLoadedAt = Int(time(nil))
+
+    public init(configuration: Configuration, fences: FenceIndex?, journal: Journal, store: Store? = nil, mqtt: MQTTPublisher? = nil) {
         self.configuration = configuration
         self.journal = journal
         self.store = store
+        self.mqtt = mqtt
         session = TrackingSession(config: configuration.tracker, fences: fences)
         if let store {
             let restored = store.restore()
@@ -43,6 +48,75 @@ public actor TrackerService {
                                      fields: [("GPSTRACK_TRAVELED_M", Self.number(trip.traveledM)), ("GPSTRACK_SEQ", String(restored.seq))]))
             }
         }
+    }
+
+    /// Publishes the circular fences as OwnTracks waypoints (at start and after a reload).
+    public func publishWaypoints() {
+        guard let mqtt, let monitor = session.geofences else { return }
+        let items = monitor.index.fences.compactMap { f -> String? in
+            guard case .circle(let c, let r) = f.shape else { return nil }
+            var w = JSONObject()
+            w.add("_type", "waypoint")
+            w.add("desc", f.name ?? f.id)
+            w.add("lat", c.latitude)
+            w.add("lon", c.longitude)
+            w.add("rad", Int(r.rounded()))
+            w.add("rid", f.id)
+            w.add("tst", fencesLoadedAt)
+            return w.encoded
+        }
+        var o = JSONObject()
+        o.add("_type", "waypoints")
+        o.add("waypoints", raw: "[" + items.joined(separator: ",") + "]")
+        mqtt.setWaypoints(o.encoded)
+    }
+
+    /// OwnTracks `location` for an accepted fix, at most every `mqtt_min_interval_s` and only
+    /// after moving `mqtt_min_distance_m` (or after the heartbeat interval).
+    private func publishLocation(_ fix: Fix) {
+        guard let mqtt, let t = fix.time else { return }
+        if let last = lastLocation {
+            let dt = t - last.time
+            guard dt >= mqtt.config.minIntervalS else { return }
+            guard dt >= mqtt.config.heartbeatS || Geodesic.distance(last.at, fix.coordinate) >= mqtt.config.minDistanceM else { return }
+        }
+        lastLocation = (t, fix.coordinate)
+        var o = JSONObject()
+        o.add("_type", "location")
+        o.add("tid", mqtt.trackerID)
+        o.add("lat", fix.latitude)
+        o.add("lon", fix.longitude)
+        o.add("tst", Int(t))
+        if let e = fix.horizontalError { o.add("acc", Int(e.rounded())) }
+        if fix.altitude.isFinite { o.add("alt", Int(fix.altitude.rounded())) }
+        if fix.speed.isFinite { o.add("vel", Int((fix.speed * 3.6).rounded())) }
+        if fix.track.isFinite { o.add("cog", Int(fix.track.rounded()) % 360) }
+        o.add("t", "t")
+        if let monitor = session.geofences {
+            let inside = monitor.index.fences.indices.filter { monitor.statuses[$0].state == .inside }
+                .map { JSONObject.quote(monitor.index.fences[$0].name ?? monitor.index.fences[$0].id) }
+            o.add("inregions", raw: "[" + inside.joined(separator: ",") + "]")
+        }
+        mqtt.enqueue(kind: "location", topic: mqtt.baseTopic, payload: o.encoded, qos: 0)
+    }
+
+    /// OwnTracks `transition` for an enter or exit, QoS 1, to `<base>/event`.
+    private func publishTransition(_ e: FenceEvent) {
+        guard let mqtt, let monitor = session.geofences, e.kind == .enter || e.kind == .exit else { return }
+        let f = monitor.index.fences[e.fence]
+        var o = JSONObject()
+        o.add("_type", "transition")
+        o.add("tid", mqtt.trackerID)
+        o.add("event", e.kind == .enter ? "enter" : "leave")
+        o.add("desc", f.name ?? f.id)
+        o.add("rid", f.id)
+        o.add("wtst", fencesLoadedAt)
+        o.add("tst", Int(e.time))
+        o.add("lat", e.coordinate?.latitude)
+        o.add("lon", e.coordinate?.longitude)
+        if let acc = session.tracker.lastAccepted?.horizontalError { o.add("acc", Int(acc.rounded())) }
+        o.add("t", "c")
+        mqtt.enqueue(kind: "transition", topic: mqtt.baseTopic + "/event", payload: o.encoded, qos: 1)
     }
 
     /// Commits events (before anyone hears of them), fence memories, the trip and waiting
@@ -150,6 +224,8 @@ public actor TrackerService {
         do {
             let index = try FenceLoader.load(path)
             session.replaceFences(index)
+            fencesLoadedAt = Int(time(nil))
+            publishWaypoints()
             emit(LogEntry(event: "fences_reloaded", priority: .info, message: "Reloaded \(index.fences.count) fences from \(path)",
                           fields: [("GPSTRACK_FENCES", String(index.fences.count))]))
             return nil
@@ -280,6 +356,17 @@ public actor TrackerService {
         storage.add("reason", store?.degradedReason)
         storage.add("path", store?.path)
         o.add("storage", storage)
+        if let mqtt {
+            let st = mqtt.state
+            var m = JSONObject()
+            m.add("connected", st.connected)
+            m.add("outbox", st.outbox)
+            m.add("broker", "\(mqtt.config.host ?? ""):\(mqtt.config.port)")
+            m.add("topic", mqtt.baseTopic)
+            o.add("mqtt", m)
+        } else {
+            o.add("mqtt", raw: "null")
+        }
         o.add("seq", Int(session.seq))
         o.add("version", Daemon.version)
         o.add("uptime_s", Self.monotonic() - startedAt, decimals: 1)
@@ -360,6 +447,7 @@ public actor TrackerService {
         }
         persist(events)
         report(events)
+        if case .accepted = session.tracker.lastOutcome { publishLocation(fix) }
         if let t = fix.time, t - lastStatusTime >= 5 || !events.isEmpty {
             lastStatusTime = t
             Notifier.status(statusLine())
@@ -367,7 +455,10 @@ public actor TrackerService {
     }
 
     private func report(_ events: [TrackingSession.Sequenced]) {
-        for e in events { emit(entry(for: e), json: EventJSON.encode(e, fences: session.geofences?.index)) }
+        for e in events {
+            emit(entry(for: e), json: EventJSON.encode(e, fences: session.geofences?.index))
+            if case .fence(let f) = e.event { publishTransition(f) }
+        }
     }
 
     /// `STATUS=` for systemd: fix, distance, fences inside.

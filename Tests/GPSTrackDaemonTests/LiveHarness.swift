@@ -41,6 +41,15 @@ enum LiveHarness {
         throw Timeout(what: what)
     }
 
+    /// Processes started from Swift's worker threads inherit their blocked signals (SIGTERM
+    /// among them); this runs `path` through a Python shim that unblocks every signal first, so
+    /// the program can be stopped as its users stop it.
+    static func unmasked(_ process: Process, _ path: String, _ arguments: [String]) {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
+                             path] + arguments
+    }
+
     static func freePort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }

@@ -1,0 +1,210 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CMosquitto
+import GPSTrackCore
+
+/// Publishes OwnTracks JSON over MQTT through libmosquitto, from a durable outbox: every
+/// message is first written to the `outbox` table of the state database and deleted only when
+/// libmosquitto reports it published (QoS 1: acknowledged by the broker). While the broker is
+/// unreachable messages wait there; libmosquitto's thread reconnects with capped exponential
+/// backoff and the outbox drains in order.
+public final class MQTTPublisher: @unchecked Sendable {
+    public let config: MQTTConfig
+    /// The base topic (`owntracks/<user>/<device>`).
+    public let baseTopic: String
+    /// OwnTracks' two-letter tracker id.
+    public let trackerID: String
+    private let journal: Journal
+    private let lock = Mutex()
+    private var mosq: OpaquePointer?
+    private let outbox: SQLiteDatabase?
+    private var connected = false
+    private var inOutage = false
+    private var everConnected = false
+    private var inflight: [Int32: (row: Int64, qos: Int32)] = [:]
+    private var waypoints: String?
+    private var password: String?
+
+    /// Reads the password file; a missing or unreadable one is a configuration error.
+    public init(config: MQTTConfig, databasePath: String, journal: Journal, configFile: String) throws(ConfigError) {
+        self.config = config
+        self.journal = journal
+        var host = [CChar](repeating: 0, count: 256)
+        gethostname(&host, host.count)
+        let name = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let device = name.split(separator: ".").first.map(String.init) ?? "gpstrackd"
+        baseTopic = config.topic ?? "owntracks/\(config.user ?? "gpstrackd")/\(device)"
+        trackerID = String(device.filter { $0.isLetter || $0.isNumber }.suffix(2)).lowercased().padding(2)
+        if let file = config.passwordFile {
+            do {
+                let bytes = try FileIO.readAll(file, maxBytes: 4096)
+                password = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+            } catch {
+                throw ConfigError(file: configFile, line: nil, message: "mqtt_password_file \(file): cannot read: \(error)")
+            }
+        }
+        outbox = Self.openOutbox(databasePath) ?? Self.openOutbox(":memory:")
+        if outbox == nil {
+            journal.log(LogEntry(event: "mqtt_outbox", priority: .err, message: "MQTT outbox unavailable; messages are not kept"))
+        }
+    }
+
+    private static func openOutbox(_ path: String) -> SQLiteDatabase? {
+        guard let db = try? SQLiteDatabase(path: path) else { return nil }
+        do {
+            try db.query("PRAGMA journal_mode=WAL")
+            try db.query("PRAGMA synchronous=FULL")
+            try db.query("""
+                CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, topic TEXT NOT NULL,
+                  payload TEXT NOT NULL, qos INTEGER NOT NULL)
+                """)
+            return db
+        } catch { return nil }
+    }
+
+    /// Connects in the background; libmosquitto's own thread keeps the connection.
+    public func start() {
+        mosquitto_lib_init()
+        let clientID = config.clientID ?? "gpstrackd-\(baseTopic.split(separator: "/").last ?? "box")"
+        guard let m = mosquitto_new(clientID, true, Unmanaged.passUnretained(self).toOpaque()) else {
+            journal.log(LogEntry(event: "mqtt_error", priority: .err, message: "MQTT client could not be created"))
+            return
+        }
+        mosq = m
+        mosquitto_connect_callback_set(m) { _, obj, rc in
+            Unmanaged<MQTTPublisher>.fromOpaque(obj!).takeUnretainedValue().onConnect(rc)
+        }
+        mosquitto_disconnect_callback_set(m) { _, obj, rc in
+            Unmanaged<MQTTPublisher>.fromOpaque(obj!).takeUnretainedValue().onDisconnect(rc)
+        }
+        mosquitto_publish_callback_set(m) { _, obj, mid in
+            Unmanaged<MQTTPublisher>.fromOpaque(obj!).takeUnretainedValue().onPublish(mid)
+        }
+        var lwt = JSONObject()
+        lwt.add("_type", "lwt")
+        lwt.add("tst", Int(time(nil)))
+        let will = Array(lwt.encoded.utf8)
+        _ = mosquitto_will_set(m, baseTopic, Int32(will.count), will, 1, false)
+        if config.user != nil || password != nil { _ = mosquitto_username_pw_set(m, config.user, password) }
+        if let ca = config.caFile { _ = mosquitto_tls_set(m, ca, nil, config.certFile, config.keyFile, nil) }
+        _ = mosquitto_reconnect_delay_set(m, 1, 30, true)
+        _ = mosquitto_connect_async(m, config.host ?? "localhost", Int32(config.port), 30)
+        _ = mosquitto_loop_start(m)
+    }
+
+    /// Disconnects and stops libmosquitto's thread; the outbox keeps what was not published.
+    public func stop() {
+        guard let m = mosq else { return }
+        _ = mosquitto_disconnect(m)
+        _ = mosquitto_loop_stop(m, false)
+        mosquitto_destroy(m)
+        mosq = nil
+        mosquitto_lib_cleanup()
+    }
+
+    /// Whether the broker is connected, and how many messages wait.
+    public var state: (connected: Bool, outbox: Int) {
+        lock.withLock { (connected, Int((try? outbox?.query("SELECT count(*) FROM outbox"))??.first?.first?.int ?? 0)) }
+    }
+
+    // MARK: messages
+
+    /// Queues an OwnTracks message. Locations go when the outbox is full; transitions never.
+    public func enqueue(kind: String, topic: String, payload: String, qos: Int32) {
+        lock.withLock {
+            guard let outbox else { return }
+            _ = try? outbox.query("INSERT INTO outbox (kind, topic, payload, qos) VALUES (?, ?, ?, ?)",
+                                  [.text(kind), .text(topic), .text(payload), .int(Int64(qos))])
+            let count = (try? outbox.query("SELECT count(*) FROM outbox"))?.first?.first?.int ?? 0
+            if count > Int64(config.outboxMax) {
+                let keep = Set(inflight.values.map(\.row))
+                let excess = count - Int64(config.outboxMax)
+                let victims = ((try? outbox.query("SELECT id FROM outbox WHERE kind = 'location' ORDER BY id LIMIT ?",
+                                                  [.int(excess + Int64(keep.count))])) ?? [])
+                    .compactMap { $0.first?.int }.filter { !keep.contains($0) }.prefix(Int(excess))
+                for id in victims { _ = try? outbox.query("DELETE FROM outbox WHERE id = ?", [.int(id)]) }
+            }
+            pump()
+        }
+    }
+
+    /// The waypoints message (circular fences), sent on every connect and now if connected.
+    public func setWaypoints(_ payload: String) {
+        let now = lock.withLock { waypoints = payload; return connected }
+        if now { enqueue(kind: "waypoints", topic: baseTopic + "/waypoints", payload: payload, qos: 1) }
+    }
+
+    /// Publishes waiting messages in order, at most 20 in flight. Call with the lock held.
+    private func pump() {
+        guard connected, let m = mosq, let outbox else { return }
+        let busy = Set(inflight.values.map(\.row))
+        let room = 20 - inflight.count
+        guard room > 0 else { return }
+        let rows = (try? outbox.query("SELECT id, topic, payload, qos FROM outbox ORDER BY id LIMIT ?", [.int(Int64(room + busy.count))])) ?? []
+        for row in rows {
+            guard let id = row[0].int, !busy.contains(id), inflight.count < 20 else { continue }
+            let payload = Array((row[2].string ?? "").utf8)
+            let qos = Int32(row[3].int ?? 0)
+            var mid: Int32 = 0
+            let rc = mosquitto_publish(m, &mid, row[1].string ?? baseTopic, Int32(payload.count), payload, qos, false)
+            guard rc == MOSQ_ERR_SUCCESS.rawValue else { return }
+            inflight[mid] = (id, qos)
+        }
+    }
+
+    private func onConnect(_ rc: Int32) {
+        guard rc == 0 else {
+            let reason = rc == 4 || rc == 5
+                ? "the broker refused the login (bad user name or password) for \(config.user ?? "(none)")"
+                : "the broker refused the connection: \(String(cString: mosquitto_connack_string(rc)))"
+            lock.withLock {
+                if !inOutage {
+                    inOutage = true
+                    journal.log(LogEntry(event: "mqtt_refused", priority: .err, message: "MQTT \(config.host ?? ""):\(config.port): \(reason)"))
+                }
+            }
+            return
+        }
+        lock.withLock {
+            connected = true
+            if inOutage || !everConnected {
+                journal.log(LogEntry(event: "mqtt_connected", priority: .info,
+                                     message: "MQTT connected to \(config.host ?? ""):\(config.port), publishing to \(baseTopic)"))
+            }
+            inOutage = false
+            everConnected = true
+            // QoS 0 messages in flight were lost with the connection; QoS 1 ones libmosquitto
+            // sends again by itself.
+            inflight = inflight.filter { $0.value.qos > 0 }
+            if let waypoints {
+                _ = try? outbox?.query("INSERT INTO outbox (kind, topic, payload, qos) VALUES ('waypoints', ?, ?, 1)",
+                                       [.text(baseTopic + "/waypoints"), .text(waypoints)])
+            }
+            pump()
+        }
+    }
+
+    private func onDisconnect(_ rc: Int32) {
+        lock.withLock {
+            connected = false
+            if rc != 0 && !inOutage {
+                inOutage = true
+                journal.log(LogEntry(event: "mqtt_lost", priority: .warning,
+                                     message: "MQTT broker \(config.host ?? ""):\(config.port) unreachable; messages wait in the outbox"))
+            }
+        }
+    }
+
+    private func onPublish(_ mid: Int32) {
+        lock.withLock {
+            guard let entry = inflight.removeValue(forKey: mid) else { return }
+            _ = try? outbox?.query("DELETE FROM outbox WHERE id = ?", [.int(entry.row)])
+            pump()
+        }
+    }
+}
+
+private extension String {
+    func padding(_ n: Int) -> String { count >= n ? self : self + String(repeating: "x", count: n - count) }
+}

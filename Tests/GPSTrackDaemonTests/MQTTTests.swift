@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+import GPSTrackCore
+import GPSTrackSim
+
+/// OwnTracks over MQTT against a real mosquitto broker on a free loopback port.
+@Suite(.serialized, .enabled(if: LiveHarness.available && FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto"),
+                             "mosquitto and mosquitto-clients are installed by `make test`"))
+struct MQTTTests {
+    init() throws { try LiveHarness.ensureJournald() }
+
+    final class Broker {
+        let process = Process()
+        let port: Int
+        init(port: Int, dir: String, passwordFile: String? = nil) throws {
+            self.port = port
+            var conf = "listener \(port) 127.0.0.1\npersistence true\npersistence_location \(dir)/\n"
+            conf += passwordFile.map { "allow_anonymous false\npassword_file \($0)\n" } ?? "allow_anonymous true\n"
+            try conf.write(toFile: dir + "/mosquitto.conf", atomically: true, encoding: .utf8)
+            LiveHarness.unmasked(process, "/usr/sbin/mosquitto", ["-c", dir + "/mosquitto.conf"])
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            try LiveHarness.waitFor("the broker", timeout: 10) { Self.listening(port) }
+        }
+        static func listening(_ port: Int) -> Bool {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(fd) }
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+            addr.sin_port = UInt16(port).bigEndian
+            return withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            } == 0
+        }
+        func stop() {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+        deinit { stop() }
+    }
+
+    /// A persistent-session subscriber (QoS 1), so messages wait for it across a broker restart.
+    final class Subscriber {
+        let process = Process()
+        let output: String
+        init(port: Int, file: String) throws {
+            output = file
+            _ = FileManager.default.createFile(atPath: file, contents: nil)
+            LiveHarness.unmasked(process, "/usr/bin/mosquitto_sub",
+                                 ["-h", "127.0.0.1", "-p", String(port), "-c", "-i", "gpstrackd-test-\(port)", "-q", "1", "-v", "-t", "owntracks/#"])
+            process.standardOutput = FileHandle(forWritingAtPath: file)
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+        }
+        /// (topic, payload) pairs received so far.
+        func messages() -> [(String, [String: Any])] {
+            let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").compactMap { line -> (String, [String: Any])? in
+                let parts = line.split(separator: " ", maxSplits: 1)
+                guard parts.count == 2, let json = ExecutableRunner.json(String(parts[1])) else { return nil }
+                return (String(parts[0]), json)
+            }
+        }
+        deinit { if process.isRunning { process.terminate() }; process.waitUntilExit() }
+    }
+
+    @Test func payloadsAndNothingLostAcrossABrokerRestart() throws {
+        let dir = NSTemporaryDirectory() + "gpstrackd-mqtt-\(getpid())"
+        try? FileManager.default.removeItem(atPath: dir)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let mqttPort = LiveHarness.freePort()
+        var broker = try Broker(port: mqttPort, dir: dir)
+        let sub = try Subscriber(port: mqttPort, file: dir + "/sub.txt")
+        try LiveHarness.waitFor("the subscriber", timeout: 10) { sub.process.isRunning }
+        usleep(500_000)
+
+        let trace = LiveDaemonTests.walk(seconds: 230, seed: 21)
+        let log = try LiveHarness.nmeaFile("mqtt.nmea", fixes: trace.fixes, padding: 100)
+        let gpsPort = LiveHarness.freePort()
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(gpsPort)", "--fences", try LiveDaemonTests.fencesFile("mqtt.geojson")],
+            extraConfig: "mqtt_host = 127.0.0.1\nmqtt_port = \(mqttPort)\nmqtt_topic = owntracks/fleet/box1\nmqtt_min_interval_s = 5\nmqtt_min_distance_m = 5\n")
+        try daemon.waitFor("mqtt_connected", timeout: 20)
+        let feed = try LiveHarness.Feed(log: log, port: gpsPort, cycle: 0.03)
+        defer { feed.stop() }
+        // The first location is out: stop the broker while the walk goes on towards the fence.
+        try LiveHarness.waitFor("a location", timeout: 60) { sub.messages().contains { $0.1["_type"] as? String == "location" } }
+        broker.stop()
+        try daemon.waitFor("mqtt_lost", timeout: 20)
+        try daemon.waitFor("enter", timeout: 60)
+        broker = try Broker(port: mqttPort, dir: dir)
+        try daemon.waitFor("gpsd_lost", containing: "no report", timeout: 120)
+        try LiveHarness.waitFor("the leave transition", timeout: 60) {
+            sub.messages().contains { $0.1["event"] as? String == "leave" }
+        }
+        #expect(try daemon.entries("mqtt_lost").count == 1, "one entry per outage")
+
+        let messages = sub.messages()
+        let transitions = messages.filter { $0.1["_type"] as? String == "transition" }
+        #expect(transitions.map { $0.1["event"] as? String ?? "" } == ["enter", "leave"], "every transition, in order, once")
+        for (topic, t) in transitions {
+            #expect(topic == "owntracks/fleet/box1/event")
+            #expect(t["desc"] as? String == "Ring road" && t["rid"] as? String == "ring" && t["t"] as? String == "c")
+            #expect(t["tst"] is Int && t["wtst"] is Int && t["lat"] is Double && t["lon"] is Double && t["acc"] is Int)
+        }
+        let locations = messages.filter { $0.1["_type"] as? String == "location" }
+        #expect(locations.count >= 3)
+        for (topic, l) in locations {
+            #expect(topic == "owntracks/fleet/box1")
+            #expect(l["lat"] is Double && l["lon"] is Double && l["tst"] is Int && l["acc"] is Int)
+            #expect(l["vel"] is Int && l["cog"] is Int && l["alt"] is Int && (l["tid"] as? String)?.count == 2)
+            #expect(l["inregions"] is [Any])
+        }
+        // Locations are rate limited by fix time: at least 5 s apart.
+        let times = locations.compactMap { $0.1["tst"] as? Int }
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 5 || $1 < $0 })
+        let waypoints = try #require(messages.first { $0.1["_type"] as? String == "waypoints" })
+        #expect(waypoints.0 == "owntracks/fleet/box1/waypoints")
+        let wp = try #require((waypoints.1["waypoints"] as? [[String: Any]])?.first)
+        #expect(wp["rid"] as? String == "ring" && wp["rad"] as? Int == 60 && wp["desc"] as? String == "Ring road")
+        let status = try #require(try SocketClient(path: daemon.socketPath).request(#"{"cmd":"status"}"#)?["mqtt"] as? [String: Any])
+        #expect(status["connected"] as? Bool == true && status["outbox"] as? Int == 0)
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func aWrongPasswordIsReportedClearly() throws {
+        let dir = NSTemporaryDirectory() + "gpstrackd-mqtt-auth-\(getpid())"
+        try? FileManager.default.removeItem(atPath: dir)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let passwd = dir + "/passwd"
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_passwd")
+        make.arguments = ["-c", "-b", passwd, "box1", "right-secret"]
+        try make.run()
+        make.waitUntilExit()
+        let port = LiveHarness.freePort()
+        let broker = try Broker(port: port, dir: dir, passwordFile: passwd)
+        defer { broker.stop() }
+        let wrong = try ExecutableRunner.temporaryFile("wrong.pw", contents: "not-the-secret\n")
+        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1"],
+            extraConfig: "mqtt_host = 127.0.0.1\nmqtt_port = \(port)\nmqtt_user = box1\nmqtt_password_file = \(wrong)\n")
+        try daemon.waitFor("mqtt_refused", timeout: 20)
+        let entry = try #require(try daemon.entries("mqtt_refused").first)
+        #expect((entry["MESSAGE"] as? String)?.contains("bad user name or password") == true)
+        #expect(!(try daemon.entries().contains { ($0["MESSAGE"] as? String)?.contains("not-the-secret") == true }), "the password is never logged")
+        #expect(daemon.stop() == 0)
+
+        let right = try ExecutableRunner.temporaryFile("right.pw", contents: "right-secret\n")
+        let good = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1"],
+            extraConfig: "mqtt_host = 127.0.0.1\nmqtt_port = \(port)\nmqtt_user = box1\nmqtt_password_file = \(right)\n")
+        try good.waitFor("mqtt_connected", timeout: 20)
+        #expect(good.stop() == 0)
+        let missing = try ExecutableRunner.run(["--config", try ExecutableRunner.temporaryFile("m.conf",
+            contents: "mqtt_host = 127.0.0.1\nmqtt_password_file = /nonexistent/pw\n"), "--socket", dir + "/x.sock", "--state-dir", dir + "/st"])
+        #expect(missing.status == 78)
+    }
+}
