@@ -28,7 +28,7 @@ done
 pkill -TERM -P "$daemon" 2>/dev/null || true
 pkill -TERM -P "$logger" 2>/dev/null || true
 wait "$daemon" "$logger" 2>/dev/null || true
-kill "$feed" 2>/dev/null || true; pkill -9 -f "gpsd .*-S $port " || true
+kill -9 "$feed" 2>/dev/null || true; pkill -9 -f "gpsd .*-S $port " || true
 fixes=$(grep -c '^\$GPGGA' "$ROUTE")
 read -r d_rss d_u d_s < <(tail -n 1 "$work/daemon.time")
 read -r g_rss g_u g_s < <(tail -n 1 "$work/gpxlogger.time")

@@ -16,7 +16,7 @@ feed=$!
 "$BIN" --config /dev/null --gpsd "127.0.0.1:$port" --fences "$FENCES" --log stderr \
   --state-dir "$state" --socket "$state/gpstrackd.sock" &
 daemon=$!
-trap 'kill $feed $daemon 2>/dev/null || true; rm -rf "$state"' EXIT
+trap 'kill -9 $feed 2>/dev/null || true; kill $daemon 2>/dev/null || true; rm -rf "$state"' EXIT
 wait "$feed" || true
 sleep 1
 kill -TERM "$daemon"
