@@ -135,3 +135,37 @@ import Glibc
         #expect(idx.candidates(near: west, marginM: 10) == [0])
     }
 }
+
+@Suite struct GeofenceMemoryTests {
+    func fenceEvents(_ events: [TrackingSession.Sequenced]) -> [FenceEvent.Kind] {
+        events.compactMap { if case .fence(let f) = $0.event { return f.kind }; return nil }
+    }
+
+    @Test func aReloadKeepsMembershipSoThereIsNoSecondEnter() throws {
+        let circle = Fence(index: 0, id: "c", shape: .circle(center: FixFactory.base, radiusM: 100))
+        var session = TrackingSession(config: TrackerConfig(), fences: try FenceIndex(fences: [circle], file: "a"))
+        #expect(fenceEvents(session.ingest(FixFactory.at(0, eph: 4))) == [.enter])
+        // The same fence and a new one.
+        let other = Fence(index: 1, id: "far", shape: .circle(center: FixFactory.at(0, east: 5000).coordinate, radiusM: 100))
+        session.replaceFences(try FenceIndex(fences: [circle, other], file: "b"))
+        let after = fenceEvents(session.ingest(FixFactory.at(1, east: 1, eph: 4)))
+        #expect(after == [.state(.inside), .state(.outside)])
+    }
+
+    @Test func restoredMembershipCarriesOnAfterARestart() throws {
+        let circle = Fence(index: 0, id: "c", shape: .circle(center: FixFactory.base, radiusM: 100), dwellS: 60)
+        var first = TrackingSession(config: TrackerConfig(), fences: try FenceIndex(fences: [circle], file: "a"))
+        _ = first.ingest(FixFactory.at(0, eph: 4))
+        _ = first.ingest(FixFactory.at(30, eph: 4))
+        let memory = try #require(first.geofences?.memory(of: 0))
+        #expect(memory.membership == true && memory.enteredAt == FixFactory.t0 && !memory.dwellSent)
+
+        var second = TrackingSession(config: TrackerConfig(), fences: try FenceIndex(fences: [circle], file: "a"))
+        second.restore(trip: first.tracker.trip, seq: first.seq, fences: ["c": memory])
+        let events = [40.0, 50, 60].flatMap { second.ingest(FixFactory.at($0, eph: 4)) }
+        // Still inside: a state event, no second enter; the dwell counts from the first entry.
+        #expect(fenceEvents(events) == [.state(.inside), .dwell])
+        #expect(events.first?.seq == first.seq + 1)
+        #expect(second.tracker.trip.startedAt == FixFactory.t0, "the trip carries on")
+    }
+}
