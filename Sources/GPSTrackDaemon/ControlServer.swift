@@ -186,7 +186,7 @@ public final class ControlServer: @unchecked Sendable {
 
             if fds[1].revents != 0 {
                 var sink = [UInt8](repeating: 0, count: 256)
-                while read(wakeRead, &sink, sink.count) > 0 {}
+                while ((try? syscall("read") { read(wakeRead, &sink, sink.count) }) ?? 0) > 0 {}
             }
             drainOutbox(&clients, requests)
             for (i, id) in order.enumerated() {
@@ -201,8 +201,7 @@ public final class ControlServer: @unchecked Sendable {
 
     private func accept(_ clients: inout [Int: Client], _ nextID: inout Int) {
         while true {
-            let fd = Glibc.accept(listenFD, nil, nil)
-            if fd < 0 { return }
+            guard let fd = try? syscall("accept", { Glibc.accept(listenFD, nil, nil) }) else { return }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, O_NONBLOCK)
             if clients.count >= config.maxClients {
@@ -219,14 +218,19 @@ public final class ControlServer: @unchecked Sendable {
     private func readFrom(_ id: Int, _ clients: inout [Int: Client], _ requests: AsyncStream<Incoming>.Continuation) {
         guard var c = clients[id] else { return }
         var chunk = [UInt8](repeating: 0, count: 65536)
-        let n = chunk.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, $0.count, 0) }
-        if n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) {
-            // Hung up; a request cut off without its newline is dropped with the connection.
+        let n: Int
+        do {
+            n = try syscall("recv") { chunk.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, $0.count, 0) } }
+        } catch {
+            if error.code == EAGAIN || error.code == EWOULDBLOCK { return }
+            n = 0
+        }
+        if n == 0 {
+            // Hung up (or failed); a request cut off without its newline goes with it.
             close(c.fd)
             clients[id] = nil
             return
         }
-        guard n > 0 else { return }
         c.lastActivity = Self.monotonic()
         if c.watching || c.closing {
             clients[id] = c   // a watcher's input is ignored; a closing client's too
@@ -317,9 +321,14 @@ public final class ControlServer: @unchecked Sendable {
     private func flush(_ id: Int, _ clients: inout [Int: Client]) {
         guard var c = clients[id] else { return }
         while !c.outbuf.isEmpty {
-            let n = c.outbuf.withUnsafeBytes { send(c.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let n: Int
+            do {
+                n = try syscall("send") { c.outbuf.withUnsafeBytes { send(c.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
+            } catch {
+                if error.code == EAGAIN || error.code == EWOULDBLOCK { break }
+                n = 0
+            }
             if n > 0 { c.outbuf.removeFirst(n); continue }
-            if n < 0 && (errno == EAGAIN || errno == EINTR) { break }
             close(c.fd)
             clients[id] = nil
             return
