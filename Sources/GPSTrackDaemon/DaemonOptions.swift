@@ -44,14 +44,7 @@ public struct DaemonOptions: Sendable {
         let path = explicit ?? (access(Self.defaultConfigPath, F_OK) == 0 ? Self.defaultConfigPath : nil)
         configPath = path
         if let path {
-            let bytes: [UInt8]
-            do { bytes = try FileIO.readAll(path) } catch {
-                throw .config(ConfigError(file: path, line: nil, message: "cannot read: \(error)"))
-            }
-            guard let text = String(validating: bytes, as: UTF8.self) else {
-                throw .config(ConfigError(file: path, line: nil, message: "not UTF-8 text"))
-            }
-            do { config = try ConfigParser.parse(text, file: path) } catch { throw .config(error) }
+            do { config = try FileIO.loadConfiguration(path) } catch { throw .config(error) }
         }
         if let gpsd = parsed.options["gpsd"] {
             guard let (host, port) = ConfigParser.parseHostPort(gpsd) else { throw .usage("--gpsd: expected HOST:PORT, got '\(gpsd)'") }

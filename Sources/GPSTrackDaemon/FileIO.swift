@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GPSTrackCore
 
 /// Whole-file reads and opens through the EINTR-safe `syscall` helper.
 public enum FileIO {
@@ -26,5 +27,17 @@ public enum FileIO {
             out.append(contentsOf: chunk[0..<n])
             if out.count > maxBytes { throw ErrnoError(call: "read \(path)", code: EFBIG) }
         }
+    }
+
+    /// Reads and parses a configuration file; every failure names the file (and line).
+    public static func loadConfiguration(_ path: String) throws(ConfigError) -> Configuration {
+        let bytes: [UInt8]
+        do { bytes = try readAll(path) } catch {
+            throw ConfigError(file: path, line: nil, message: "cannot read: \(error)")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ConfigError(file: path, line: nil, message: "not UTF-8 text")
+        }
+        return try ConfigParser.parse(text, file: path)
     }
 }

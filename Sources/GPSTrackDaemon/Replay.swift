@@ -29,14 +29,7 @@ public struct Replay {
         }
         var config = Configuration()
         if let path = parsed.options["config"] {
-            let bytes: [UInt8]
-            do { bytes = try FileIO.readAll(path) } catch {
-                throw .config(ConfigError(file: path, line: nil, message: "cannot read: \(error)"))
-            }
-            guard let text = String(validating: bytes, as: UTF8.self) else {
-                throw .config(ConfigError(file: path, line: nil, message: "not UTF-8 text"))
-            }
-            do { config = try ConfigParser.parse(text, file: path) } catch { throw .config(error) }
+            do { config = try FileIO.loadConfiguration(path) } catch { throw .config(error) }
         }
         for (flag, key) in [("distance-filter", "distance_filter_m"), ("max-error", "max_horizontal_error_m")] {
             guard let value = parsed.options[flag] else { continue }
