@@ -145,6 +145,17 @@ struct ControlSocketTests {
         #expect(daemon.stop() == 0)
     }
 
+    @Test func idleConnectionsAreClosed() throws {
+        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())"], extraConfig: "idle_timeout_s = 1\n")
+        try daemon.waitFor("started", timeout: 20)
+        let idle = try SocketClient(path: daemon.socketPath, timeout: 10)
+        #expect(idle.request(#"{"cmd":"status"}"#)?["ok"] as? Bool == true)
+        // Silent past the timeout: the daemon hangs up (EOF, not the test's receive timeout).
+        #expect(idle.readLine() == nil)
+        #expect(idle.sawEOF, "closed by the daemon")
+        #expect(daemon.stop() == 0)
+    }
+
     @Test func twoHundredClientsAtOnceAndTheLimit() throws {
         let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())"])
         try daemon.waitFor("started", timeout: 20)

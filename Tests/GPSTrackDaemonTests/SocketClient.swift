@@ -31,6 +31,9 @@ final class SocketClient: @unchecked Sendable {
         }
     }
 
+    /// True once the peer has hung up (a read returned 0), as opposed to a receive timeout.
+    private(set) var sawEOF = false
+
     /// The next line; nil at EOF or after the timeout.
     func readLine() -> String? {
         while true {
@@ -41,6 +44,7 @@ final class SocketClient: @unchecked Sendable {
             }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { sawEOF = true }
             if n <= 0 { return nil }
             buffer.append(contentsOf: chunk[0..<n])
         }
