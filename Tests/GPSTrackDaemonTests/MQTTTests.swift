@@ -125,6 +125,39 @@ struct MQTTTests {
         #expect(daemon.stop() == 0)
     }
 
+    @Test func theOutboxSurvivesARestartWhileTheBrokerIsDown() throws {
+        let dir = NSTemporaryDirectory() + "gpstrackd-mqtt-outbox-\(getpid())"
+        try? FileManager.default.removeItem(atPath: dir)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let mqttPort = LiveHarness.freePort()
+        let config = "mqtt_host = 127.0.0.1\nmqtt_port = \(mqttPort)\nmqtt_topic = owntracks/fleet/box2\n"
+        let fences = try LiveDaemonTests.fencesFile("outbox.geojson")
+        // No broker yet: the walk crosses the fence and both transitions wait in the outbox.
+        let trace = LiveDaemonTests.walk(seconds: 230, seed: 23)
+        let gpsPort = LiveHarness.freePort()
+        let feed = try LiveHarness.Feed(log: try LiveHarness.nmeaFile("outbox.nmea", fixes: trace.fixes, padding: 400), port: gpsPort)
+        defer { feed.stop() }
+        let first = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(gpsPort)", "--fences", fences], extraConfig: config)
+        try first.waitFor("exit", timeout: 90)
+        let status = try #require(try SocketClient(path: first.socketPath).request(#"{"cmd":"status"}"#)?["mqtt"] as? [String: Any])
+        #expect(status["connected"] as? Bool == false && (status["outbox"] as? Int ?? 0) >= 2)
+        #expect(first.stop() == 0)
+
+        // The broker comes back; the daemon restarts on the same state directory and drains.
+        let broker = try Broker(port: mqttPort, dir: dir)
+        defer { broker.stop() }
+        let sub = try Subscriber(port: mqttPort, file: dir + "/sub.txt")
+        usleep(500_000)
+        let second = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1", "--fences", fences],
+                                                   extraConfig: config, stateDirectory: first.stateDirectory)
+        try LiveHarness.waitFor("both transitions", timeout: 30) {
+            sub.messages().filter { $0.1["_type"] as? String == "transition" }.count >= 2
+        }
+        let events = sub.messages().filter { $0.1["_type"] as? String == "transition" }.map { $0.1["event"] as? String ?? "" }
+        #expect(events == ["enter", "leave"])
+        #expect(second.stop() == 0)
+    }
+
     @Test func aWrongPasswordIsReportedClearly() throws {
         let dir = NSTemporaryDirectory() + "gpstrackd-mqtt-auth-\(getpid())"
         try? FileManager.default.removeItem(atPath: dir)
