@@ -36,13 +36,8 @@ public final class GPSDDecoder {
 
     /// Decodes one line (without its newline).
     public func decode(_ line: ArraySlice<UInt8>) -> Record {
-        var lo = line.startIndex, hi = line.endIndex
-        while lo < hi, Self.isSpace(line[lo]) { lo += 1 }
-        while lo < hi, Self.isSpace(line[hi - 1]) { hi -= 1 }
-        let body = line[lo..<hi]
-        if body.isEmpty { return .blank }
-        let (name, problem) = Self.classify(body)
-        guard let className = name else { return .malformed(reason: problem ?? "malformed") }
+        let (body, className, early) = Self.prepare(line)
+        if let early { return early }
 
         scratch.removeAll(keepingCapacity: true)
         body.withUnsafeBufferPointer { raw in
@@ -52,6 +47,26 @@ public final class GPSDDecoder {
         gpstrack_clear_set(data)
         _ = scratch.withUnsafeMutableBufferPointer { gps_unpack($0.baseAddress, data) }
         return Self.record(className: className, body: body, data: data)
+    }
+
+    /// Interprets a line that libgps has already unpacked into `data` (the live source's
+    /// `gps_read` unpacks with the same `gps_unpack`).
+    static func interpret(unpacked line: ArraySlice<UInt8>, data: UnsafePointer<gps_data_t>) -> Record {
+        let (body, className, early) = prepare(line)
+        return early ?? record(className: className, body: body, data: data)
+    }
+
+    /// Trims a line and checks its shape: the body and its class, or the record it already is
+    /// (blank or malformed).
+    private static func prepare(_ line: ArraySlice<UInt8>) -> (ArraySlice<UInt8>, String, Record?) {
+        var lo = line.startIndex, hi = line.endIndex
+        while lo < hi, isSpace(line[lo]) { lo += 1 }
+        while lo < hi, isSpace(line[hi - 1]) { hi -= 1 }
+        let body = line[lo..<hi]
+        if body.isEmpty { return (body, "", .blank) }
+        let (name, problem) = classify(body)
+        guard let className = name else { return (body, "", .malformed(reason: problem ?? "malformed")) }
+        return (body, className, nil)
     }
 
     /// Interprets what libgps unpacked into `data` from `body` (a line whose class is
@@ -112,7 +127,7 @@ public final class GPSDDecoder {
         return false
     }
 
-    private static func isSpace(_ b: UInt8) -> Bool { b == 32 || b == 9 || b == 13 }
+    private static func isSpace(_ b: UInt8) -> Bool { b == 32 || b == 9 || b == 13 || b == 10 }
 
     /// The value of the `"class"` member, found by a scan of the object's first 256 bytes.
     static func className(_ body: ArraySlice<UInt8>) -> String? {

@@ -71,18 +71,12 @@ public final class GPSDSource: @unchecked Sendable {
 
     private var isStopping: Bool { stopFlag.withLock { stopping } }
 
-    private static func monotonic() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
-    }
-
     /// Sleeps up to `seconds`, returning early (false) when asked to stop.
     private func pause(_ seconds: Double) -> Bool {
         var pfd = pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
-        let deadline = Self.monotonic() + seconds
+        let deadline = MonotonicClock.now() + seconds
         while !isStopping {
-            let left = deadline - Self.monotonic()
+            let left = deadline - MonotonicClock.now()
             if left <= 0 { return true }
             _ = try? syscall("poll") { poll(&pfd, 1, Int32(min(left * 1000, 3_600_000)) + 1) }
         }
@@ -102,7 +96,7 @@ public final class GPSDSource: @unchecked Sendable {
         func fail(_ reason: String) {
             if !inOutage {
                 inOutage = true
-                outageSince = Self.monotonic()
+                outageSince = MonotonicClock.now()
                 out.yield(.lost(reason: reason))
             }
         }
@@ -118,7 +112,7 @@ public final class GPSDSource: @unchecked Sendable {
                 continue
             }
             _ = gps_stream(data, UInt32(WATCH_ENABLE | WATCH_JSON), nil)
-            var lastReport = Self.monotonic()
+            var lastReport = MonotonicClock.now()
             var reason = "gpsd closed the connection"
             reading: while !isStopping {
                 // Drain what libgps has buffered before waiting on the socket.
@@ -131,9 +125,10 @@ public final class GPSDSource: @unchecked Sendable {
                         let len = strnlen(buf.baseAddress!, buf.count)
                         return buf.prefix(len).map { UInt8(bitPattern: $0) }
                     }
-                    guard let record = Self.decode(line, data) else { continue }
+                    let record = GPSDDecoder.interpret(unpacked: line[...], data: data)
+                    if case .blank = record { continue }
                     if case .tpv = record {
-                        lastReport = Self.monotonic()
+                        lastReport = MonotonicClock.now()
                         if inOutage || outageSince == nil {
                             out.yield(.restored(afterSeconds: outageSince.map { lastReport - $0 }))
                             inOutage = false
@@ -146,7 +141,7 @@ public final class GPSDSource: @unchecked Sendable {
                     if case .other = record { continue }
                     out.yield(.record(record))
                 }
-                let left = noDataTimeout - (Self.monotonic() - lastReport)
+                let left = noDataTimeout - (MonotonicClock.now() - lastReport)
                 if left <= 0 { reason = "no report from gpsd for \(Int(noDataTimeout)) s"; break }
                 var fds = [pollfd(fd: data.pointee.gps_fd, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
@@ -155,17 +150,5 @@ public final class GPSDSource: @unchecked Sendable {
             _ = gps_close(data)
             if !isStopping { fail(reason) }
         }
-    }
-
-    /// Classifies a line gps_read returned and interprets what libgps unpacked from it.
-    static func decode(_ line: [UInt8], _ data: UnsafeMutablePointer<gps_data_t>) -> GPSDDecoder.Record? {
-        var lo = 0, hi = line.count
-        while lo < hi, line[lo] == 32 || line[lo] == 10 || line[lo] == 13 { lo += 1 }
-        while hi > lo, line[hi - 1] == 32 || line[hi - 1] == 10 || line[hi - 1] == 13 { hi -= 1 }
-        let body = line[lo..<hi]
-        if body.isEmpty { return nil }
-        let (name, problem) = GPSDDecoder.classify(body)
-        guard let className = name else { return .malformed(reason: problem ?? "malformed") }
-        return GPSDDecoder.record(className: className, body: body, data: data)
     }
 }
