@@ -97,12 +97,6 @@ public final class ControlServer: @unchecked Sendable {
         _ = write(wakeWrite, &one, 1)
     }
 
-    private static func monotonic() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
-    }
-
     // MARK: setup
 
     private static func listen(path: String, group: String, journal: Journal) throws(SetupError) -> Int32 {
@@ -164,7 +158,7 @@ public final class ControlServer: @unchecked Sendable {
             unlink(path)
         }
         while !lock.withLock({ stopping }) {
-            let now = Self.monotonic()
+            let now = MonotonicClock.now()
             // Idle clients go; the poll waits only as long as the nearest idle deadline.
             var timeoutMs: Int32 = -1
             for (id, c) in clients where !c.watching {
@@ -210,7 +204,7 @@ public final class ControlServer: @unchecked Sendable {
                 close(fd)
                 continue
             }
-            clients[nextID] = Client(fd: fd, peer: PeerCredentials.of(fd), lastActivity: Self.monotonic())
+            clients[nextID] = Client(fd: fd, peer: PeerCredentials.of(fd), lastActivity: MonotonicClock.now())
             nextID += 1
         }
     }
@@ -231,7 +225,7 @@ public final class ControlServer: @unchecked Sendable {
             clients[id] = nil
             return
         }
-        c.lastActivity = Self.monotonic()
+        c.lastActivity = MonotonicClock.now()
         if c.watching || c.closing {
             clients[id] = c   // a watcher's input is ignored; a closing client's too
             return

@@ -16,7 +16,7 @@ public actor TrackerService {
     private var gpsdConnected = false
     private var device: String?
     private var lastFixReceived: Double?
-    private let startedAt = TrackerService.monotonic()
+    private let startedAt = MonotonicClock.now()
     /// Where `watch` events go (the control server's broadcast), if anywhere.
     private var watchSink: (@Sendable (String) -> Void)?
 
@@ -160,12 +160,6 @@ public actor TrackerService {
     /// Sends every event, as a JSON line, to `sink` from now on.
     public func setWatchSink(_ sink: @escaping @Sendable (String) -> Void) {
         watchSink = sink
-    }
-
-    static func monotonic() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
     }
 
     /// Logs an entry and streams it to watchers (session events in replay's format).
@@ -335,7 +329,7 @@ public actor TrackerService {
             f.add("speed", fix.speed, decimals: 3)
             f.add("track", fix.track, decimals: 1)
             f.add("course_text", CourseText(track: fix.track, speed: fix.speed, minimumSpeed: configuration.tracker.minCourseSpeedMps).text)
-            f.add("age_s", lastFixReceived.map { Self.monotonic() - $0 }, decimals: 1)
+            f.add("age_s", lastFixReceived.map { MonotonicClock.now() - $0 }, decimals: 1)
             o.add("fix", f)
         } else {
             o.add("fix", raw: "null")
@@ -369,7 +363,7 @@ public actor TrackerService {
         }
         o.add("seq", Int(session.seq))
         o.add("version", Daemon.version)
-        o.add("uptime_s", Self.monotonic() - startedAt, decimals: 1)
+        o.add("uptime_s", MonotonicClock.now() - startedAt, decimals: 1)
         return o.encoded
     }
 
@@ -427,7 +421,7 @@ public actor TrackerService {
     private func process(_ fix: Fix) {
         let events = session.ingest(fix)
         if case .accepted = session.tracker.lastOutcome {
-            lastFixReceived = Self.monotonic()
+            lastFixReceived = MonotonicClock.now()
             if fixLost {
                 fixLost = false
                 emit(LogEntry(event: "fix_acquired", priority: .info, message: "GPS fix acquired", fields: position(fix)))

@@ -9,12 +9,6 @@ import GPSTrackSim
 /// Replay throughput with 10, 1,000 and 10,000 fences, in process, next to libgps's
 /// unpacker alone over the same log.
 enum FenceBench {
-    static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
-    }
-
     static func run() {
         let origin = Coordinate(latitude: 52.42, longitude: 13.25)
         let center = Geodesic.destination(from: Geodesic.destination(from: origin, azimuth: 90, distance: 10_000), azimuth: 0, distance: 10_000)
@@ -24,7 +18,7 @@ enum FenceBench {
 
         func best(_ body: () -> Void) -> Double {
             var times: [Double] = []
-            for _ in 0..<3 { let t0 = now(); body(); times.append(now() - t0) }
+            for _ in 0..<3 { let t0 = MonotonicClock.now(); body(); times.append(MonotonicClock.now() - t0) }
             return times.min()!
         }
         var sink = 0

@@ -152,8 +152,7 @@ for _ in 0..<3 {
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     let argv: [UnsafeMutablePointer<CChar>?] = [strdup(binary), strdup("replay"), strdup(logPath), nil]
-    var t0 = timespec(), t1 = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &t0)
+    let t0 = MonotonicClock.now()
     guard posix_spawn(&pid, binary, &actions, nil, argv, environ) == 0 else {
         print("cannot start \(binary)")
         exit(1)
@@ -161,8 +160,7 @@ for _ in 0..<3 {
     var status: Int32 = 0
     var usage = rusage()
     _ = wait4(pid, &status, 0, &usage)
-    clock_gettime(CLOCK_MONOTONIC, &t1)
-    runs.append(Double(t1.tv_sec - t0.tv_sec) + Double(t1.tv_nsec - t0.tv_nsec) * 1e-9)
+    runs.append(MonotonicClock.now() - t0)
     peakKiB = max(peakKiB, Int(usage.ru_maxrss))
     for p in argv { free(p) }
 }
