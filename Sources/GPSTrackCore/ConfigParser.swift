@@ -18,11 +18,7 @@ public enum ConfigParser {
         ("state_dir", { c, v in c.stateDirectory = v; return nil }),
         ("socket_group", { c, v in c.socketGroup = v; return nil }),
         ("mqtt_host", { c, v in c.mqtt.host = v; return nil }),
-        ("mqtt_port", { c, v in
-            guard let n = Int(v), (1...65535).contains(n) else { return "expected a port from 1 to 65535, got '\(v)'" }
-            c.mqtt.port = n
-            return nil
-        }),
+        ("mqtt_port", whole(\.mqtt.port, 1...65535)),
         ("mqtt_topic", { c, v in
             guard !v.contains("#"), !v.contains("+") else { return "a topic to publish to has no wildcards" }
             c.mqtt.topic = v
@@ -34,47 +30,15 @@ public enum ConfigParser {
         ("mqtt_ca_file", { c, v in c.mqtt.caFile = v; return nil }),
         ("mqtt_cert_file", { c, v in c.mqtt.certFile = v; return nil }),
         ("mqtt_key_file", { c, v in c.mqtt.keyFile = v; return nil }),
-        ("mqtt_min_interval_s", { c, v in
-            guard let n = Double(v), n.isFinite, n >= 0 else { return "expected a number of seconds >= 0, got '\(v)'" }
-            c.mqtt.minIntervalS = n
-            return nil
-        }),
-        ("mqtt_min_distance_m", { c, v in
-            guard let n = Double(v), n.isFinite, n >= 0 else { return "expected a number of metres >= 0, got '\(v)'" }
-            c.mqtt.minDistanceM = n
-            return nil
-        }),
-        ("mqtt_outbox_max", { c, v in
-            guard let n = Int(v), n >= 10 else { return "expected a whole number >= 10, got '\(v)'" }
-            c.mqtt.outboxMax = n
-            return nil
-        }),
-        ("retention_days", { c, v in
-            guard let n = Double(v), n.isFinite, n > 0 else { return "expected a number of days > 0, got '\(v)'" }
-            c.retentionDays = n
-            return nil
-        }),
+        ("mqtt_min_interval_s", decimal(\.mqtt.minIntervalS, atLeast: 0, "seconds")),
+        ("mqtt_min_distance_m", decimal(\.mqtt.minDistanceM, atLeast: 0, "metres")),
+        ("mqtt_outbox_max", whole(\.mqtt.outboxMax, 10...Int.max)),
+        ("retention_days", decimal(\.retentionDays, above: 0, "days")),
         ("admin_group", { c, v in c.adminGroup = v; return nil }),
-        ("max_clients", { c, v in
-            guard let n = Int(v), (1...4096).contains(n) else { return "expected a whole number from 1 to 4096, got '\(v)'" }
-            c.maxClients = n
-            return nil
-        }),
-        ("idle_timeout_s", { c, v in
-            guard let n = Double(v), n.isFinite, n >= 1 else { return "expected a number of seconds >= 1, got '\(v)'" }
-            c.idleTimeoutS = n
-            return nil
-        }),
-        ("watch_queue_bytes", { c, v in
-            guard let n = Int(v), n >= 1024 else { return "expected a whole number of bytes >= 1024, got '\(v)'" }
-            c.watchQueueBytes = n
-            return nil
-        }),
-        ("no_data_timeout_s", { c, v in
-            guard let n = Double(v), n.isFinite, n >= 1 else { return "expected a number of seconds >= 1, got '\(v)'" }
-            c.noDataTimeoutS = n
-            return nil
-        }),
+        ("max_clients", whole(\.maxClients, 1...4096)),
+        ("idle_timeout_s", decimal(\.idleTimeoutS, atLeast: 1, "seconds")),
+        ("watch_queue_bytes", whole(\.watchQueueBytes, 1024...Int.max)),
+        ("no_data_timeout_s", decimal(\.noDataTimeoutS, atLeast: 1, "seconds")),
         ("distance_filter_m", number(\.distanceFilterM, min: 0, inclusive: true)),
         ("max_horizontal_error_m", number(\.maxHorizontalErrorM, min: 0, inclusive: false)),
         ("max_speed_mps", number(\.maxSpeedMps, min: 0, inclusive: false)),
@@ -158,6 +122,31 @@ public enum ConfigParser {
                 return "must be \(inclusive ? ">=" : ">") \(Int(min)), got \(text)"
             }
             config.tracker[keyPath: path] = v
+            return nil
+        }
+    }
+
+    /// A number of `unit` for a daemon-level key, at least `atLeast` (or above `above`).
+    private static func decimal(_ path: WritableKeyPath<Configuration, Double> & Sendable, atLeast: Double? = nil,
+                                above: Double? = nil, _ unit: String) -> Setter {
+        return { config, text in
+            let bound = atLeast.map { ">= \(Int($0))" } ?? above.map { "> \(Int($0))" } ?? ""
+            guard let v = Double(text), v.isFinite, atLeast.map({ v >= $0 }) ?? true, above.map({ v > $0 }) ?? true else {
+                return "expected a number of \(unit) \(bound), got '\(text)'"
+            }
+            config[keyPath: path] = v
+            return nil
+        }
+    }
+
+    /// A whole number within `range` for a daemon-level key.
+    private static func whole(_ path: WritableKeyPath<Configuration, Int> & Sendable, _ range: ClosedRange<Int>) -> Setter {
+        return { config, text in
+            guard let v = Int(text), range.contains(v) else {
+                let bound = range.upperBound == Int.max ? ">= \(range.lowerBound)" : "from \(range.lowerBound) to \(range.upperBound)"
+                return "expected a whole number \(bound), got '\(text)'"
+            }
+            config[keyPath: path] = v
             return nil
         }
     }
