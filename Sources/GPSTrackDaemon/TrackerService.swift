@@ -119,15 +119,26 @@ public actor TrackerService {
         mqtt.enqueue(kind: "transition", topic: mqtt.baseTopic + "/event", payload: o.encoded, qos: 1)
     }
 
-    /// Commits events (before anyone hears of them), fence memories, the trip and waiting
-    /// track points. Points alone wait until they span `pointBatchSeconds`.
-    private func persist(_ events: [TrackingSession.Sequenced], force: Bool = false) {
+    /// Commits events, then reports them (journal, watchers, MQTT): each event is encoded once
+    /// and nobody hears of it before it is stored.
+    private func deliver(_ events: [TrackingSession.Sequenced], force: Bool = false) {
+        let lines = events.map { EventJSON.encode($0, fences: session.geofences?.index) }
+        persist(events, lines: lines, force: force)
+        for (e, line) in zip(events, lines) {
+            emit(entry(for: e), json: line)
+            if case .fence(let f) = e.event { publishTransition(f) }
+        }
+    }
+
+    /// Commits events (as encoded in `lines`), fence memories, the trip and waiting track
+    /// points. Points alone wait until they span `pointBatchSeconds`.
+    private func persist(_ events: [TrackingSession.Sequenced] = [], lines: [String] = [], force: Bool = false) {
         guard let store else { return }
         let span = (pendingPoints.last?.time ?? 0) - (pendingPoints.first?.time ?? 0)
         guard force || !events.isEmpty || span >= Self.pointBatchSeconds || pendingPoints.count >= 50 else { return }
         var rows: [Store.EventRow] = []
         var memories: [String: FenceMemory] = [:]
-        for e in events {
+        for (e, line) in zip(events, lines) {
             var fenceID: String?
             var time: Double?
             switch e.event {
@@ -143,8 +154,7 @@ public actor TrackerService {
                 case .tripStop(let at, _): time = at
                 }
             }
-            rows.append(Store.EventRow(seq: e.seq, time: time, event: Self.name(of: e), fence: fenceID,
-                                       json: EventJSON.encode(e, fences: session.geofences?.index)))
+            rows.append(Store.EventRow(seq: e.seq, time: time, event: Self.name(of: e), fence: fenceID, json: line))
         }
         store.commit(events: rows, trip: session.tracker.trip, fences: memories, points: pendingPoints)
         pendingPoints = []
@@ -233,7 +243,7 @@ public actor TrackerService {
     /// Ends the run: the pending epoch is processed and the trip's figures logged.
     public func finish() {
         for epoch in assembler.flush() { process(epoch) }
-        persist([], force: true)
+        persist(force: true)
         let trip = session.tracker.trip, counters = session.tracker.counters
         journal.log(LogEntry(
             event: "summary", priority: .info,
@@ -261,19 +271,17 @@ public actor TrackerService {
             o.add("state", monitor.statuses[i].state.rawValue)
             o.add("since", monitor.statuses[i].since.map(Timestamp.iso8601))
         case .start:
-            persist([], force: true)
+            persist(force: true)
             store?.endTrip(at: session.tracker.lastAccepted?.time)
-            report(session.startTrip())
-            persist([], force: true)
+            deliver(session.startTrip(), force: true)
             emit(LogEntry(event: "trip_reset", priority: .info, message: "Counting anew from the next fix (start)"))
             o.add("trip", raw: tripJSON())
         case .stop:
-            report(session.stopTrip())
-            persist([], force: true)
+            deliver(session.stopTrip(), force: true)
             o.add("trip", raw: tripJSON())
         case .reset:
             session.resetTrip()
-            persist([], force: true)
+            persist(force: true)
             emit(LogEntry(event: "trip_reset", priority: .info, message: "Trip figures reset"))
             o.add("trip", raw: tripJSON())
         case .reload:
@@ -283,7 +291,7 @@ public actor TrackerService {
             o.add("watching", true)
             return (o.encoded, true)
         case .trips:
-            persist([], force: true)
+            persist(force: true)
             guard let store, store.degradedReason == nil else { return (ControlError("storage unavailable: \(store?.degradedReason ?? "no state directory")").line, false) }
             let items = store.trips().map { t -> String in
                 var j = JSONObject()
@@ -301,7 +309,7 @@ public actor TrackerService {
             guard let store, store.degradedReason == nil else { return (ControlError("storage unavailable: \(store?.degradedReason ?? "no state directory")").line, false) }
             o.add("events", raw: "[" + store.events(since: since, fence: fence).joined(separator: ",") + "]")
         case .export(let trip, let since, let until):
-            persist([], force: true)
+            persist(force: true)
             guard let store, store.degradedReason == nil else { return (ControlError("storage unavailable: \(store?.degradedReason ?? "no state directory")").line, false) }
             let points = store.points(trip: trip, since: since, until: until)
             o.add("points", points.reduce(0) { $0 + $1.1.count })
@@ -410,8 +418,7 @@ public actor TrackerService {
     private func loseFix(reason: String) {
         for epoch in assembler.flush() { process(epoch) }
         let events = session.fixLost()
-        persist(events, force: true)
-        report(events)
+        deliver(events, force: true)
         if !fixLost {
             fixLost = true
             emit(LogEntry(event: "fix_lost", priority: .warning, message: "GPS fix lost (\(reason))"))
@@ -439,19 +446,11 @@ public actor TrackerService {
             if store.degradedReason != nil, t - lastStoreRetry >= 30 { lastStoreRetry = t; store.retryIfDegraded() }
             if t - lastPrune >= 86_400 { lastPrune = t; store.prune(before: t - configuration.retentionDays * 86_400) }
         }
-        persist(events)
-        report(events)
+        deliver(events)
         if case .accepted = session.tracker.lastOutcome { publishLocation(fix) }
         if let t = fix.time, t - lastStatusTime >= 5 || !events.isEmpty {
             lastStatusTime = t
             Notifier.status(statusLine())
-        }
-    }
-
-    private func report(_ events: [TrackingSession.Sequenced]) {
-        for e in events {
-            emit(entry(for: e), json: EventJSON.encode(e, fences: session.geofences?.index))
-            if case .fence(let f) = e.event { publishTransition(f) }
         }
     }
 
