@@ -28,11 +28,6 @@ public enum EventJSON {
         return o
     }
 
-    /// One tracker event as a JSON line: `{"event":"trip_start","time":"…","lat":…,"lon":…}`.
-    public static func encode(_ event: TrackerEvent) -> String {
-        object(event).encoded
-    }
-
     /// A tracker event's fields.
     public static func object(_ event: TrackerEvent) -> JSONObject {
         var o = JSONObject()

@@ -82,6 +82,9 @@ final class SQLiteDatabase {
         }
     }
 
+    /// Rows changed by the last statement.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
     /// Runs `body` in one transaction; any failure rolls it back.
     func transaction(_ body: () throws(Failure) -> Void) throws(Failure) {
         try query("BEGIN IMMEDIATE")

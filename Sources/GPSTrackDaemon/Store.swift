@@ -228,11 +228,9 @@ public final class Store: @unchecked Sendable {
         guard let db else { return }
         for _ in 0..<1000 {
             guard (try? db.query("DELETE FROM points WHERE id IN (SELECT id FROM points WHERE time < ? LIMIT 5000)", [.real(time)])) != nil,
-                  sqlite3Changes(db) > 0 else { return }
+                  db.changes > 0 else { return }
         }
     }
-
-    private func sqlite3Changes(_ db: SQLiteDatabase) -> Int { Int((try? db.query("SELECT changes()"))?.first?.first?.int ?? 0) }
 
     // MARK: history
 
