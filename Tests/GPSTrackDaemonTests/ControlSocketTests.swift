@@ -12,21 +12,9 @@ struct ControlSocketTests {
     static var ctl: String { ExecutableRunner.binary.replacingOccurrences(of: "/gpstrackd", with: "/gpstrackctl") }
 
     static func run(_ args: [String], as user: (uid: Int, gid: Int)? = nil) throws -> ExecutableRunner.Result {
-        let p = Process()
-        if let user {
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            p.arguments = ["--reuid=\(user.uid)", "--regid=\(user.gid)", "--clear-groups", ctl] + args
-        } else {
-            p.executableURL = URL(fileURLWithPath: ctl)
-            p.arguments = args
-        }
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return .init(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        guard let user else { return try ExecutableRunner.run(args, executable: ctl) }
+        return try ExecutableRunner.run(["--reuid=\(user.uid)", "--regid=\(user.gid)", "--clear-groups", ctl] + args,
+                                        executable: "/usr/bin/setpriv")
     }
 
     @Test func everyCommandAgainstAFedDaemonAndStatusMatchesReplay() throws {

@@ -17,9 +17,10 @@ enum ExecutableRunner {
         return packageRoot.appendingPathComponent(".build/debug/gpstrackd").path
     }
 
-    static func run(_ arguments: [String], stdin: Data? = nil) throws -> Result {
+    /// Runs `executable` (the built gpstrackd unless named) and collects its output.
+    static func run(_ arguments: [String], stdin: Data? = nil, executable: String? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = URL(fileURLWithPath: executable ?? binary)
         process.arguments = arguments
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

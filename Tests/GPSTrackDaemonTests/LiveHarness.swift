@@ -50,6 +50,12 @@ enum LiveHarness {
                              path] + arguments
     }
 
+    /// Journal entries matching `matches` (journalctl's FIELD=value terms), as JSON objects.
+    static func journal(_ matches: [String]) throws -> [[String: Any]] {
+        try ExecutableRunner.run(["-o", "json", "--no-pager"] + matches, executable: "/usr/bin/journalctl")
+            .lines.compactMap(ExecutableRunner.json)
+    }
+
     static func freePort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
@@ -137,16 +143,7 @@ enum LiveHarness {
 
         /// The daemon's journal entries so far, as journalctl's JSON.
         func entries() throws -> [[String: Any]] {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/journalctl")
-            p.arguments = ["-o", "json", "--no-pager", "_PID=\(pid)"]
-            let out = Pipe()
-            p.standardOutput = out
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { ExecutableRunner.json(String($0)) }
+            try LiveHarness.journal(["_PID=\(pid)"])
         }
 
         func entries(_ event: String, containing text: String? = nil) throws -> [[String: Any]] {

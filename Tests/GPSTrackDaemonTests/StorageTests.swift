@@ -78,16 +78,8 @@ struct StorageTests {
     }
 
     static func tool(_ path: String, _ args: [String]) throws -> (Int32, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = args
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        let r = try ExecutableRunner.run(args, executable: path)
+        return (r.status, r.stdout)
     }
 
     @Test(arguments: ["garbage", "truncated"])
@@ -139,21 +131,8 @@ struct StorageTests {
         let storage = try #require(status["storage"] as? [String: Any])
         #expect(storage["state"] as? String == "degraded")
         #expect((storage["reason"] as? String)?.contains("gpstrackd.db") == true)
-        let journalctl = Process()
-        journalctl.executableURL = URL(fileURLWithPath: "/usr/bin/journalctl")
-        journalctl.arguments = ["-o", "json", "--no-pager", "_PID=\(p.processIdentifier)", "GPSTRACK_EVENT=storage_degraded"]
-        let out = Pipe()
-        journalctl.standardOutput = out
         try LiveHarness.waitFor("the storage_degraded entry", timeout: 20) {
-            let j = Process()
-            j.executableURL = journalctl.executableURL
-            j.arguments = journalctl.arguments
-            let o = Pipe()
-            j.standardOutput = o
-            try j.run()
-            let d = o.fileHandleForReading.readDataToEndOfFile()
-            j.waitUntilExit()
-            return !d.isEmpty
+            try !LiveHarness.journal(["_PID=\(p.processIdentifier)", "GPSTRACK_EVENT=storage_degraded"]).isEmpty
         }
         kill(p.processIdentifier, SIGTERM)
         p.waitUntilExit()
