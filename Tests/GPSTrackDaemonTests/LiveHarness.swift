@@ -7,6 +7,8 @@ import GPSTrackSim
 enum LiveHarness {
     static let journalSocket = "/run/systemd/journal/socket"
     static let journaldBinary = "/lib/systemd/systemd-journald"
+    /// Suites start in parallel; one of them starts journald.
+    private static let journaldLock = NSLock()
 
     static var available: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/gpsfake")
@@ -14,15 +16,36 @@ enum LiveHarness {
             && (FileManager.default.fileExists(atPath: journalSocket) || FileManager.default.isExecutableFile(atPath: journaldBinary))
     }
 
-    /// Starts systemd-journald when no journal socket exists, and waits for its socket.
+    /// Starts systemd-journald when no journald listens on the journal socket, and waits until
+    /// one does. A socket file alone proves nothing: a journald that was killed leaves its
+    /// socket behind, and datagrams sent to it are refused.
     static func ensureJournald() throws {
-        if FileManager.default.fileExists(atPath: journalSocket) { return }
+        journaldLock.lock()
+        defer { journaldLock.unlock() }
+        if journaldListening() { return }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: journaldBinary)
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
-        try waitFor("journald's socket", timeout: 20) { FileManager.default.fileExists(atPath: journalSocket) }
+        try waitFor("journald's socket", timeout: 20) { journaldListening() }
+    }
+
+    /// Whether a process accepts datagrams on the journal socket (connect(2) is refused on a
+    /// socket file nobody has bound).
+    static func journaldListening() -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in journalSocket.utf8.enumerated() where i < raw.count - 1 { raw[i] = b }
+        }
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        return rc == 0
     }
 
     struct Timeout: Error, CustomStringConvertible {
