@@ -73,9 +73,12 @@ enum LiveHarness {
                              path] + arguments
     }
 
-    /// Journal entries matching `matches` (journalctl's FIELD=value terms), as JSON objects.
-    static func journal(_ matches: [String]) throws -> [[String: Any]] {
-        try ExecutableRunner.run(["-o", "json", "--no-pager"] + matches, executable: "/usr/bin/journalctl")
+    /// Journal entries matching `matches` (journalctl's FIELD=value terms) written since
+    /// `since`, as JSON objects. A PID alone does not name a process: the journal outlives
+    /// test runs and PIDs wrap, so entries of an earlier process with the same PID would match.
+    static func journal(_ matches: [String], since: Date) throws -> [[String: Any]] {
+        let start = "@\(Int(since.timeIntervalSince1970) - 1)"
+        return try ExecutableRunner.run(["-o", "json", "--no-pager", "--since", start] + matches, executable: "/usr/bin/journalctl")
             .lines.compactMap(ExecutableRunner.json)
     }
 
@@ -134,6 +137,8 @@ enum LiveHarness {
     final class DaemonProcess {
         let process = Process()
         var pid: Int32 { process.processIdentifier }
+        /// When the process was started; its journal entries are looked for from then on.
+        let started = Date()
 
         /// The daemon's control socket.
         let socketPath: String
@@ -166,7 +171,7 @@ enum LiveHarness {
 
         /// The daemon's journal entries so far, as journalctl's JSON.
         func entries() throws -> [[String: Any]] {
-            try LiveHarness.journal(["_PID=\(pid)"])
+            try LiveHarness.journal(["_PID=\(pid)"], since: started)
         }
 
         func entries(_ event: String, containing text: String? = nil) throws -> [[String: Any]] {

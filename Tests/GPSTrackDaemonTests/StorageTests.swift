@@ -124,6 +124,7 @@ struct StorageTests {
         p.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", ExecutableRunner.binary, "--config", "/dev/null",
                        "--gpsd", "127.0.0.1:1", "--log", "journal", "--state-dir", base + "/state", "--socket", base + "/run/s.sock"]
         p.standardError = FileHandle.nullDevice
+        let started = Date()
         try p.run()
         defer { if p.isRunning { kill(p.processIdentifier, SIGTERM) }; p.waitUntilExit() }
         try LiveHarness.waitFor("the control socket", timeout: 20) { FileManager.default.fileExists(atPath: base + "/run/s.sock") }
@@ -132,7 +133,7 @@ struct StorageTests {
         #expect(storage["state"] as? String == "degraded")
         #expect((storage["reason"] as? String)?.contains("gpstrackd.db") == true)
         try LiveHarness.waitFor("the storage_degraded entry", timeout: 20) {
-            try !LiveHarness.journal(["_PID=\(p.processIdentifier)", "GPSTRACK_EVENT=storage_degraded"]).isEmpty
+            try !LiveHarness.journal(["_PID=\(p.processIdentifier)", "GPSTRACK_EVENT=storage_degraded"], since: started).isEmpty
         }
         kill(p.processIdentifier, SIGTERM)
         p.waitUntilExit()
