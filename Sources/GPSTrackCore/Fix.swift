@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// One position report as gpsd's TPV message gives it. Unknown values are NaN (or nil for
 /// the time), never zero.
 public struct Fix: Sendable {
@@ -49,6 +53,14 @@ public struct Fix: Sendable {
         if eph.isFinite { return eph }
         if epx.isFinite && epy.isFinite { return (epx * epx + epy * epy).squareRoot() }
         return nil
+    }
+
+    /// The velocity over ground as east and north components, m/s; nil unless both speed
+    /// (not negative) and course are known.
+    public var velocity: (east: Double, north: Double)? {
+        guard speed.isFinite, speed >= 0, track.isFinite else { return nil }
+        let rad = track * Double.pi / 180
+        return (speed * sin(rad), speed * cos(rad))
     }
 
     /// How complete the fix is; the better of two TPVs of one epoch has the higher score.

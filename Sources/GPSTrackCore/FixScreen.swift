@@ -96,12 +96,7 @@ public struct FixScreen: Sendable {
     /// of the hop length from the larger speed's reach; nil when neither reports a speed.
     static func residual(from ref: Fix, to fix: Fix, hop: Geodesic.Inverse, dt: Double) -> Double? {
         let d = hop.distance
-        func velocity(_ f: Fix) -> (Double, Double)? {
-            guard f.speed.isFinite, f.speed >= 0, f.track.isFinite else { return nil }
-            let rad = f.track * Double.pi / 180
-            return (f.speed * sin(rad), f.speed * cos(rad))
-        }
-        if let v0 = velocity(ref), let v1 = velocity(fix) {
+        if let v0 = ref.velocity, let v1 = fix.velocity {
             let rad = hop.azimuth1 * Double.pi / 180
             let de = d * sin(rad) - (v0.0 + v1.0) / 2 * dt
             let dn = d * cos(rad) - (v0.1 + v1.1) / 2 * dt

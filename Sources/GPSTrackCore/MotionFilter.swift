@@ -1,55 +1,150 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Steps 5 and 6 of the pipeline: the distance filter and stationary suppression. Decides
 /// which accepted fixes are delivered to the odometer.
 ///
 /// The rule, per accepted fix at distance `d` from the last delivered position:
-/// - moving (reported speed at or above `stationary_speed_mps`): delivered when
+/// - moving (reported speed at or above `stationary_speed_mps`) and the hop backed by the
+///   velocities reported since the last delivery (see below): delivered when
 ///   `d >= distance_filter_m`, like CoreLocation's `distanceFilter`;
-/// - standing still (reported speed below it) or no speed reported: delivered only when `d`
-///   also exceeds the creep distance, `max(creep_distance_m, creep_error_factor × error)`,
-///   so that a parked receiver's wander of several metres adds nothing while slow real
-///   movement is still counted, late but whole (the hop from the last delivered position).
+/// - otherwise (standing still, no speed reported, or a hop the reported velocities do not
+///   explain, which is how a receiver with a poor sky view jitters while its Doppler speed
+///   claims it creeps along in a new direction every few seconds): delivered only when `d`
+///   also exceeds the creep distance, `max(creep_distance_m, creep_error_factor × error)`, so
+///   that a parked receiver's wander adds nothing while slow real movement is still counted,
+///   late but whole (the hop from the last delivered position).
+///
+/// A hop is backed when it lies within one distance filter of the displacement that the
+/// reported velocities integrate to since the last delivery (speed and track, trapezoidal;
+/// with speed alone or across a gap of over 10 s, within one filter beyond the path length
+/// the speeds allow; with no speed or across a clock step, always). Real
+/// movement integrates to its own chord; jitter in random directions does not. The allowance
+/// is for the change of the receiver's error between the two fixes, far smaller than eph for
+/// a healthy receiver because its error drifts slowly.
 public struct MotionFilter: Sendable {
     public let config: TrackerConfig
     /// The last delivered position, nil before the first delivery.
     public private(set) var lastDelivered: Coordinate?
+    /// How far a backed hop may lie from the displacement the velocities predict: the change
+    /// of a healthy receiver's error over seconds, plus the error of integrating its Doppler.
+    public static let slackM = 5.0
+    /// The last fix offered, for integrating the reported velocities.
+    private var previous: Fix?
+    /// What the reported velocities say about the way since the last delivery.
+    private var predicted = Prediction()
 
     public init(config: TrackerConfig) {
         self.config = config
     }
 
-    /// Carries on from a stored last delivered position.
+    /// Carries on from a stored last delivered position (the way since is not known).
     public mutating func restore(lastDelivered: Coordinate?) {
         self.lastDelivered = lastDelivered
+        previous = nil
+        predicted = Prediction(known: .nothing)
     }
 
     /// Forgets the last delivered position: the next fix is delivered as a new start.
     public mutating func reset() {
         lastDelivered = nil
+        previous = nil
+        predicted = Prediction(known: .nothing)
     }
 
     /// Returns the hop length in metres when the fix is delivered, nil when it is held back.
     /// The first fix after a reset is delivered with a hop of 0.
     public mutating func offer(_ fix: Fix) -> Double? {
+        if let previous { predicted.integrate(from: previous, to: fix) }
+        previous = fix
         let position = fix.coordinate
         guard let last = lastDelivered else {
-            lastDelivered = position
+            deliver(fix)
             return 0
         }
-        let needed = threshold(for: fix)
+        let moving = claimsMotion(fix)
+        let floor = moving ? config.distanceFilterM : creepThreshold(for: fix)
         // Most fixes are held back: skip the geodesic when it is certainly too short.
-        if Geodesic.closeUpperBound(last, position) < needed { return nil }
-        let d = Geodesic.distance(last, position)
-        guard d >= needed else { return nil }
-        lastDelivered = position
+        if Geodesic.closeUpperBound(last, position) < floor { return nil }
+        let hop = Geodesic.inverse(last, position)
+        let d = hop.distance
+        guard d >= floor else { return nil }
+        if moving, !predicted.backs(hop, slack: Self.slackM), d < creepThreshold(for: fix) { return nil }
+        deliver(fix)
         return d
     }
 
-    /// The distance a fix must lie from the last delivered position to be delivered.
+    /// The distance a fix must lie from the last delivered position to be delivered, when
+    /// its hop is backed by the reported velocities.
     public func threshold(for fix: Fix) -> Double {
-        if fix.speed.isFinite && fix.speed >= config.stationarySpeedMps {
-            return config.distanceFilterM
-        }
+        claimsMotion(fix) ? config.distanceFilterM : creepThreshold(for: fix)
+    }
+
+    private func claimsMotion(_ fix: Fix) -> Bool {
+        fix.speed.isFinite && fix.speed >= config.stationarySpeedMps
+    }
+
+    private func creepThreshold(for fix: Fix) -> Double {
         let error = fix.horizontalError ?? config.assumedErrorM
         return max(config.distanceFilterM, config.creepDistanceM, config.creepErrorFactor * error)
+    }
+
+    private mutating func deliver(_ fix: Fix) {
+        lastDelivered = fix.coordinate
+        predicted = Prediction()
+    }
+
+    /// The reported velocities, integrated since the last delivery.
+    struct Prediction: Sendable {
+        enum Known: Sendable {
+            /// Speed and track throughout: a displacement vector.
+            case vector
+            /// Speed alone somewhere: only the path length.
+            case path
+            /// A stretch without speed, or no previous fix: no bound.
+            case nothing
+        }
+
+        var known = Known.vector
+        var east = 0.0, north = 0.0, path = 0.0
+
+        /// Over a longer stretch between two fixes the velocities say little about the way.
+        static let longestStretchS = 10.0
+
+        /// Adds the stretch between two consecutive accepted fixes (trapezoidal). A stretch
+        /// longer than `longestStretchS`, or one without courses, bounds only the path (at the
+        /// larger of the two speeds); one without speeds, or across a clock step, leaves the
+        /// way unknown.
+        mutating func integrate(from a: Fix, to b: Fix) {
+            guard let t0 = a.time, let t1 = b.time, t1 > t0,
+                  a.speed.isFinite, b.speed.isFinite, a.speed >= 0, b.speed >= 0 else {
+                known = .nothing
+                return
+            }
+            let dt = t1 - t0
+            guard dt <= Self.longestStretchS, let va = a.velocity, let vb = b.velocity else {
+                path += max(a.speed, b.speed) * dt
+                if known == .vector { known = .path }
+                return
+            }
+            path += (a.speed + b.speed) / 2 * dt
+            east += (va.east + vb.east) / 2 * dt
+            north += (va.north + vb.north) / 2 * dt
+        }
+
+        /// Whether `hop` lies within `slack` of what the velocities predict.
+        func backs(_ hop: Geodesic.Inverse, slack: Double) -> Bool {
+            switch known {
+            case .nothing:
+                return true
+            case .path:
+                return hop.distance <= path + slack
+            case .vector:
+                let rad = hop.azimuth1 * Double.pi / 180
+                let de = hop.distance * sin(rad) - east, dn = hop.distance * cos(rad) - north
+                return (de * de + dn * dn).squareRoot() <= slack
+            }
+        }
     }
 }

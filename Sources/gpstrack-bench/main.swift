@@ -113,6 +113,9 @@ for name in ["walk 2 km", "drive 14 km", "parked 30 min"] {
           + "\(fmt(mean(cut), 1))\(unit) / \(fmt(worst(cut), 1))\(unit)")
 }
 
+/// `gpstrack-bench --quality`: the quality table alone.
+if CommandLine.arguments.dropFirst().first == "--quality" { exit(0) }
+
 // Throughput: a 100,000-fix drive log through the real executable.
 let logPath = "/tmp/gpstrackd-bench-\(getpid()).json"
 // Written drive by drive so that this process stays small: a spawned child's peak RSS as

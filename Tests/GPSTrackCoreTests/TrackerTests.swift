@@ -29,6 +29,31 @@ import Testing
         #expect(tracker.counters.accepted == 1200)
     }
 
+    @Test func jitterThatClaimsToCreepAddsNothing() {
+        var tracker = Tracker()
+        // A receiver with a poor sky view standing still (like the quectel-eg25-g capture in
+        // gpsd's regression suite): every second a position 7 m from the true one, 100° on
+        // from the last (hops of 10.7 m), eph 22 m, and a Doppler speed of 0.6-2.8 m/s whose
+        // course turns to a new direction every 3 s.
+        for i in 0..<600 {
+            let a = Double(i) * 100 * Double.pi / 180
+            _ = tracker.ingest(FixFactory.at(Double(i), east: 7 * sin(a), north: 7 * cos(a), eph: 22,
+                                             speed: 0.6 + Double((i * 3) % 12) * 0.2, track: Double(((i / 3) * 137) % 360)))
+        }
+        #expect(tracker.counters.accepted == 600)
+        #expect(tracker.trip.traveledM <= 15, "standing still: at most 15 m, as for a parked receiver")
+    }
+
+    @Test func aHopTheReportedSpeedExplainsCountsAcrossAGap() {
+        var tracker = Tracker()
+        // Walking north at 1.4 m/s; no fix between 60 s and 90 s (a tunnel), then on again.
+        for i in Array(0...60) + Array(90...120) {
+            _ = tracker.ingest(FixFactory.at(Double(i), north: 1.4 * Double(i), speed: 1.4, track: 0))
+        }
+        // 168 m walked; the last delivery may lag the last fix by less than the 10 m filter.
+        #expect(tracker.trip.traveledM > 158 && tracker.trip.traveledM <= 168.01)
+    }
+
     @Test func slowMovementWithoutSpeedStillCounts() {
         var tracker = Tracker()
         // 0.4 m/s for 500 s (200 m) with no speed from the receiver.
