@@ -51,7 +51,10 @@ public final class ControlServer: @unchecked Sendable {
         adminGID = PeerCredentials.groupID(config.adminGroup)
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw SetupError(description: "pipe: \(String(cString: strerror(errno)))") }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC); _ = fcntl(fd, F_SETFL, O_NONBLOCK) }
+        for fd in fds {
+            _ = try? syscall("fcntl") { fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            _ = try? syscall("fcntl") { fcntl(fd, F_SETFL, O_NONBLOCK) }
+        }
         wakeRead = fds[0]
         wakeWrite = fds[1]
         listenFD = try Self.listen(path: path, group: config.socketGroup, journal: journal)
@@ -125,25 +128,37 @@ public final class ControlServer: @unchecked Sendable {
             if alive { throw SetupError(description: "control socket \(path): another gpstrackd is listening on it") }
             unlink(path)
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw fail("socket") }
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        let fd: Int32
+        do throws(ErrnoError) {
+            fd = try syscall("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        } catch {
+            throw SetupError(description: "control socket \(path): \(error)")
         }
-        guard bound == 0 else { close(fd); throw fail("bind") }
-        // Not world-accessible: owner and group only.
-        _ = chmod(path, 0o660)
-        if let gid = PeerCredentials.groupID(group) {
-            if chown(path, UInt32.max, gid) != 0 {
-                journal.log(LogEntry(event: "socket_group", priority: .warning,
-                                     message: "Control socket \(path) not given to group \(group): \(String(cString: strerror(errno)))"))
+        do throws(ErrnoError) {
+            try syscall("bind") {
+                withUnsafePointer(to: &addr) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                }
             }
-        } else {
-            journal.log(LogEntry(event: "socket_group", priority: .info,
-                                 message: "Group \(group) does not exist; control socket \(path) keeps the daemon's group"))
+            // Not world-accessible: owner and group only.
+            try syscall("chmod") { chmod(path, 0o660) }
+            if let gid = PeerCredentials.groupID(group) {
+                do throws(ErrnoError) {
+                    try syscall("chown") { chown(path, UInt32.max, gid) }
+                } catch {
+                    journal.log(LogEntry(event: "socket_group", priority: .warning,
+                                         message: "Control socket \(path) not given to group \(group): \(error)"))
+                }
+            } else {
+                journal.log(LogEntry(event: "socket_group", priority: .info,
+                                     message: "Group \(group) does not exist; control socket \(path) keeps the daemon's group"))
+            }
+            try syscall("listen") { Glibc.listen(fd, 256) }
+            try syscall("fcntl") { fcntl(fd, F_SETFL, O_NONBLOCK) }
+        } catch {
+            close(fd)
+            throw SetupError(description: "control socket \(path): \(error)")
         }
-        guard Glibc.listen(fd, 256) == 0 else { close(fd); throw fail("listen") }
-        _ = fcntl(fd, F_SETFL, O_NONBLOCK)
         return fd
     }
 
@@ -196,8 +211,8 @@ public final class ControlServer: @unchecked Sendable {
     private func accept(_ clients: inout [Int: Client], _ nextID: inout Int) {
         while true {
             guard let fd = try? syscall("accept", { Glibc.accept(listenFD, nil, nil) }) else { return }
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+            _ = try? syscall("fcntl") { fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            _ = try? syscall("fcntl") { fcntl(fd, F_SETFL, O_NONBLOCK) }
             if clients.count >= config.maxClients {
                 let line = Array((ControlError("too many clients (\(config.maxClients)); try again later").line + "\n").utf8)
                 _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

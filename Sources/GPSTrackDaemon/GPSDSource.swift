@@ -38,8 +38,8 @@ public final class GPSDSource: @unchecked Sendable {
         var fds: [Int32] = [-1, -1]
         _ = pipe(&fds)
         for fd in fds {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+            _ = try? syscall("fcntl") { fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            _ = try? syscall("fcntl") { fcntl(fd, F_SETFL, O_NONBLOCK) }
         }
         wake = fds[0]
         wakeWriter = fds[1]
