@@ -36,8 +36,7 @@ public final class ControlServer: @unchecked Sendable {
     private let journal: Journal
     private let adminGID: gid_t?
     private let listenFD: Int32
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    private let wakePipe: WakePipe
     private let lock = Mutex()
     private var pendingReplies: [(Int, String, Bool)] = []
     private var pendingBroadcasts: [String] = []
@@ -49,20 +48,8 @@ public final class ControlServer: @unchecked Sendable {
         self.config = config
         self.journal = journal
         adminGID = PeerCredentials.groupID(config.adminGroup)
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw SetupError(description: "pipe: \(String(cString: strerror(errno)))") }
-        for fd in fds {
-            _ = try? syscall("fcntl") { fcntl(fd, F_SETFD, FD_CLOEXEC) }
-            _ = try? syscall("fcntl") { fcntl(fd, F_SETFL, O_NONBLOCK) }
-        }
-        wakeRead = fds[0]
-        wakeWrite = fds[1]
+        do throws(ErrnoError) { wakePipe = try WakePipe() } catch { throw SetupError(description: "\(error)") }
         listenFD = try Self.listen(path: path, group: config.socketGroup, journal: journal)
-    }
-
-    deinit {
-        close(wakeRead)
-        close(wakeWrite)
     }
 
     /// Starts serving; checked requests arrive on the stream.
@@ -78,7 +65,7 @@ public final class ControlServer: @unchecked Sendable {
     /// Closes every connection and the socket, and removes the socket file.
     public func stop() {
         lock.withLock { stopping = true }
-        wake()
+        wakePipe.wake()
         thread?.join()
         thread = nil
     }
@@ -86,18 +73,13 @@ public final class ControlServer: @unchecked Sendable {
     /// Sends a response line to a client; with `watch`, the client receives events from then on.
     public func reply(client: Int, line: String, watch: Bool = false) {
         lock.withLock { pendingReplies.append((client, line, watch)) }
-        wake()
+        wakePipe.wake()
     }
 
     /// Sends an event line to every `watch` client.
     public func broadcast(_ line: String) {
         lock.withLock { pendingBroadcasts.append(line) }
-        wake()
-    }
-
-    private func wake() {
-        var one: UInt8 = 1
-        _ = write(wakeWrite, &one, 1)
+        wakePipe.wake()
     }
 
     // MARK: setup
@@ -183,7 +165,7 @@ public final class ControlServer: @unchecked Sendable {
                 timeoutMs = timeoutMs < 0 ? ms : min(timeoutMs, ms)
             }
             var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+                       pollfd(fd: wakePipe.readFD, events: Int16(POLLIN), revents: 0)]
             let order = Array(clients.keys)
             for id in order {
                 let c = clients[id]!
@@ -193,10 +175,7 @@ public final class ControlServer: @unchecked Sendable {
             }
             _ = try? syscall("poll") { poll(&fds, nfds_t(fds.count), timeoutMs) }
 
-            if fds[1].revents != 0 {
-                var sink = [UInt8](repeating: 0, count: 256)
-                while ((try? syscall("read") { read(wakeRead, &sink, sink.count) }) ?? 0) > 0 {}
-            }
+            if fds[1].revents != 0 { wakePipe.drain() }
             drainOutbox(&clients, requests)
             for (i, id) in order.enumerated() {
                 let re = fds[i + 2].revents

@@ -27,6 +27,11 @@ public enum Daemon {
         }
         let service = TrackerService(configuration: config, fences: options.fences, journal: journal, store: store, mqtt: mqtt)
         await service.publishWaypoints()
+        let source: GPSDSource
+        do { source = try GPSDSource(host: config.gpsdHost, port: config.gpsdPort, noDataTimeout: config.noDataTimeoutS) } catch {
+            journal.log(LogEntry(event: "failed", priority: .err, message: "Cannot start: \(error)"))
+            return .software
+        }
         let server: ControlServer
         do { server = try ControlServer(path: config.socketPath, config: config, journal: journal) } catch {
             journal.log(LogEntry(event: "failed", priority: .err, message: "Cannot start: \(error)"))
@@ -40,7 +45,6 @@ public enum Daemon {
                 server.reply(client: incoming.client, line: line, watch: watch)
             }
         }
-        let source = GPSDSource(host: config.gpsdHost, port: config.gpsdPort, noDataTimeout: config.noDataTimeoutS)
         let events = source.start()
         let signals = SignalStream.make()
         journal.log(LogEntry(event: "started", priority: .info,

@@ -24,30 +24,17 @@ public final class GPSDSource: @unchecked Sendable {
     public let port: Int
     public let noDataTimeout: Double
     public let maxBackoff: Double
-    private let wake: Int32       // read end of the stop pipe
-    private let wakeWriter: Int32
+    private let stopPipe: WakePipe
     private var thread: NativeThread?
     private let stopFlag = Mutex()
     private var stopping = false
 
-    public init(host: String, port: Int, noDataTimeout: Double = 10, maxBackoff: Double = 30) {
+    public init(host: String, port: Int, noDataTimeout: Double = 10, maxBackoff: Double = 30) throws(ErrnoError) {
         self.host = host
         self.port = port
         self.noDataTimeout = noDataTimeout
         self.maxBackoff = maxBackoff
-        var fds: [Int32] = [-1, -1]
-        _ = pipe(&fds)
-        for fd in fds {
-            _ = try? syscall("fcntl") { fcntl(fd, F_SETFD, FD_CLOEXEC) }
-            _ = try? syscall("fcntl") { fcntl(fd, F_SETFL, O_NONBLOCK) }
-        }
-        wake = fds[0]
-        wakeWriter = fds[1]
-    }
-
-    deinit {
-        close(wake)
-        close(wakeWriter)
+        stopPipe = try WakePipe()
     }
 
     /// Starts the reader thread; events arrive on the returned stream.
@@ -63,8 +50,7 @@ public final class GPSDSource: @unchecked Sendable {
     /// Stops the reader and waits for its thread.
     public func stop() {
         stopFlag.withLock { stopping = true }
-        var one: UInt8 = 1
-        _ = write(wakeWriter, &one, 1)
+        stopPipe.wake()
         thread?.join()
         thread = nil
     }
@@ -73,7 +59,7 @@ public final class GPSDSource: @unchecked Sendable {
 
     /// Sleeps up to `seconds`, returning early (false) when asked to stop.
     private func pause(_ seconds: Double) -> Bool {
-        var pfd = pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
+        var pfd = pollfd(fd: stopPipe.readFD, events: Int16(POLLIN), revents: 0)
         let deadline = MonotonicClock.now() + seconds
         while !isStopping {
             let left = deadline - MonotonicClock.now()
@@ -144,7 +130,7 @@ public final class GPSDSource: @unchecked Sendable {
                 let left = noDataTimeout - (MonotonicClock.now() - lastReport)
                 if left <= 0 { reason = "no report from gpsd for \(Int(noDataTimeout)) s"; break }
                 var fds = [pollfd(fd: data.pointee.gps_fd, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+                           pollfd(fd: stopPipe.readFD, events: Int16(POLLIN), revents: 0)]
                 _ = try? syscall("poll") { poll(&fds, 2, Int32(left * 1000) + 1) }
             }
             _ = gps_close(data)
