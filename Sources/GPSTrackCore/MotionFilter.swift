@@ -75,12 +75,6 @@ public struct MotionFilter: Sendable {
         return d
     }
 
-    /// The distance a fix must lie from the last delivered position to be delivered, when
-    /// its hop is backed by the reported velocities.
-    public func threshold(for fix: Fix) -> Double {
-        claimsMotion(fix) ? config.distanceFilterM : creepThreshold(for: fix)
-    }
-
     private func claimsMotion(_ fix: Fix) -> Bool {
         fix.speed.isFinite && fix.speed >= config.stationarySpeedMps
     }
