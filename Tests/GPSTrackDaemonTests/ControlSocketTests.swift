@@ -9,7 +9,10 @@ import GPSTrackSim
 struct ControlSocketTests {
     init() throws { try LiveHarness.ensureJournald() }
 
-    static var ctl: String { ExecutableRunner.binary.replacingOccurrences(of: "/gpstrackd", with: "/gpstrackctl") }
+    /// gpstrackctl, beside the daemon's binary (the checkout's own folder may be named gpstrackd).
+    static var ctl: String {
+        URL(fileURLWithPath: ExecutableRunner.binary).deletingLastPathComponent().appendingPathComponent("gpstrackctl").path
+    }
 
     static func run(_ args: [String], as user: (uid: Int, gid: Int)? = nil) throws -> ExecutableRunner.Result {
         guard let user else { return try ExecutableRunner.run(args, executable: ctl) }
