@@ -8,7 +8,9 @@ public enum FenceState: String, Sendable {
 public struct FenceEvent: Sendable {
     public enum Kind: Sendable, Equatable {
         case enter, exit, dwell
-        /// A determination with no transition (start-up, fix regained), or the loss of the fix.
+        /// A determination with no transition (start-up, reload, fix regained) that found the
+        /// fence `inside`, or the loss of the fix for a fence that was inside (`unknown`).
+        /// Fences found outside are only counted, in the determination's `FenceCounts`.
         case state(FenceState)
 
         public var name: String {
@@ -26,8 +28,37 @@ public struct FenceEvent: Sendable {
     public var fence: Int
     /// Fix time of the event, seconds since the Unix epoch.
     public var time: Double
-    /// The position the event was decided on (the last known one for a loss).
+    /// The position the event was decided on (the last known one for a loss; for a crossing,
+    /// the boundary point interpolated along the segment).
     public var coordinate: Coordinate?
+    /// An enter or exit found between two fixes, neither of them inside (times interpolated).
+    public var crossed = false
+
+    public init(kind: Kind, fence: Int, time: Double, coordinate: Coordinate?, crossed: Bool = false) {
+        self.kind = kind
+        self.fence = fence
+        self.time = time
+        self.coordinate = coordinate
+        self.crossed = crossed
+    }
+}
+
+/// The outcome of one determination of every fence (first fix, after a reload, fix regained):
+/// how many fences are inside, outside and undecided. One summary instead of a `state` event
+/// per fence found outside.
+public struct FenceCounts: Sendable, Equatable {
+    public var inside: Int
+    public var outside: Int
+    public var unknown: Int
+    /// Fix time of the determination.
+    public var time: Double
+
+    public init(inside: Int, outside: Int, unknown: Int, time: Double) {
+        self.inside = inside
+        self.outside = outside
+        self.unknown = unknown
+        self.time = time
+    }
 }
 
 /// What is known of one fence.

@@ -1,5 +1,7 @@
 /// The geofence state machine: accepted fixes in, enter/exit/dwell/state events out. All
-/// timing (dwell, staleness) comes from fix times.
+/// timing (dwell, staleness) comes from fix times. A determination of every fence (first fix,
+/// reload, fix regained) reports `state inside` for the fences found inside with no transition
+/// and only counts the others (`determination`), so 10,000 fences never flood the journal.
 ///
 /// Hysteresis: with `margin = max(hysteresis_m, error estimate)`, a fence is entered only when
 /// the position lies at least `margin` inside its boundary (for a circle at most half its
@@ -16,6 +18,9 @@ public struct GeofenceMonitor: Sendable {
     private var undetermined = true
     private var lastAcceptedTime: Double?
     private var lastPosition: Coordinate?
+    /// The counts of the determination the last `update` made, if it made one (first fix,
+    /// after a reload or a loss); nil after an ordinary fix.
+    public private(set) var determination: FenceCounts?
 
     /// A monitor for `index`. With `previous` (a reload), fences whose id is unchanged keep
     /// their remembered membership, entry time and dwell, so a reload causes no second `enter`.
@@ -92,7 +97,8 @@ public struct GeofenceMonitor: Sendable {
         lastPosition = p
         let margin = max(config.hysteresisM, fix.horizontalError ?? config.assumedErrorM)
         let candidates = Set(index.candidates(near: p, marginM: margin))
-        let evaluate: [Int] = undetermined ? Array(statuses.indices) : Array(candidates.union(active)).sorted()
+        let determining = undetermined
+        let evaluate: [Int] = determining ? Array(statuses.indices) : Array(candidates.union(active)).sorted()
         undetermined = false
         for i in evaluate {
             let s = candidates.contains(i) ? index.signedDistance(fence: i, point: p, within: 2 * margin) : -.infinity
@@ -101,6 +107,18 @@ public struct GeofenceMonitor: Sendable {
             let determined: Bool? = s >= marginIn ? true : s <= -margin ? false : nil
             step(i, determined, time: time, at: p, into: &events)
             if statuses[i].state == .outside { active.remove(i) } else { active.insert(i) }
+        }
+        determination = nil
+        if determining {
+            var counts = FenceCounts(inside: 0, outside: 0, unknown: 0, time: time)
+            for st in statuses {
+                switch st.state {
+                case .inside: counts.inside += 1
+                case .outside: counts.outside += 1
+                case .unknown: counts.unknown += 1
+                }
+            }
+            determination = counts
         }
         return events
     }
@@ -124,8 +142,8 @@ public struct GeofenceMonitor: Sendable {
                 if transition {
                     emit(inside ? .enter : .exit)
                     if inside { st.enteredAt = time; st.dwellSent = false } else { st.enteredAt = nil }
-                } else {
-                    emit(.state(newState))
+                } else if inside {
+                    emit(.state(.inside))  // found outside: only counted, in `determination`
                 }
                 st.state = newState
                 st.since = time

@@ -5,6 +5,8 @@ public struct TrackingSession: Sendable {
     public enum Event: Sendable {
         case tracker(TrackerEvent)
         case fence(FenceEvent)
+        /// One determination of every fence, summarised (`fences_determined`).
+        case fencesDetermined(FenceCounts)
     }
 
     /// An event and its sequence number.
@@ -34,8 +36,10 @@ public struct TrackingSession: Sendable {
         if var monitor = geofences, let time = fix.time {
             geofences = nil  // keep the monitor uniquely referenced while it changes
             var fenceEvents: [FenceEvent]
+            var determination: FenceCounts?
             if case .accepted = tracker.lastOutcome {
                 fenceEvents = monitor.update(with: fix)
+                determination = monitor.determination
             } else {
                 fenceEvents = monitor.observe(time: time)
             }
@@ -45,6 +49,7 @@ public struct TrackingSession: Sendable {
                 fenceEventCounts[e.kind.name, default: 0] += 1
                 out.append(next(.fence(e)))
             }
+            if let determination { out.append(next(.fencesDetermined(determination))) }
             return out
         }
         for e in trackerEvents { out.append(next(.tracker(e))) }

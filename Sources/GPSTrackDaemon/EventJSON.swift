@@ -9,6 +9,7 @@ public enum EventJSON {
         switch e.event {
         case .tracker(let t): o = object(t)
         case .fence(let f): o = object(f, fences: fences)
+        case .fencesDetermined(let c): o = object(c)
         }
         o.add("seq", Int(e.seq))
         return o.encoded
@@ -25,6 +26,18 @@ public enum EventJSON {
         o.add("time", Timestamp.iso8601(e.time))
         o.add("lat", e.coordinate?.latitude)
         o.add("lon", e.coordinate?.longitude)
+        if e.crossed { o.add("crossed", true) }
+        return o
+    }
+
+    /// `{"event":"fences_determined","inside":N,"outside":N,"unknown":N,"time":…}`.
+    public static func object(_ c: FenceCounts) -> JSONObject {
+        var o = JSONObject()
+        o.add("event", "fences_determined")
+        o.add("inside", c.inside)
+        o.add("outside", c.outside)
+        o.add("unknown", c.unknown)
+        o.add("time", Timestamp.iso8601(c.time))
         return o
     }
 

@@ -36,6 +36,7 @@ public struct LogEntry: Sendable {
         "exit": "e441d118a442459aa9889edfd8b5d9e5",
         "dwell": "b2fc5c0fd80c48089d9f2338f27b04ae",
         "state": "599070c975f6400ba2375f79f389b1db",
+        "fences_determined": "0b1a4aadae7b4891a5b6eb5e0e78d126",
         "trip_start": "0985a0ff028b4cae9c798f7e8dd19db6",
         "trip_stop": "4c01432aa1e6453088bbb44784eff727",
         "discontinuity": "ae34569829ff466f82748c11fa6b72e0",

@@ -148,6 +148,8 @@ public actor TrackerService {
                     fenceID = monitor.index.fences[f.fence].id
                     memories[fenceID!] = monitor.memory(of: f.fence)
                 }
+            case .fencesDetermined(let c):
+                time = c.time
             case .tracker(let t):
                 switch t {
                 case .tripStart(let at, _), .discontinuity(let at, _, _): time = at
@@ -163,6 +165,7 @@ public actor TrackerService {
     private static func name(of e: TrackingSession.Sequenced) -> String {
         switch e.event {
         case .fence(let f): f.kind.name
+        case .fencesDetermined: "fences_determined"
         case .tracker(let t): t.name
         }
     }
@@ -487,6 +490,11 @@ public actor TrackerService {
                 fields.append(("GPSTRACK_STATE", state.rawValue))
                 return LogEntry(event: "state", priority: .info, message: "\(label) is \(state.rawValue)", fields: fields)
             }
+        case .fencesDetermined(let c):
+            fields += [("GPSTRACK_INSIDE", String(c.inside)), ("GPSTRACK_OUTSIDE", String(c.outside)),
+                       ("GPSTRACK_UNKNOWN", String(c.unknown)), ("GPSTRACK_TIME", Timestamp.iso8601(c.time))]
+            return LogEntry(event: "fences_determined", priority: .info,
+                            message: "Fences determined: \(c.inside) inside, \(c.outside) outside, \(c.unknown) unknown", fields: fields)
         case .tracker(let t):
             switch t {
             case .tripStart(let time, let at):

@@ -78,6 +78,10 @@ enum Formatter {
             if let n = e["name"]?.string { text += " (\(n))" }
         }
         if let s = e["state"]?.string { text += " \(s)" }
+        if e["crossed"] == .bool(true) { text += " (crossed between fixes)" }
+        if name == "fences_determined" {
+            text += ": " + ["inside", "outside", "unknown"].map { "\(num(e[$0])) \($0)" }.joined(separator: ", ")
+        }
         if let lat = e["lat"]?.number, let lon = e["lon"]?.number { text += " at \(num(.number(lat), 6)),\(num(.number(lon), 6))" }
         if let m = e["message"]?.string { text += ": \(m)" }
         if let seq = e["seq"]?.number { text += "  #\(Int(seq))" }

@@ -34,11 +34,12 @@ import Glibc
         // From 301 m west to 299 m east at 5 m/s.
         let fixes = (0...120).map { FixFactory.at(Double($0), east: -301 + 5 * Double($0), eph: 4, speed: 5, track: 90) }
         let events = run(&session, fixes)
-        #expect(events.map(\.kind) == [.state(.outside), .enter, .exit])
+        // Found outside at the first fix: counted in the determination, no event (issue 11).
+        #expect(events.map(\.kind) == [.enter, .exit])
         // Entered at the first fix 10 m inside (x = -86 m; -91 m is not enough), left at the
         // first fix 10 m outside (x = 114 m; 109 m is not enough).
-        #expect(events[1].time == FixFactory.t0 + 43)
-        #expect(events[2].time == FixFactory.t0 + 83)
+        #expect(events[0].time == FixFactory.t0 + 43)
+        #expect(events[1].time == FixFactory.t0 + 83)
         #expect(idx.fences.count == 1 && session.geofences?.statuses[0].state == .outside)
     }
 
@@ -50,7 +51,7 @@ import Glibc
         let fixes = (0...160).map { FixFactory.at(Double($0), east: -400 + 5 * Double($0), eph: 4, speed: 5, track: 90) }
         let events = run(&session, fixes).map(\.kind)
         // Outside, into the ring, out into the hole, back into the ring, out on the far side.
-        #expect(events == [.state(.outside), .enter, .exit, .enter, .exit])
+        #expect(events == [.enter, .exit, .enter, .exit])
     }
 
     @Test func noFlappingAlongABoundary() throws {
@@ -74,10 +75,16 @@ import Glibc
             Fence(index: 1, id: "out", shape: .polygons([[Self.square(east: 1000, half: 50)]])),
         ])
         var session = TrackingSession(config: TrackerConfig(), fences: idx)
-        let events = run(&session, [FixFactory.at(0, eph: 4)])
-        #expect(events.count == 2)
+        let sequenced = session.ingest(FixFactory.at(0, eph: 4))
+        let events = sequenced.compactMap { if case .fence(let f) = $0.event { return f }; return nil }
+        // The fence found outside has no event of its own (issue 11), only its count.
+        #expect(events.count == 1)
         #expect(events.contains { $0.fence == 0 && $0.kind == .enter })
-        #expect(events.contains { $0.fence == 1 && $0.kind == .state(.outside) })
+        guard case .fencesDetermined(let counts)? = sequenced.last?.event else {
+            Issue.record("no fences_determined after the first fix")
+            return
+        }
+        #expect(counts == FenceCounts(inside: 1, outside: 1, unknown: 0, time: FixFactory.t0))
     }
 
     @Test func fixLostAndRegained() throws {
@@ -149,7 +156,8 @@ import Glibc
         let other = Fence(index: 1, id: "far", shape: .circle(center: FixFactory.at(0, east: 5000).coordinate, radiusM: 100))
         session.replaceFences(try FenceIndex(fences: [circle, other], file: "b"))
         let after = fenceEvents(session.ingest(FixFactory.at(1, east: 1, eph: 4)))
-        #expect(after == [.state(.inside), .state(.outside)])
+        // The new fence found outside is only counted (issue 11).
+        #expect(after == [.state(.inside)])
     }
 
     @Test func restoredMembershipCarriesOnAfterARestart() throws {
@@ -167,5 +175,42 @@ import Glibc
         #expect(fenceEvents(events) == [.state(.inside), .dwell])
         #expect(events.first?.seq == first.seq + 1)
         #expect(second.tracker.trip.startedAt == FixFactory.t0, "the trip carries on")
+    }
+}
+
+/// Issue 11, part 1: a determination of 10,000 fences writes one summary, not 10,000 events.
+@Suite struct DeterminationTests {
+    @Test func tenThousandFencesALossAndAReturnWriteNoFlood() throws {
+        let origin = Geodesic.destination(from: Geodesic.destination(from: FixFactory.base, azimuth: 270, distance: 10_000),
+                                          azimuth: 180, distance: 10_000)
+        let fences = FenceGenerator.fences(count: 10_000, origin: origin, sideM: 20_000, seed: 11)
+        let idx = try FenceIndex(fences: fences, file: "many.geojson")
+        var session = TrackingSession(config: TrackerConfig(), fences: idx)
+        func feed(_ fixes: [Fix]) -> [TrackingSession.Sequenced] { fixes.flatMap { session.ingest($0) } }
+
+        let first = feed((0..<10).map { FixFactory.at(Double($0), eph: 4) })
+        let inside = try #require(session.geofences).statuses.filter { $0.state == .inside }.count
+        #expect(inside >= 1, "the spot lies in some fence, so that the bound below says something")
+        #expect(first.count <= inside + 2)
+        guard case .fencesDetermined(let counts)? = first.last?.event else {
+            Issue.record("no fences_determined")
+            return
+        }
+        #expect(counts.inside == inside && counts.inside + counts.outside + counts.unknown == 10_000)
+
+        // 30 s without a fix: stale after 15 s; then the fix returns at the same place.
+        let lost = feed((10..<40).map { FixFactory.at(Double($0), mode: 1) })
+        #expect(lost.count <= inside + 2)
+        #expect(lost.allSatisfy { if case .fence(let f) = $0.event { return f.kind == .state(.unknown) }; return false })
+        let back = feed((40..<45).map { FixFactory.at(Double($0), east: 1, eph: 4) })
+        #expect(back.count <= inside + 2)
+        let kinds = back.map { e -> String in
+            switch e.event {
+            case .fence(let f): return f.kind == .state(.inside) ? "inside" : f.kind.name
+            case .fencesDetermined: return "summary"
+            case .tracker: return "tracker"
+            }
+        }
+        #expect(kinds == Array(repeating: "inside", count: inside) + ["summary"])
     }
 }

@@ -169,8 +169,9 @@ struct ControlSocketTests {
     }
 
     @Test func aWatcherThatNeverReadsIsDroppedAndOthersAreServed() throws {
-        // 10,000 fences: the first fix determines them all, 10,000 `state` events at once.
-        let fences = FenceGenerator.fences(count: 10_000, origin: Coordinate(latitude: 47.3, longitude: 8.4), sideM: 20_000, seed: 3)
+        // 10,000 circles of 1 km around the walk's start: the first fix enters them all, 10,000
+        // `enter` events at once (fences found outside no longer make events: issue 11).
+        let fences = (0..<10_000).map { Fence(index: $0, id: "c\($0)", shape: .circle(center: LiveDaemonTests.base, radiusM: 1000)) }
         let file = try ExecutableRunner.temporaryFile("many.geojson", contents: FenceGenerator.geoJSON(fences))
         let trace = LiveDaemonTests.walk(seconds: 60, seed: 9)
         let log = try LiveHarness.nmeaFile("watch.nmea", fixes: trace.fixes, padding: 400)
@@ -185,7 +186,7 @@ struct ControlSocketTests {
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             while counted.value < 10_000, let line = reader.readLine() {
-                if line.contains(#""event":"state""#) { counted.increment() }
+                if line.contains(#""event":"enter""#) { counted.increment() }
             }
             done.signal()
         }

@@ -116,7 +116,12 @@ import GPSTrackSim
         let seqs = events.compactMap { $0["seq"] as? Int }
         #expect(seqs.count == events.count && seqs == Array(1...seqs.count))
         let kinds = Set(events.compactMap { $0["event"] as? String })
-        #expect(kinds.isSuperset(of: ["enter", "exit", "dwell", "state"]))
+        #expect(kinds.isSuperset(of: ["enter", "exit", "dwell", "fences_determined"]))
+        // Fences found outside are counted, never reported one by one (issue 11).
+        #expect(!events.contains { $0["event"] as? String == "state" && $0["state"] as? String == "outside" })
+        let determined = try #require(events.first { $0["event"] as? String == "fences_determined" })
+        let total = ["inside", "outside", "unknown"].compactMap { determined[$0] as? Int }.reduce(0, +)
+        #expect(total == 3, "config/fences.geojson has three fences")
         let enter = try #require(events.first { $0["event"] as? String == "enter" })
         #expect(enter["fence"] as? String == "gate" && enter["name"] as? String == "Brandenburg Gate")
         #expect(enter["lat"] is Double && enter["lon"] is Double && enter["time"] is String)
