@@ -44,3 +44,23 @@ import GPSTrackSim
         #expect(line.contains(#""lat":31.2304"#) && line.contains(#""eph":5.5"#) && !line.contains("nan"))
     }
 }
+
+/// The accelerometer simulator's truth is what its parameters say.
+@Suite struct AccelSimulatorTests {
+    @Test(arguments: [60.0, 120, 180])
+    func stepsFollowTheCadence(cadence: Double) {
+        let trace = AccelSimulator.walk(cadence: cadence, carry: .pocket, duration: 300, seed: 4, pauses: false)
+        #expect(abs(Double(trace.trueSteps) / (cadence * 5) - 1) < 0.02)
+        #expect(abs(trace.walkingSeconds - 300) < 60 / cadence * 2)
+        // At rest or walking, the magnitude averages about one g.
+        let mean = trace.samples.map { ($0.x * $0.x + $0.y * $0.y + $0.z * $0.z).squareRoot() }.reduce(0, +) / Double(trace.samples.count)
+        #expect(abs(mean - 9.81) < 1.0)
+    }
+
+    @Test func seededAndReproducible() {
+        let a = AccelSimulator.ride(.car, duration: 60, seed: 3)
+        let b = AccelSimulator.ride(.car, duration: 60, seed: 3)
+        #expect(a.samples == b.samples)
+        #expect(a.samples.count > 2900 && a.samples.count < 3100)
+    }
+}
