@@ -10,6 +10,7 @@ public struct DaemonOptions: Sendable {
         usage: gpstrackd [--config FILE] [--gpsd HOST:PORT] [--fences FILE] [--socket PATH]
                          [--state-dir DIR] [--distance-filter M] [--log auto|journal|stderr]
                gpstrackd replay [OPTIONS] LOG     replay a gpsd JSON log ('gpstrackd replay --help')
+               gpstrackd replay-accel FILE        count steps in accelerometer samples (CSV t,x,y,z)
                gpstrackd --help | --version
           The configuration file defaults to \(defaultConfigPath) (used when it exists);
           flags override it. Exit codes: 64 usage, 73 control socket, 78 configuration or fences.

@@ -39,6 +39,19 @@ if arguments.first == "replay" {
     }
 }
 
+if arguments.first == "replay-accel" {
+    do {
+        let replay = try ReplayAccel(arguments: Array(arguments.dropFirst()))
+        finish(replay.run(out: out, err: err))
+    } catch .help {
+        try? out.writeLine(ReplayAccel.usage)
+        finish(.ok)
+    } catch {
+        if case .usage(let message) = error { fail(.usage, "gpstrackd replay-accel: \(message)\n\(ReplayAccel.usage)") }
+        fail(.usage, "gpstrackd replay-accel: \(error)")
+    }
+}
+
 let options: DaemonOptions
 do {
     options = try DaemonOptions(arguments: arguments)
