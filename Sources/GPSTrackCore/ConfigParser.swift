@@ -49,6 +49,13 @@ public enum ConfigParser {
         ("min_course_speed_mps", number(\.minCourseSpeedMps, min: 0, inclusive: true)),
         ("hysteresis_m", number(\.hysteresisM, min: 0, inclusive: true)),
         ("stale_after_s", number(\.staleAfterS, min: 0, inclusive: false)),
+        ("detect_crossings", { c, v in
+            guard let b = ["true": true, "yes": true, "1": true, "false": false, "no": false, "0": false][v.lowercased()] else {
+                return "expected true or false, got '\(v)'"
+            }
+            c.tracker.detectCrossings = b
+            return nil
+        }),
     ]
 
     /// Parses `text`, read from `file`, on top of `base`.

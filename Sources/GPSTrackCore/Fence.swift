@@ -5,11 +5,16 @@ public struct Fence: Sendable {
         case circle(center: Coordinate, radiusM: Double)
         /// Each polygon is a list of closed rings, the first the outer boundary, the rest holes.
         case polygons([[[Coordinate]]])
+        /// A corridor: within `widthM / 2` of any of the lines (each at least 2 positions).
+        case corridor(lines: [[Coordinate]], widthM: Double)
 
-        /// `circle` or `polygon`.
+        /// `circle`, `polygon` or `corridor`.
         public var kind: String {
-            if case .circle = self { return "circle" }
-            return "polygon"
+            switch self {
+            case .circle: "circle"
+            case .polygons: "polygon"
+            case .corridor: "corridor"
+            }
         }
     }
 

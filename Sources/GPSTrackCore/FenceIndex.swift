@@ -3,9 +3,9 @@ import Glibc
 #endif
 import CGEOS
 
-/// The fences, ready to query: circles by geodesic distance (PROJ), polygons through GEOS
-/// prepared geometries, all behind a GEOS STRtree so that the work per fix grows far slower
-/// than the number of fences.
+/// The fences, ready to query: circles by geodesic distance (PROJ), polygons and corridors
+/// through GEOS prepared geometries, all behind a GEOS STRtree so that the work per fix grows
+/// far slower than the number of fences.
 ///
 /// Polygons live in a frame of their own (longitude relative to the fence's first vertex,
 /// wrapped, and scaled by the cosine of its latitude), so that parts split at the antimeridian
@@ -15,20 +15,26 @@ import CGEOS
 /// Not thread-safe (one GEOS context): owned by one tracker at a time.
 public final class FenceIndex: @unchecked Sendable {
     public let fences: [Fence]
-    private let ctx: GEOSContextHandle_t
-    private var tree: OpaquePointer?
-    private var owned: [OpaquePointer] = []          // geometries to destroy
-    private var prepared: [OpaquePointer] = []       // prepared geometries to destroy
-    private var polygonData: [Int: PolygonFence] = [:]
-    private var lastEnvelopeCount = 0
+    let ctx: GEOSContextHandle_t
+    var tree: OpaquePointer?
+    var owned: [OpaquePointer] = []          // geometries to destroy
+    var prepared: [OpaquePointer] = []       // prepared geometries to destroy
+    var polygonData: [Int: PolygonFence] = [:]
+    var corridorData: [Int: CorridorFence] = [:]
 
-    private struct PolygonFence {
+    struct PolygonFence {
         var frame: Frame
         var area: OpaquePointer          // prepared area
         var boundary: OpaquePointer      // prepared boundary
     }
 
-    private struct Frame {
+    struct CorridorFence {
+        var frame: Frame
+        var lines: OpaquePointer         // prepared centre lines
+        var halfWidth: Double
+    }
+
+    struct Frame {
         var lon0: Double
         var k: Double
         func forward(_ c: Coordinate) -> (Double, Double) {
@@ -54,6 +60,8 @@ public final class FenceIndex: @unchecked Sendable {
                 for box in Self.boxes(around: center, radiusM: radius) { insert(box, fence.index) }
             case .polygons(let polygons):
                 try addPolygons(polygons, fence: fence, file: file)
+            case .corridor(let lines, let width):
+                try addCorridor(lines, halfWidth: width / 2, fence: fence, file: file)
             }
         }
     }
@@ -67,9 +75,14 @@ public final class FenceIndex: @unchecked Sendable {
 
     /// Indices of the fences whose envelope lies within `marginM` of `point`.
     public func candidates(near point: Coordinate, marginM: Double) -> [Int] {
+        query(Self.boxes(around: point, radiusM: max(marginM, 0.01)))
+    }
+
+    /// Indices of the fences whose envelope meets one of `boxes` (minX, minY, maxX, maxY).
+    func query(_ boxes: [(Double, Double, Double, Double)]) -> [Int] {
         final class Sink { var hits: [Int] = [] }
         let sink = Sink()
-        for box in Self.boxes(around: point, radiusM: max(marginM, 0.01)) {
+        for box in boxes {
             guard let query = GEOSGeom_createRectangle_r(ctx, box.0, box.1, box.2, box.3) else { continue }
             withExtendedLifetime(sink) {
                 GEOSSTRtree_query_r(ctx, tree, query, { item, userdata in
@@ -83,13 +96,37 @@ public final class FenceIndex: @unchecked Sendable {
         return sink.hits
     }
 
+    /// How deep inside its boundary a position must lie to enter fence `i` under `margin`:
+    /// the margin, but at most half a circle's radius or a quarter of a corridor's width.
+    public func enterMargin(fence i: Int, margin: Double) -> Double {
+        switch fences[i].shape {
+        case .circle(_, let r): min(margin, r / 2)
+        case .corridor(_, let width): min(margin, width / 4)
+        case .polygons: margin
+        }
+    }
+
     /// Distance from `point` to the fence's boundary in metres: positive inside, negative
-    /// outside (a point in a hole is outside). With `within`, a polygon's boundary farther than
-    /// that is not measured: the result is then +infinity or -infinity.
+    /// outside (a point in a hole is outside). With `within`, a polygon's or corridor's boundary
+    /// farther than that is not measured: the result is then +infinity or -infinity.
     public func signedDistance(fence i: Int, point: Coordinate, within: Double = .infinity) -> Double {
         switch fences[i].shape {
         case .circle(let center, let radius):
             return radius - Geodesic.distance(center, point)
+        case .corridor:
+            guard let c = corridorData[i] else { return -.infinity }
+            let (x, y) = c.frame.forward(point)
+            guard let pt = GEOSGeom_createPointFromXY_r(ctx, x, y) else { return -.infinity }
+            defer { GEOSGeom_destroy_r(ctx, pt) }
+            // Frame units are about a degree of latitude: 110 574 m or more.
+            if within.isFinite, GEOSPreparedDistanceWithin_r(ctx, c.lines, pt, (c.halfWidth + within) / 110_000) == 0 {
+                return -.infinity
+            }
+            guard let seq = GEOSPreparedNearestPoints_r(ctx, c.lines, pt) else { return -.infinity }
+            defer { GEOSCoordSeq_destroy_r(ctx, seq) }
+            var bx = 0.0, by = 0.0
+            GEOSCoordSeq_getXY_r(ctx, seq, 0, &bx, &by)
+            return c.halfWidth - Geodesic.distance(point, c.frame.inverse(bx, by))
         case .polygons:
             guard let p = polygonData[i] else { return -.infinity }
             let (x, y) = p.frame.forward(point)
@@ -111,7 +148,7 @@ public final class FenceIndex: @unchecked Sendable {
 
     // MARK: building
 
-    private func insert(_ box: (Double, Double, Double, Double), _ index: Int) {
+    func insert(_ box: (Double, Double, Double, Double), _ index: Int) {
         guard let g = GEOSGeom_createRectangle_r(ctx, box.0, box.1, box.2, box.3) else { return }
         owned.append(g)
         GEOSSTRtree_insert_r(ctx, tree, g, UnsafeMutableRawPointer(bitPattern: index + 1))
@@ -158,7 +195,7 @@ public final class FenceIndex: @unchecked Sendable {
         polygonData[fence.index] = PolygonFence(frame: frame, area: pa, boundary: pb)
     }
 
-    private func makePolygon(_ rings: [[Coordinate]], transform: (Coordinate) -> (Double, Double)) -> OpaquePointer? {
+    func makePolygon(_ rings: [[Coordinate]], transform: (Coordinate) -> (Double, Double)) -> OpaquePointer? {
         var made: [OpaquePointer] = []
         for ring in rings {
             guard let seq = GEOSCoordSeq_create_r(ctx, UInt32(ring.count), 2) else { break }

@@ -1,6 +1,7 @@
 /// Reads a GeoJSON (RFC 7946) `FeatureCollection` of fences: `Point` features with
 /// `properties.radius` (metres) are circles; `Polygon` and `MultiPolygon` features are polygons
-/// with holes. A file with any invalid feature is refused whole.
+/// with holes; `LineString` and `MultiLineString` features with `properties.width_m` (metres,
+/// the full width) are corridors. A file with any invalid feature is refused whole.
 public enum GeoJSONFences {
     /// Parses and validates `bytes`, read from `file`. Polygon validity (self-intersection and
     /// the like) is checked by `FenceIndex`, with GEOS's reason.
@@ -58,8 +59,20 @@ public enum GeoJSONFences {
             var polygons: [[[Coordinate]]] = []
             for part in parts { polygons.append(try polygon(part, fail)) }
             shape = .polygons(polygons)
+        case "LineString", "MultiLineString":
+            var lines: [[Coordinate]] = []
+            if type == "LineString" {
+                lines = [try line(coords, 0, fail)]
+            } else {
+                guard let parts = coords.array, !parts.isEmpty else { throw fail("MultiLineString needs at least one line") }
+                for (n, part) in parts.enumerated() { lines.append(try line(part, n, fail)) }
+            }
+            guard let width = properties?["width_m"] else { throw fail("a \(type) fence (corridor) needs properties.width_m (metres)") }
+            guard let w = width.number, w.isFinite, w > 0 else { throw fail("width_m must be a finite number of metres > 0") }
+            shape = .corridor(lines: lines, widthM: w)
         default:
-            throw fail("geometry type \(type) is not a fence (use Point with radius, Polygon or MultiPolygon)")
+            throw fail("geometry type \(type) is not a fence (use Point with radius, Polygon, MultiPolygon, "
+                + "or LineString or MultiLineString with width_m)")
         }
 
         var dwell: Double?
@@ -93,6 +106,18 @@ public enum GeoJSONFences {
         let c = Coordinate(latitude: lat, longitude: lon)
         guard c.isValid else { throw fail("coordinates out of range: [\(lon), \(lat)]") }
         return c
+    }
+
+    static func line(_ v: JSONValue, _ n: Int, _ fail: (String) -> FenceError) throws(FenceError) -> [Coordinate] {
+        guard let positions = v.array else { throw fail("line \(n) is not a list of positions") }
+        var out: [Coordinate] = []
+        for p in positions { out.append(try position(p, fail)) }
+        guard out.count >= 2 else { throw fail("line \(n) has \(out.count) position\(out.count == 1 ? "" : "s"); a line needs at least 2") }
+        for (a, b) in zip(out, out.dropFirst()) where abs(b.longitude - a.longitude) > 180 {
+            throw fail("line \(n) has a segment spanning more than 180° of longitude (\(a.longitude) to \(b.longitude)); "
+                + "RFC 7946 §3.1.9: split a line that crosses the antimeridian into a MultiLineString")
+        }
+        return out
     }
 
     static func polygon(_ v: JSONValue, _ fail: (String) -> FenceError) throws(FenceError) -> [[Coordinate]] {

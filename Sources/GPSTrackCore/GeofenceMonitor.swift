@@ -18,6 +18,7 @@ public struct GeofenceMonitor: Sendable {
     private var undetermined = true
     private var lastAcceptedTime: Double?
     private var lastPosition: Coordinate?
+    private var lastMargin = 0.0
     /// The counts of the determination the last `update` made, if it made one (first fix,
     /// after a reload or a loss); nil after an ordinary fix.
     public private(set) var determination: FenceCounts?
@@ -88,22 +89,27 @@ public struct GeofenceMonitor: Sendable {
         return events
     }
 
-    /// Evaluates an accepted fix.
-    public mutating func update(with fix: Fix) -> [FenceEvent] {
+    /// Evaluates an accepted fix. `continuous` false (a jump the tracker did not count) means
+    /// the way from the last fix is unknown: nothing is crossed on it.
+    public mutating func update(with fix: Fix, continuous: Bool = true) -> [FenceEvent] {
         guard let time = fix.time else { return [] }
         var events = observe(time: time)
         let p = fix.coordinate
+        let margin = max(config.hysteresisM, fix.horizontalError ?? config.assumedErrorM)
+        // The segment from the last accepted fix, unless the fix was lost in between.
+        if config.detectCrossings, continuous, !undetermined, let a = lastPosition, let ta = lastAcceptedTime, time > ta {
+            crossings(from: a, at: ta, to: p, at: time, margin: max(margin, lastMargin), into: &events)
+        }
         lastAcceptedTime = time
         lastPosition = p
-        let margin = max(config.hysteresisM, fix.horizontalError ?? config.assumedErrorM)
+        lastMargin = margin
         let candidates = Set(index.candidates(near: p, marginM: margin))
         let determining = undetermined
         let evaluate: [Int] = determining ? Array(statuses.indices) : Array(candidates.union(active)).sorted()
         undetermined = false
         for i in evaluate {
             let s = candidates.contains(i) ? index.signedDistance(fence: i, point: p, within: 2 * margin) : -.infinity
-            var marginIn = margin
-            if case .circle(_, let r) = index.fences[i].shape { marginIn = min(margin, r / 2) }
+            let marginIn = index.enterMargin(fence: i, margin: margin)
             let determined: Bool? = s >= marginIn ? true : s <= -margin ? false : nil
             step(i, determined, time: time, at: p, into: &events)
             if statuses[i].state == .outside { active.remove(i) } else { active.insert(i) }
@@ -121,6 +127,32 @@ public struct GeofenceMonitor: Sendable {
             determination = counts
         }
         return events
+    }
+
+    /// Fences found outside at the last fix that the segment to this one passed through deep
+    /// enough (under `margin`, as a fix must be): an `enter` and an `exit`, both `crossed`, at
+    /// the interpolated boundary times. The fence stays outside; no dwell.
+    private mutating func crossings(from a: Coordinate, at ta: Double, to b: Coordinate, at tb: Double, margin: Double,
+                                    into events: inout [FenceEvent]) {
+        var found: [FenceEvent] = []
+        for i in index.candidates(from: a, to: b).sorted() where statuses[i].state == .outside {
+            let need = index.enterMargin(fence: i, margin: margin)
+            guard let c = index.crossing(fence: i, from: a, to: b, need: need) else { continue }
+            let fence = index.fences[i]
+            let tIn = ta + c.entry * (tb - ta), tOut = ta + c.exit * (tb - ta)
+            if fence.notify.contains(.enter) {
+                found.append(FenceEvent(kind: .enter, fence: i, time: tIn, coordinate: c.entryPoint, crossed: true))
+                statuses[i].lastEvent = .enter
+            }
+            if fence.notify.contains(.exit) {
+                found.append(FenceEvent(kind: .exit, fence: i, time: tOut, coordinate: c.exitPoint, crossed: true))
+                statuses[i].lastEvent = .exit
+            }
+            statuses[i].since = tOut
+            statuses[i].membership = false
+        }
+        // In time order; a fence's enter always precedes its exit.
+        events += found.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
     }
 
     private mutating func step(_ i: Int, _ determined: Bool?, time: Double, at p: Coordinate, into events: inout [FenceEvent]) {

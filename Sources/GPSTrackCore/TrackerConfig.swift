@@ -27,6 +27,9 @@ public struct TrackerConfig: Sendable, Equatable {
     /// Geofences: with no accepted fix for this long (fix time), every fence is `unknown`.
     /// Seconds, > 0.
     public var staleAfterS: Double = 15
+    /// Geofences: report a fence passed between two accepted fixes, neither inside it, as an
+    /// `enter` and an `exit` marked `crossed`, at times interpolated along the segment.
+    public var detectCrossings = true
 
     public init() {}
 }

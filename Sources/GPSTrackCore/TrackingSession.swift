@@ -38,7 +38,8 @@ public struct TrackingSession: Sendable {
             var fenceEvents: [FenceEvent]
             var determination: FenceCounts?
             if case .accepted = tracker.lastOutcome {
-                fenceEvents = monitor.update(with: fix)
+                let jumped = trackerEvents.contains { if case .discontinuity(_, _, false) = $0 { return true }; return false }
+                fenceEvents = monitor.update(with: fix, continuous: !jumped)
                 determination = monitor.determination
             } else {
                 fenceEvents = monitor.observe(time: time)

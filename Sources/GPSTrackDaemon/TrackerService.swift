@@ -50,7 +50,8 @@ public actor TrackerService {
         }
     }
 
-    /// Publishes the circular fences as OwnTracks waypoints (at start and after a reload).
+    /// Publishes the circular fences as OwnTracks waypoints (at start and after a reload);
+    /// polygons and corridors have no OwnTracks form.
     public func publishWaypoints() {
         guard let mqtt, let monitor = session.geofences else { return }
         let items = monitor.index.fences.compactMap { f -> String? in
@@ -87,7 +88,7 @@ public actor TrackerService {
         o.add("lat", fix.latitude)
         o.add("lon", fix.longitude)
         o.add("tst", Int(t))
-        if let e = fix.horizontalError { o.add("acc", Int(e.rounded())) }
+        o.add("acc", Self.accuracy(fix.horizontalError, assumed: configuration.tracker.assumedErrorM))
         if fix.altitude.isFinite { o.add("alt", Int(fix.altitude.rounded())) }
         if fix.speed.isFinite { o.add("vel", Int((fix.speed * 3.6).rounded())) }
         if fix.track.isFinite { o.add("cog", Int(fix.track.rounded()) % 360) }
@@ -100,7 +101,14 @@ public actor TrackerService {
         mqtt.enqueue(kind: "location", topic: mqtt.baseTopic, payload: o.encoded, qos: 0)
     }
 
-    /// OwnTracks `transition` for an enter or exit, QoS 1, to `<base>/event`.
+    /// OwnTracks `acc`: whole metres, at least 1 (Home Assistant drops a location whose `acc`
+    /// is missing or 0); the assumed error when the receiver gives none.
+    static func accuracy(_ error: Double?, assumed: Double) -> Int {
+        let e = error.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? assumed
+        return max(1, Int(min(e, 1e6).rounded()))
+    }
+
+    /// OwnTracks `transition` for an enter or exit (crossings too), QoS 1, to `<base>/event`.
     private func publishTransition(_ e: FenceEvent) {
         guard let mqtt, let monitor = session.geofences, e.kind == .enter || e.kind == .exit else { return }
         let f = monitor.index.fences[e.fence]
@@ -114,7 +122,7 @@ public actor TrackerService {
         o.add("tst", Int(e.time))
         o.add("lat", e.coordinate?.latitude)
         o.add("lon", e.coordinate?.longitude)
-        if let acc = session.tracker.lastAccepted?.horizontalError { o.add("acc", Int(acc.rounded())) }
+        o.add("acc", Self.accuracy(session.tracker.lastAccepted?.horizontalError, assumed: configuration.tracker.assumedErrorM))
         o.add("t", "c")
         mqtt.enqueue(kind: "transition", topic: mqtt.baseTopic + "/event", payload: o.encoded, qos: 1)
     }
@@ -480,9 +488,14 @@ public actor TrackerService {
             fields += [("GPSTRACK_FENCE", fence?.id ?? ""), ("GPSTRACK_FENCE_NAME", fence?.name ?? ""),
                        ("GPSTRACK_TIME", Timestamp.iso8601(f.time))]
             if let c = f.coordinate { fields += position(c) }
+            if f.crossed { fields.append(("GPSTRACK_CROSSED", "1")) }
             switch f.kind {
-            case .enter: return LogEntry(event: "enter", priority: .notice, message: "Entered \(label)", fields: fields)
-            case .exit: return LogEntry(event: "exit", priority: .notice, message: "Left \(label)", fields: fields)
+            case .enter:
+                let how = f.crossed ? " (passed through between two fixes)" : ""
+                return LogEntry(event: "enter", priority: .notice, message: "Entered \(label)\(how)", fields: fields)
+            case .exit:
+                let how = f.crossed ? " (passed through between two fixes)" : ""
+                return LogEntry(event: "exit", priority: .notice, message: "Left \(label)\(how)", fields: fields)
             case .dwell:
                 let secs = Int(fence?.dwellS ?? 0)
                 return LogEntry(event: "dwell", priority: .notice, message: "In \(label) for \(secs) s", fields: fields)

@@ -35,6 +35,9 @@ public enum FenceGenerator {
             case .polygons(let polys):
                 let rings = polys[0].map { "[" + $0.map(pos).joined(separator: ",") + "]" }.joined(separator: ",")
                 return #"{"type":"Feature","id":"\#(f.id)","properties":{},"geometry":{"type":"Polygon","coordinates":[\#(rings)]}}"#
+            case .corridor(let lines, let width):
+                let coords = lines.map { "[" + $0.map(pos).joined(separator: ",") + "]" }.joined(separator: ",")
+                return #"{"type":"Feature","id":"\#(f.id)","properties":{"width_m":\#(width)},"geometry":{"type":"MultiLineString","coordinates":[\#(coords)]}}"#
             }
         }
         return #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}\n"

@@ -63,8 +63,39 @@ import GPSTrackSim
          "(id \"am\")", "antimeridian"),
         (collection(#"{"type":"Feature","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[8,47]}}"#),
          "feature 0", "no id"),
+        // A LineString is a corridor now (issue 11): without width_m it is refused for that.
         (collection(#"{"type":"Feature","id":"l","geometry":{"type":"LineString","coordinates":[[8,47],[9,47]]}}"#),
-         "(id \"l\")", "LineString is not a fence"),
+         "(id \"l\")", "needs properties.width_m"),
+        (collection(#"{"type":"Feature","id":"g","geometry":{"type":"GeometryCollection","geometries":[],"coordinates":[]}}"#),
+         "(id \"g\")", "GeometryCollection is not a fence"),
+        (collection(#"{"type":"Feature","id":"w0","properties":{"width_m":0},"geometry":{"type":"LineString","coordinates":[[8,47],[9,47]]}}"#),
+         "(id \"w0\")", "width_m must be"),
+        (collection(#"{"type":"Feature","id":"wn","properties":{"width_m":-50},"geometry":{"type":"LineString","coordinates":[[8,47],[9,47]]}}"#),
+         "(id \"wn\")", "width_m must be"),
+        (collection(#"{"type":"Feature","id":"ws","properties":{"width_m":"50"},"geometry":{"type":"LineString","coordinates":[[8,47],[9,47]]}}"#),
+         "(id \"ws\")", "width_m must be"),
+        (collection(#"{"type":"Feature","id":"wnull","properties":{"width_m":null},"geometry":{"type":"LineString","coordinates":[[8,47],[9,47]]}}"#),
+         "(id \"wnull\")", "width_m must be"),
+        (collection(#"{"type":"Feature","id":"winf","properties":{"width_m":1e999},"geometry":{"type":"LineString","coordinates":[[8,47],[9,47]]}}"#),
+         "f.geojson: not valid JSON", ""),
+        (collection(#"{"type":"Feature","id":"l1","properties":{"width_m":50},"geometry":{"type":"LineString","coordinates":[[8,47]]}}"#),
+         "(id \"l1\")", "line 0 has 1 position; a line needs at least 2"),
+        (collection(#"{"type":"Feature","id":"l0","properties":{"width_m":50},"geometry":{"type":"LineString","coordinates":[]}}"#),
+         "(id \"l0\")", "line 0 has 0 positions"),
+        (collection(#"{"type":"Feature","id":"m1","properties":{"width_m":50},"geometry":{"type":"MultiLineString","coordinates":[[[8,47],[9,47]],[[8,46]]]}}"#),
+         "(id \"m1\")", "line 1 has 1 position"),
+        (collection(#"{"type":"Feature","id":"m0","properties":{"width_m":50},"geometry":{"type":"MultiLineString","coordinates":[]}}"#),
+         "(id \"m0\")", "MultiLineString needs at least one line"),
+        (collection(#"{"type":"Feature","id":"lr","properties":{"width_m":50},"geometry":{"type":"LineString","coordinates":[[8,47],[8,91]]}}"#),
+         "(id \"lr\")", "coordinates out of range"),
+        (collection(#"{"type":"Feature","id":"lx","properties":{"width_m":50},"geometry":{"type":"LineString","coordinates":[[8,47],[-181,47]]}}"#),
+         "(id \"lx\")", "coordinates out of range"),
+        (collection(#"{"type":"Feature","id":"lp","properties":{"width_m":50},"geometry":{"type":"LineString","coordinates":[[8,47],[9]]}}"#),
+         "(id \"lp\")", "a position must be [longitude, latitude]"),
+        (collection(#"{"type":"Feature","id":"ln","properties":{"width_m":50},"geometry":{"type":"LineString","coordinates":[[8,47],"x"]}}"#),
+         "(id \"ln\")", "a position must be"),
+        (collection(#"{"type":"Feature","id":"lam","properties":{"width_m":50},"geometry":{"type":"LineString","coordinates":[[179,-17],[-179,-17]]}}"#),
+         "(id \"lam\")", "antimeridian"),
         (collection(#"{"type":"Feature","id":"n","properties":{"radius":5,"notify":["arrive"]},"geometry":{"type":"Point","coordinates":[8,47]}}"#),
          "(id \"n\")", "notify must be"),
         (String(repeating: "[", count: 100_000), "f.geojson: not valid JSON", ""),
@@ -106,6 +137,7 @@ import GPSTrackSim
                 switch f.shape {
                 case .circle(let c, let r): if Geodesic.distance(c, p) < r { expected.insert(f.index) }
                 case .polygons(let polys): if rayCast(polys[0][0], p) { expected.insert(f.index) }
+                case .corridor: Issue.record("the generator makes no corridors")
                 }
             }
             // Points within a centimetre of a boundary could go either way: leave them out.

@@ -125,6 +125,58 @@ struct MQTTTests {
         #expect(daemon.stop() == 0)
     }
 
+    /// Issue 11: a crossing between two sparse fixes is published like any transition; `acc`
+    /// is present and at least 1 even though the receiver (RMC sentences only) gives no error
+    /// estimate; a corridor is no waypoint.
+    @Test func crossingsAndAccuracyWithoutAnErrorEstimate() throws {
+        let dir = NSTemporaryDirectory() + "gpstrackd-mqtt-cross-\(getpid())"
+        try? FileManager.default.removeItem(atPath: dir)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let mqttPort = LiveHarness.freePort()
+        let broker = try Broker(port: mqttPort, dir: dir)
+        defer { broker.stop() }
+        let sub = try Subscriber(port: mqttPort, file: dir + "/sub.txt")
+        try LiveHarness.waitFor("the subscriber", timeout: 10) { sub.process.isRunning }
+        usleep(500_000)
+        // 25 m/s east, one fix every 5 s; a 20 m gate half-way between two fixes.
+        let steps = Array(repeating: Scenario.Step(speed: 25, heading: 90), count: 80)
+        let trace = Simulator.run(Scenario(name: "sparse", start: LiveDaemonTests.base, steps: steps), seed: 31)
+        let t0 = trace.fixes.first?.time ?? 0
+        let sparse = trace.fixes.filter { $0.mode == 3 && Int(($0.time ?? 0) - t0) % 5 == 0 }
+        var lines = ["# RMC only: no DOPs, no GST"]
+        for k in stride(from: 60, to: 0, by: -1) { lines += NMEAWriter.sentences(Fix(mode: 1, time: t0 - Double(k))).filter { $0.contains("RMC,") } }
+        for f in sparse { lines += NMEAWriter.sentences(f).filter { $0.contains("RMC,") } }
+        let log = try ExecutableRunner.temporaryFile("sparse.nmea", contents: lines.joined(separator: "\n") + "\n")
+        let gate = trace.truth[32], a = trace.truth[10], b = Geodesic.destination(from: trace.truth[10], azimuth: 0, distance: 500)
+        let fences = try ExecutableRunner.temporaryFile("sparse.geojson", contents: """
+            {"type":"FeatureCollection","features":[
+             {"type":"Feature","id":"gate","properties":{"radius":20},"geometry":{"type":"Point","coordinates":[\(gate.longitude),\(gate.latitude)]}},
+             {"type":"Feature","id":"route","properties":{"width_m":40},
+              "geometry":{"type":"LineString","coordinates":[[\(a.longitude),\(a.latitude)],[\(b.longitude),\(b.latitude)]]}}]}
+            """)
+        let gpsPort = LiveHarness.freePort()
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(gpsPort)", "--fences", fences],
+            extraConfig: "mqtt_host = 127.0.0.1\nmqtt_port = \(mqttPort)\nmqtt_topic = owntracks/fleet/box3\nmqtt_min_interval_s = 1\nmqtt_min_distance_m = 5\n")
+        try daemon.waitFor("mqtt_connected", timeout: 20)
+        let feed = try LiveHarness.Feed(log: log, port: gpsPort, cycle: 0.05)
+        defer { feed.stop() }
+        try LiveHarness.waitFor("the gate's leave transition", timeout: 90) {
+            sub.messages().contains { $0.1["event"] as? String == "leave" && $0.1["rid"] as? String == "gate" }
+        }
+        let messages = sub.messages()
+        let gateTransitions = messages.filter { $0.1["_type"] as? String == "transition" && $0.1["rid"] as? String == "gate" }
+        #expect(gateTransitions.map { $0.1["event"] as? String ?? "" } == ["enter", "leave"])
+        let enters = try daemon.entries("enter").filter { $0["GPSTRACK_FENCE"] as? String == "gate" }
+        #expect(enters.count == 1 && enters.first?["GPSTRACK_CROSSED"] as? String == "1", "the gate was passed between two fixes")
+        let located = messages.filter { ["location", "transition"].contains($0.1["_type"] as? String ?? "") }
+        #expect(located.count >= 4)
+        for (_, m) in located { #expect((m["acc"] as? Int ?? 0) >= 1, "acc present and at least 1: \(m)") }
+        let waypoints = try #require(messages.first { $0.1["_type"] as? String == "waypoints" })
+        #expect((waypoints.1["waypoints"] as? [[String: Any]])?.compactMap { $0["rid"] as? String } == ["gate"], "a corridor is no waypoint")
+        #expect(daemon.stop() == 0)
+    }
+
     @Test func theOutboxSurvivesARestartWhileTheBrokerIsDown() throws {
         let dir = NSTemporaryDirectory() + "gpstrackd-mqtt-outbox-\(getpid())"
         try? FileManager.default.removeItem(atPath: dir)

@@ -143,4 +143,17 @@ import GPSTrackSim
         #expect(r.stderr.contains("bad.geojson: feature 1 (id \"bow\"): invalid polygon: Self-intersection"))
         #expect(r.stdout.isEmpty)
     }
+
+    @Test func aCorridorWithoutAWidthExits78NamingTheFeature() throws {
+        let fences = try ExecutableRunner.temporaryFile("corridor.geojson", contents: """
+            {"type":"FeatureCollection","features":[
+             {"type":"Feature","id":"route","properties":{"width_m":50},"geometry":{"type":"LineString","coordinates":[[8,47],[8.1,47]]}},
+             {"type":"Feature","id":"detour","properties":{},"geometry":{"type":"MultiLineString","coordinates":[[[8,47],[8.1,47.1]]]}}]}
+            """)
+        let (log, _, _) = try Self.walkLog()
+        let r = try ExecutableRunner.run(["replay", "--fences", fences, log])
+        #expect(r.status == 78)
+        #expect(r.stderr.contains("corridor.geojson: feature 1 (id \"detour\"): a MultiLineString fence (corridor) needs properties.width_m"))
+        #expect(r.stdout.isEmpty)
+    }
 }

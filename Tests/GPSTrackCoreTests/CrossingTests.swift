@@ -1,0 +1,133 @@
+import Testing
+@testable import GPSTrackCore
+import GPSTrackSim
+
+/// Issue 11: fences passed between two fixes, and corridors. True times come from the
+/// construction: the simulated car drives straight at constant speed, and every fence is placed
+/// on (or beside) its true path, so a circle of radius r centred on the true position of second
+/// k is entered at k - r/v and left at k + r/v.
+@Suite struct CrossingTests {
+    static let start = Coordinate(latitude: 47.3769, longitude: 8.5417)
+
+    func fenceEvents(_ events: [TrackingSession.Sequenced]) -> [FenceEvent] {
+        events.compactMap { if case .fence(let f) = $0.event { return f }; return nil }
+    }
+
+    /// A square `half` metres around `c`, sides north-south and east-west.
+    static func square(around c: Coordinate, half: Double) -> [Coordinate] {
+        func p(_ e: Double, _ n: Double) -> Coordinate {
+            Geodesic.destination(from: Geodesic.destination(from: c, azimuth: e < 0 ? 270 : 90, distance: abs(e)),
+                                 azimuth: n < 0 ? 180 : 0, distance: abs(n))
+        }
+        let ring = [p(-half, -half), p(half, -half), p(half, half), p(-half, half)]
+        return ring + [ring[0]]
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3, 4, 5])
+    func fencesOnTheRoadAreCrossedBetweenSparseFixes(seed: UInt64) throws {
+        let v = 25.0
+        let scenario = Scenario(name: "motorway", start: Self.start, steps: Array(repeating: .init(speed: v, heading: 90), count: 200))
+        let trace = Simulator.run(scenario, seed: seed)
+        // One fix every 5 s (a power-saving tracker).
+        let fixes = trace.fixes.filter { $0.mode == 3 && Int(($0.time ?? 0) - 1_773_475_200) % 5 == 0 }
+        // Centres half-way between two fixes, so that no fix ever lies inside.
+        let onRoad: [(second: Int, fence: Fence, half: Double)] = [
+            (22, Fence(index: 0, id: "gate", shape: .circle(center: trace.truth[22], radiusM: 20)), 20),
+            (52, Fence(index: 1, id: "weighbridge", shape: .circle(center: trace.truth[52], radiusM: 25)), 25),
+            (87, Fence(index: 2, id: "toll", shape: .polygons([[Self.square(around: trace.truth[87], half: 25)]])), 25),
+            (122, Fence(index: 3, id: "camera", shape: .circle(center: trace.truth[122], radiusM: 30)), 30),
+        ]
+        let off = Fence(index: 4, id: "off-road", shape: .circle(center: Geodesic.destination(from: trace.truth[152], azimuth: 0, distance: 40),
+                                                                   radiusM: 25))
+        let index = try FenceIndex(fences: onRoad.map(\.fence) + [off], file: "road.geojson")
+        var session = TrackingSession(config: TrackerConfig(), fences: index)
+        let events = fenceEvents(fixes.flatMap { session.ingest($0) })
+        let t0 = 1_773_475_200.0
+        for (second, fence, half) in onRoad {
+            let mine = events.filter { $0.fence == fence.index }
+            #expect(mine.map(\.kind) == [.enter, .exit], "\(fence.id)")
+            #expect(mine.allSatisfy { $0.crossed }, "\(fence.id)")
+            guard mine.count == 2 else { continue }
+            #expect(abs(mine[0].time - (t0 + Double(second) - half / v)) <= 10, "\(fence.id) entered")
+            #expect(abs(mine[1].time - (t0 + Double(second) + half / v)) <= 10, "\(fence.id) left")
+            #expect(mine[0].time < mine[1].time)
+        }
+        #expect(!events.contains { $0.fence == off.index }, "the circle 40 m off the road is never entered")
+        #expect(!events.contains { $0.kind == .dwell })
+        #expect(zip(events, events.dropFirst()).allSatisfy { $0.time <= $1.time }, "events in time order")
+        #expect(session.geofences?.statuses.allSatisfy { $0.state == .outside } == true)
+    }
+
+    @Test func crossingsCanBeSwitchedOff() throws {
+        let scenario = Scenario(name: "motorway", start: Self.start, steps: Array(repeating: .init(speed: 25, heading: 90), count: 60))
+        let trace = Simulator.run(scenario, seed: 7)
+        let fixes = trace.fixes.filter { $0.mode == 3 && Int(($0.time ?? 0) - 1_773_475_200) % 5 == 0 }
+        let index = try FenceIndex(fences: [Fence(index: 0, id: "gate", shape: .circle(center: trace.truth[22], radiusM: 20))], file: "f")
+        var config = TrackerConfig()
+        config.detectCrossings = false
+        var session = TrackingSession(config: config, fences: index)
+        #expect(fenceEvents(fixes.flatMap { session.ingest($0) }).isEmpty)
+    }
+
+    @Test func aRejectedJumpCrossesNothing() throws {
+        // Walking east at 1.4 m/s; a fence 1 km north of the path. One fix jumps 2 km north
+        // (through the fence) and is rejected as implausible; the walk goes on.
+        let fence = Fence(index: 0, id: "north", shape: .circle(center: Geodesic.destination(from: Self.start, azimuth: 0, distance: 1000),
+                                                               radiusM: 60))
+        let index = try FenceIndex(fences: [fence], file: "f")
+        var session = TrackingSession(config: TrackerConfig(), fences: index)
+        var fixes: [Fix] = []
+        for i in 0..<60 {
+            var p = Geodesic.destination(from: Self.start, azimuth: 90, distance: 1.4 * Double(i))
+            if i == 30 { p = Geodesic.destination(from: p, azimuth: 0, distance: 2000) }
+            fixes.append(Fix(mode: 3, time: 1_773_475_200 + Double(i), latitude: p.latitude, longitude: p.longitude,
+                             eph: 5, speed: 1.4, track: 90))
+        }
+        let events = fenceEvents(fixes.flatMap { session.ingest($0) })
+        #expect((session.tracker.counters.rejected[.implausibleSpeed] ?? 0) + (session.tracker.counters.rejected[.outlierJump] ?? 0) == 1)
+        #expect(events.isEmpty)
+    }
+
+    @Test func aCorridorFollowedWithNoiseThenLeftAtAJunction() throws {
+        // 3 km east along the route at 14 m/s, then north at the junction; the route goes on east.
+        let v = 14.0
+        let east = Int((3000 / v).rounded())
+        let scenario = Scenario(name: "delivery", start: Self.start,
+                                steps: Array(repeating: .init(speed: v, heading: 90), count: east)
+                                    + Array(repeating: .init(speed: v, heading: 0), count: 120))
+        var model = ReceiverModel()
+        model.lyingJumpProbability = 0
+        let trace = Simulator.run(scenario, model: model, seed: 12)
+        let junction = trace.truth[east]
+        // The route: the true path's vertices every 10 s, then 1 km on past the junction.
+        var route = stride(from: 0, through: east, by: 10).map { trace.truth[$0] }
+        route += [junction, Geodesic.destination(from: junction, azimuth: 90, distance: 1000)]
+        let corridor = Fence(index: 0, id: "route", shape: .corridor(lines: [route], widthM: 50))
+        let index = try FenceIndex(fences: [corridor], file: "route.geojson")
+        var session = TrackingSession(config: TrackerConfig(), fences: index)
+        let events = fenceEvents(trace.fixes.flatMap { session.ingest($0) })
+        #expect(events.map(\.kind) == [.enter, .exit], "entered at the first fix, left once: no flapping")
+        guard events.count == 2 else { return }
+        // The car leaves the 25 m half-width when it is 25 m north of the junction.
+        let trueExit = 1_773_475_200 + Double(east) + 25 / v
+        #expect(abs(events[1].time - trueExit) <= 30)
+        #expect(!events[1].crossed)
+    }
+
+    @Test func aCorridorIsCrossedBetweenSparseFixes() throws {
+        // A 30 m wide road corridor running north-south, crossed at 25 m/s with a fix every 5 s.
+        let scenario = Scenario(name: "cross", start: Self.start, steps: Array(repeating: .init(speed: 25, heading: 90), count: 60))
+        let trace = Simulator.run(scenario, seed: 4)
+        let fixes = trace.fixes.filter { $0.mode == 3 && Int(($0.time ?? 0) - 1_773_475_200) % 5 == 0 }
+        let mid = trace.truth[32]
+        let road = [Geodesic.destination(from: mid, azimuth: 180, distance: 500), Geodesic.destination(from: mid, azimuth: 0, distance: 500)]
+        let index = try FenceIndex(fences: [Fence(index: 0, id: "road", shape: .corridor(lines: [road], widthM: 30))], file: "f")
+        var session = TrackingSession(config: TrackerConfig(), fences: index)
+        let events = fenceEvents(fixes.flatMap { session.ingest($0) })
+        #expect(events.map(\.kind) == [.enter, .exit] && events.allSatisfy { $0.crossed })
+        if events.count == 2 {
+            #expect(abs(events[0].time - (1_773_475_200 + 32 - 15 / 25.0)) <= 10)
+            #expect(abs(events[1].time - (1_773_475_200 + 32 + 15 / 25.0)) <= 10)
+        }
+    }
+}
