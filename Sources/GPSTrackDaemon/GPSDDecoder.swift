@@ -1,8 +1,9 @@
 import CGPS
 import GPSTrackCore
 
-/// Decodes gpsd JSON lines with libgps's own unpacker (`gps_unpack`), the same parser the live
-/// path uses. The ~24 KB `gps_data_t` is allocated once and reused; C types stop here.
+/// Decodes gpsd JSON lines with libgps's own unpacker (`gps_unpack`), after `JSONLineCheck`
+/// has refused anything it could not survive; replay and the live source both decode through
+/// here. The ~24 KB `gps_data_t` is allocated once and reused; C types stop here.
 public final class GPSDDecoder {
     /// What one line held.
     public enum Record: Sendable {
@@ -34,10 +35,16 @@ public final class GPSDDecoder {
         data.deallocate()
     }
 
-    /// Decodes one line (without its newline).
+    /// Decodes one line (without its newline): checked and made compact by `JSONLineCheck`
+    /// first, so libgps's parser only ever sees one well-formed object in gpsd's own form.
     public func decode(_ line: ArraySlice<UInt8>) -> Record {
-        let (body, className, early) = Self.prepare(line)
-        if let early { return early }
+        let body: [UInt8]
+        switch JSONLineCheck.check(line, maxBytes: Self.maxLineBytes) {
+        case .blank: return .blank
+        case .malformed(let reason): return .malformed(reason: reason)
+        case .object(let compact): body = compact
+        }
+        guard let className = Self.className(body[...]) else { return .malformed(reason: "no \"class\" member") }
 
         scratch.removeAll(keepingCapacity: true)
         body.withUnsafeBufferPointer { raw in
@@ -46,33 +53,17 @@ public final class GPSDDecoder {
         scratch.append(0)
         gpstrack_clear_set(data)
         _ = scratch.withUnsafeMutableBufferPointer { gps_unpack($0.baseAddress, data) }
-        return Self.record(className: className, body: body, data: data)
+        return Self.record(className: className, body: body[...], data: data)
     }
 
-    /// Interprets a line that libgps has already unpacked into `data` (the live source's
-    /// `gps_read` unpacks with the same `gps_unpack`).
-    static func interpret(unpacked line: ArraySlice<UInt8>, data: UnsafePointer<gps_data_t>) -> Record {
-        let (body, className, early) = prepare(line)
-        return early ?? record(className: className, body: body, data: data)
-    }
-
-    /// Trims a line and checks its shape: the body and its class, or the record it already is
-    /// (blank or malformed).
-    private static func prepare(_ line: ArraySlice<UInt8>) -> (ArraySlice<UInt8>, String, Record?) {
-        var lo = line.startIndex, hi = line.endIndex
-        while lo < hi, isSpace(line[lo]) { lo += 1 }
-        while lo < hi, isSpace(line[hi - 1]) { hi -= 1 }
-        let body = line[lo..<hi]
-        if body.isEmpty { return (body, "", .blank) }
-        let (name, problem) = classify(body)
-        guard let className = name else { return (body, "", .malformed(reason: problem ?? "malformed")) }
-        return (body, className, nil)
+    /// Decodes a line as a `LineSplitter` cut it: a line cut at the length limit is malformed.
+    public func decode(_ line: LineSplitter.Line) -> Record {
+        line.truncated ? .malformed(reason: "line longer than \(Self.maxLineBytes) bytes") : decode(line.bytes[...])
     }
 
     /// Interprets what libgps unpacked into `data` from `body` (a line whose class is
-    /// `className`). The live source calls this after `gps_read`, which unpacks with the same
-    /// `gps_unpack`.
-    static func record(className: String, body: ArraySlice<UInt8>, data: UnsafePointer<gps_data_t>) -> Record {
+    /// `className`).
+    private static func record(className: String, body: ArraySlice<UInt8>, data: UnsafePointer<gps_data_t>) -> Record {
         let set = gpstrack_set(data)
         if className == "DEVICE" {
             if set != 0 {
@@ -86,15 +77,6 @@ public final class GPSDDecoder {
         guard set != 0 else { return .malformed(reason: "libgps could not parse the TPV report") }
         // A TPV without MODE_SET carries mode 0 ("not seen"): a fix the tracker rejects.
         return .tpv(makeFix(set: set, data: data))
-    }
-
-    /// Checks a line's shape and finds its class; nil with a reason when it is malformed.
-    static func classify(_ body: ArraySlice<UInt8>) -> (String?, String?) {
-        guard body.count <= maxLineBytes else { return (nil, "line longer than \(maxLineBytes) bytes") }
-        guard body.first == UInt8(ascii: "{"), body.last == UInt8(ascii: "}") else { return (nil, "not a JSON object") }
-        guard !body.contains(0) else { return (nil, "NUL byte in line") }
-        guard let name = className(body) else { return (nil, "no \"class\" member") }
-        return (name, nil)
     }
 
     private static func makeFix(set: UInt64, data: UnsafePointer<gps_data_t>) -> Fix {
@@ -126,8 +108,6 @@ public final class GPSDDecoder {
         }
         return false
     }
-
-    private static func isSpace(_ b: UInt8) -> Bool { b == 32 || b == 9 || b == 13 || b == 10 }
 
     /// The value of the `"class"` member, found by a scan of the object's first 256 bytes.
     static func className(_ body: ArraySlice<UInt8>) -> String? {

@@ -4,9 +4,10 @@ import Glibc
 import CGPS
 import GPSTrackCore
 
-/// Follows gpsd with libgps (`gps_open`, `gps_stream` with WATCH_ENABLE|WATCH_JSON,
-/// `gps_waiting`, `gps_read`) on a dedicated thread, and reports what happens as an
-/// `AsyncStream`. It never gives up: gpsd absent at start, restarted, the connection dropped or
+/// Follows gpsd on a dedicated thread and reports what happens as an `AsyncStream`: libgps
+/// (`gps_open`, `gps_stream` with WATCH_ENABLE|WATCH_JSON) connects and asks for reports, and
+/// the lines gpsd sends are read from its socket here and decoded by `GPSDDecoder`, the same
+/// checked path as `replay` (libgps's `gps_read` would hand any line to its parser). It never gives up: gpsd absent at start, restarted, the connection dropped or
 /// silent for `noDataTimeout` all lead to a reconnect with capped exponential backoff. An
 /// outage is reported once, when it begins, and its end once, when data flows again.
 public final class GPSDSource: @unchecked Sendable {
@@ -73,7 +74,9 @@ public final class GPSDSource: @unchecked Sendable {
         let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
         UnsafeMutableRawPointer(data).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<gps_data_t>.size)
         defer { data.deallocate() }
-        var message = [CChar](repeating: 0, count: GPSDDecoder.maxLineBytes + 1)
+        let decoder = GPSDDecoder()
+        var splitter = LineSplitter(maxLineBytes: GPSDDecoder.maxLineBytes)
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var inOutage = false
         var outageSince: Double?
         var backoff = 0.5
@@ -93,25 +96,36 @@ public final class GPSDSource: @unchecked Sendable {
                 backoff = min(backoff * 2, maxBackoff)
             }
             first = false
+            // libgps opens the connection and sends WATCH; the lines that come back are read
+            // here and checked before its parser sees them (see GPSDDecoder.decode).
             guard gps_open(host, String(port), data) == 0 else {
                 fail("cannot connect to gpsd at \(host):\(port): \(String(cString: gps_errstr(errno)))")
                 continue
             }
             _ = gps_stream(data, UInt32(WATCH_ENABLE | WATCH_JSON), nil)
+            let fd = data.pointee.gps_fd
+            splitter.reset()
             var lastReport = MonotonicClock.now()
             var reason = "gpsd closed the connection"
             reading: while !isStopping {
-                // Drain what libgps has buffered before waiting on the socket.
-                while gps_waiting(data, 0) {
-                    gpstrack_clear_set(data)
-                    let n = message.withUnsafeMutableBufferPointer { gps_read(data, $0.baseAddress, Int32($0.count)) }
-                    if n < 0 { break reading }
-                    if n == 0 { break }   // only part of a line so far: wait on the socket
-                    let line = message.withUnsafeBufferPointer { buf -> [UInt8] in
-                        let len = strnlen(buf.baseAddress!, buf.count)
-                        return buf.prefix(len).map { UInt8(bitPattern: $0) }
-                    }
-                    let record = GPSDDecoder.interpret(unpacked: line[...], data: data)
+                let left = noDataTimeout - (MonotonicClock.now() - lastReport)
+                if left <= 0 { reason = "no report from gpsd for \(Int(noDataTimeout)) s"; break }
+                var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: stopPipe.readFD, events: Int16(POLLIN), revents: 0)]
+                _ = try? syscall("poll") { poll(&fds, 2, Int32(left * 1000) + 1) }
+                guard fds[0].revents != 0 else { continue }
+                let n: Int
+                do {
+                    n = try syscall("read from gpsd") { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+                } catch {
+                    if error.code == EAGAIN || error.code == EWOULDBLOCK { continue }
+                    reason = "\(error)"
+                    break
+                }
+                if n == 0 { break }
+                splitter.append(chunk[0..<n])
+                while let line = splitter.nextLine() {
+                    let record = decoder.decode(line)
                     if case .blank = record { continue }
                     if case .tpv = record {
                         lastReport = MonotonicClock.now()
@@ -127,11 +141,6 @@ public final class GPSDSource: @unchecked Sendable {
                     if case .other = record { continue }
                     out.yield(.record(record))
                 }
-                let left = noDataTimeout - (MonotonicClock.now() - lastReport)
-                if left <= 0 { reason = "no report from gpsd for \(Int(noDataTimeout)) s"; break }
-                var fds = [pollfd(fd: data.pointee.gps_fd, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: stopPipe.readFD, events: Int16(POLLIN), revents: 0)]
-                _ = try? syscall("poll") { poll(&fds, 2, Int32(left * 1000) + 1) }
             }
             _ = gps_close(data)
             if !isStopping { fail(reason) }

@@ -61,7 +61,7 @@ public struct Replay {
         }
         defer { if fd != STDIN_FILENO { FileIO.close(fd) } }
 
-        var reader = LineReader(fd: fd, maxLineBytes: GPSDDecoder.maxLineBytes + 1)
+        var reader = LineReader(fd: fd, maxLineBytes: GPSDDecoder.maxLineBytes)
         let decoder = GPSDDecoder()
         var assembler = EpochAssembler()
         var session = TrackingSession(config: configuration.tracker, fences: fenceIndex)
@@ -70,10 +70,7 @@ public struct Replay {
         let name = logPath == "-" ? "<stdin>" : logPath
         do {
             while let line = try reader.next() {
-                let record = line.truncated
-                    ? .malformed(reason: "line longer than \(GPSDDecoder.maxLineBytes) bytes")
-                    : decoder.decode(line.bytes[...])
-                switch record {
+                switch decoder.decode(line) {
                 case .tpv(let fix):
                     tpvCount += 1
                     for epoch in assembler.add(fix) {

@@ -13,6 +13,8 @@ public actor TrackerService {
     private var fixLost = true
     private var lastStatusTime = -Double.infinity
     private var malformed = 0
+    private var malformedUnlogged = 0
+    private var lastMalformedLog = -Double.infinity
     private var gpsdConnected = false
     private var device: String?
     private var lastFixReceived: Double?
@@ -207,10 +209,7 @@ public actor TrackerService {
                                  message: "GPS receiver \(path ?? "") removed", fields: [("GPSTRACK_DEVICE", path ?? "")]))
             loseFix(reason: "receiver removed")
         case .record(.malformed(let reason)):
-            malformed += 1
-            if malformed <= 10 {
-                journal.log(LogEntry(event: "malformed", priority: .warning, message: "Malformed report from gpsd skipped: \(reason)"))
-            }
+            noteMalformed(reason)
         case .record(.other), .record(.blank):
             break
         case .lost(let reason):
@@ -418,6 +417,25 @@ public actor TrackerService {
             return o.encoded
         }
         return "[" + items.joined(separator: ",") + "]"
+    }
+
+    /// Seconds between two journal entries about malformed lines: a stream of garbage is
+    /// counted, not logged line by line.
+    static let malformedLogInterval = 60.0
+
+    /// Counts a malformed line from gpsd and logs it, at most once per interval (with how many
+    /// were skipped since the last entry).
+    private func noteMalformed(_ reason: String) {
+        malformed += 1
+        malformedUnlogged += 1
+        let now = MonotonicClock.now()
+        guard now - lastMalformedLog >= Self.malformedLogInterval else { return }
+        let more = malformedUnlogged > 1 ? " (\(malformedUnlogged) malformed lines since the last entry, \(malformed) in all)" : ""
+        journal.log(LogEntry(event: "malformed", priority: .warning, message: "Malformed line from gpsd skipped: \(reason)\(more)",
+                             fields: [("GPSTRACK_REASON", reason), ("GPSTRACK_SKIPPED", String(malformedUnlogged)),
+                                      ("GPSTRACK_MALFORMED_TOTAL", String(malformed))]))
+        lastMalformedLog = now
+        malformedUnlogged = 0
     }
 
     /// Answers when the actor is responsive (for the watchdog).

@@ -1,0 +1,244 @@
+/// Checks one line of gpsd JSON before anything in C sees it, and rewrites it compactly.
+///
+/// libgps's parser (`gps_unpack`) trusts its input: two objects joined by a bare CR make it
+/// loop for ever, and it reads only gpsd's own compact form. So a line passes only when it is
+/// exactly one JSON object, well-formed (strings, escapes, numbers, literals), nested at most
+/// `maxDepth` deep, valid UTF-8, with no control character anywhere but as whitespace between
+/// tokens, and within `maxBytes`. What passes comes back with the insignificant whitespace
+/// removed, byte for byte what gpsd would have written.
+public enum JSONLineCheck {
+    /// What a line turned out to be.
+    public enum Outcome: Equatable, Sendable {
+        /// One well-formed object, compact.
+        case object([UInt8])
+        /// Nothing but whitespace.
+        case blank
+        /// Anything else, with the reason.
+        case malformed(String)
+    }
+
+    /// Deepest nesting accepted; gpsd's deepest report (SKY, DEVICES) nests three deep.
+    public static let maxDepth = 8
+
+    /// Checks `line` (without its newline) and returns it compact, or why it is refused.
+    public static func check(_ line: ArraySlice<UInt8>, maxBytes: Int, maxDepth: Int = maxDepth) -> Outcome {
+        guard line.count <= maxBytes else { return .malformed("line longer than \(maxBytes) bytes") }
+        var scanner = Scanner(bytes: line, maxDepth: maxDepth)
+        return scanner.run()
+    }
+
+    private struct Scanner {
+        let bytes: ArraySlice<UInt8>
+        let maxDepth: Int
+        var i: Int
+        var out: [UInt8] = []
+        /// Open containers: `{` or `[`.
+        var stack: [UInt8] = []
+
+        init(bytes: ArraySlice<UInt8>, maxDepth: Int) {
+            self.bytes = bytes
+            self.maxDepth = maxDepth
+            i = bytes.startIndex
+            out.reserveCapacity(bytes.count)
+        }
+
+        /// What may come next.
+        enum Expect { case value, valueOrClose, key, keyOrClose, colon, commaOrClose }
+
+        mutating func run() -> Outcome {
+            skipSpace()
+            guard i < bytes.endIndex else { return .blank }
+            guard bytes[i] == UInt8(ascii: "{") else { return .malformed("not a JSON object") }
+            var expect = Expect.value
+            while true {
+                skipSpace()
+                guard i < bytes.endIndex else { return .malformed("the line ends inside the object") }
+                let c = bytes[i]
+                if c < 0x20 || c == 0x7F { return .malformed("control character 0x\(hex(c)) outside a string") }
+                switch expect {
+                case .value, .valueOrClose:
+                    if c == UInt8(ascii: "]"), expect == .valueOrClose {
+                        if let done = close(c) { return done }
+                        expect = .commaOrClose
+                    } else if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") {
+                        guard stack.count < maxDepth else { return .malformed("nested deeper than \(maxDepth)") }
+                        stack.append(c)
+                        emit(c)
+                        expect = c == UInt8(ascii: "{") ? .keyOrClose : .valueOrClose
+                    } else {
+                        if let problem = scalar() { return .malformed(problem) }
+                        expect = .commaOrClose
+                    }
+                case .key, .keyOrClose:
+                    if c == UInt8(ascii: "}"), expect == .keyOrClose {
+                        if let done = close(c) { return done }
+                        expect = .commaOrClose
+                    } else {
+                        guard c == UInt8(ascii: "\"") else { return .malformed("expected a member name at byte \(offset)") }
+                        if let problem = string() { return .malformed(problem) }
+                        expect = .colon
+                    }
+                case .colon:
+                    guard c == UInt8(ascii: ":") else { return .malformed("expected ':' at byte \(offset)") }
+                    emit(c)
+                    expect = .value
+                case .commaOrClose:
+                    if c == UInt8(ascii: ",") {
+                        emit(c)
+                        expect = stack.last == UInt8(ascii: "{") ? .key : .value
+                    } else {
+                        if let done = close(c) { return done }
+                    }
+                }
+            }
+        }
+
+        var offset: Int { i - bytes.startIndex }
+
+        /// Closes the innermost container with `c`; the outcome once the outermost is closed
+        /// (nil while more must follow).
+        mutating func close(_ c: UInt8) -> Outcome? {
+            let want = stack.last == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+            guard c == want else { return .malformed("unexpected '\(Character(Unicode.Scalar(c)))' at byte \(offset)") }
+            stack.removeLast()
+            emit(c)
+            guard stack.isEmpty else { return nil }
+            skipSpace()
+            guard i == bytes.endIndex else {
+                return .malformed(bytes[i] == UInt8(ascii: "{") ? "more than one JSON object on the line"
+                                                                : "data after the JSON object at byte \(offset)")
+            }
+            return .object(out)
+        }
+
+        mutating func emit(_ c: UInt8) {
+            out.append(c)
+            i += 1
+        }
+
+        mutating func skipSpace() {
+            while i < bytes.endIndex {
+                let c = bytes[i]
+                guard c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D else { return }
+                i += 1
+            }
+        }
+
+        /// A string, number or literal; the reason when it is not well formed.
+        mutating func scalar() -> String? {
+            let c = bytes[i]
+            if c == UInt8(ascii: "\"") { return string() }
+            if c == UInt8(ascii: "-") || (c >= 0x30 && c <= 0x39) { return number() }
+            for word in ["true", "false", "null"] {
+                let w = Array(word.utf8)
+                if bytes[i...].starts(with: w) {
+                    for b in w { emit(b) }
+                    return nil
+                }
+            }
+            return "unexpected byte 0x\(hex(c)) at byte \(offset)"
+        }
+
+        /// A JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+        mutating func number() -> String? {
+            let start = offset
+            if bytes[i] == UInt8(ascii: "-") { emit(bytes[i]) }
+            guard i < bytes.endIndex, isDigit(bytes[i]) else { return "bad number at byte \(start)" }
+            if bytes[i] == 0x30 {
+                emit(bytes[i])
+                // Leading zeros are not JSON (and C's strtod would read them as octal-looking decimals).
+                if i < bytes.endIndex, isDigit(bytes[i]) { return "bad number at byte \(start)" }
+            } else {
+                _ = digits()
+            }
+            if i < bytes.endIndex, bytes[i] == UInt8(ascii: ".") {
+                emit(bytes[i])
+                guard digits() > 0 else { return "bad number at byte \(start)" }
+            }
+            if i < bytes.endIndex, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+                emit(bytes[i])
+                if i < bytes.endIndex, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { emit(bytes[i]) }
+                guard digits() > 0 else { return "bad number at byte \(start)" }
+            }
+            return nil
+        }
+
+        /// Copies a run of digits; how many.
+        mutating func digits() -> Int {
+            let first = i
+            while i < bytes.endIndex, isDigit(bytes[i]) { emit(bytes[i]) }
+            return i - first
+        }
+
+        func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+
+        /// A string with its quotes: escapes from JSON's list, no raw control characters,
+        /// valid UTF-8.
+        mutating func string() -> String? {
+            let start = offset
+            emit(bytes[i])   // the opening quote
+            while i < bytes.endIndex {
+                let c = bytes[i]
+                if c == UInt8(ascii: "\"") { emit(c); return nil }
+                if c < 0x20 || c == 0x7F { return "control character 0x\(hex(c)) in a string at byte \(offset)" }
+                if c == UInt8(ascii: "\\") {
+                    emit(c)
+                    guard i < bytes.endIndex else { break }
+                    let e = bytes[i]
+                    switch e {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                         UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                        emit(e)
+                    case UInt8(ascii: "u"):
+                        emit(e)
+                        for _ in 0..<4 {
+                            guard i < bytes.endIndex, isHex(bytes[i]) else { return "bad \\u escape at byte \(offset)" }
+                            emit(bytes[i])
+                        }
+                    default:
+                        return "bad escape at byte \(offset)"
+                    }
+                    continue
+                }
+                if c < 0x80 { emit(c); continue }
+                guard let n = utf8Length(at: i) else { return "invalid UTF-8 at byte \(offset)" }
+                for _ in 0..<n { emit(bytes[i]) }
+            }
+            return "unterminated string from byte \(start)"
+        }
+
+        func isHex(_ c: UInt8) -> Bool {
+            isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
+        }
+
+        /// Length of the well-formed UTF-8 sequence at `j` (no overlongs, surrogates or
+        /// code points past U+10FFFF), or nil.
+        func utf8Length(at j: Int) -> Int? {
+            let b0 = bytes[j]
+            let n: Int
+            var lo: UInt8 = 0x80, hi: UInt8 = 0xBF
+            switch b0 {
+            case 0xC2...0xDF: n = 2
+            case 0xE0: n = 3; lo = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: n = 3
+            case 0xED: n = 3; hi = 0x9F
+            case 0xF0: n = 4; lo = 0x90
+            case 0xF1...0xF3: n = 4
+            case 0xF4: n = 4; hi = 0x8F
+            default: return nil
+            }
+            guard j + n <= bytes.endIndex else { return nil }
+            for k in 1..<n {
+                let b = bytes[j + k]
+                let (l, h) = k == 1 ? (lo, hi) : (UInt8(0x80), UInt8(0xBF))
+                guard b >= l && b <= h else { return nil }
+            }
+            return n
+        }
+
+        func hex(_ c: UInt8) -> String {
+            let s = String(c, radix: 16, uppercase: true)
+            return s.count == 1 ? "0" + s : s
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import GPSTrackCore
+import GPSTrackSim
+@testable import GPSTrackDaemon
+
+/// Lines that libgps's parser cannot survive never reach it, in replay and live.
+@Suite(.serialized) struct HostileGPSDTests {
+    /// Two DEVICE objects joined by a bare CR: `gps_unpack` of libgps 3.22 loops for ever on it.
+    static let crJoined = #"{"class":"DEVICE","path":"/dev/pts/5","activated":0}"# + "\r"
+        + #"{"class":"DEVICE","path":"/dev/pts/5","activated":0}"# + "\r\n"
+
+    /// Runs `gpstrackd replay` on `path`; the process is killed (and the test fails) if it
+    /// has not ended within `limit` seconds.
+    static func replay(_ path: String, limit: Double) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ExecutableRunner.binary)
+        process.arguments = ["replay", path]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let deadline = Date().addingTimeInterval(limit)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        let hung = process.isRunning
+        if hung { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(!hung, "replay still running after \(limit) s")
+        return (process.terminationStatus,
+                String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+                String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
+
+    @Test func theCRJoinedDeviceLineIsMalformedAndReplayEnds() throws {
+        #expect(Array(Self.crJoined.utf8).count == 107)
+        let path = try ExecutableRunner.temporaryFile("cr-joined.json", contents: Self.crJoined)
+        let (status, stdout, stderr) = try Self.replay(path, limit: 1)
+        #expect(status == 0)
+        let summary = try #require(ExecutableRunner.json(stdout.split(separator: "\n").last.map(String.init) ?? "")?["summary"] as? [String: Any])
+        #expect(summary["lines_malformed"] as? Int == 1)
+        #expect(stderr.contains("cr-joined.json:1: malformed line skipped: more than one JSON object"))
+    }
+
+    @Test func jsonDumpsStyleReplaysToTheSameFiguresAsCompact() throws {
+        let (compact, _, _) = try ReplayCommandTests.walkLog()
+        let spaced = compact.replacingOccurrences(of: ".json", with: "-spaced.json")
+        // Python's json.dumps writes ", " and ": " by default; indent=1 spreads objects out
+        // (not one line per object then, so only the default style is compared).
+        let script = "import json,sys\nfor l in open(sys.argv[1]):\n l=l.strip()\n try: print(json.dumps(json.loads(l)))\n except ValueError: print(l)\n"
+        let converted = try ExecutableRunner.run(["-c", script, compact], executable: "/usr/bin/python3")
+        try #require(converted.status == 0)
+        #expect(converted.stdout.contains(#"{"class": "TPV", "device": "/dev/ttySIM0", "mode": "#))
+        try converted.stdout.write(toFile: spaced, atomically: true, encoding: .utf8)
+        let a = try ExecutableRunner.run(["replay", compact])
+        let b = try ExecutableRunner.run(["replay", spaced])
+        #expect(a.status == 0 && b.status == 0)
+        #expect(a.lines.count > 1)
+        #expect(a.lines == b.lines, "events and summary differ")
+        let summary = try #require(ExecutableRunner.json(b.lines.last ?? "")?["summary"] as? [String: Any])
+        #expect(summary["lines_malformed"] as? Int == 2, "only the two truncated lines of the log")
+    }
+
+    @Test func theLiveDaemonLogsTheLineAndKeepsTracking() throws {
+        try LiveHarness.ensureJournald()
+        let trace = LiveDaemonTests.walk(seconds: 230, seed: 3)
+        var lines = [Self.crJoined]
+        for fix in trace.fixes { lines.append(GPSDLogWriter.tpv(fix) + "\r\n") }
+        let gpsd = try FakeGPSD(lines: lines, gap: 0.004)
+        defer { gpsd.stop() }
+        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(gpsd.port)",
+                                                               "--fences", try LiveDaemonTests.fencesFile("hostile.geojson")])
+        try daemon.waitFor("malformed", timeout: 30)
+        // Reports after the line are tracked: the walk enters and leaves the fence.
+        try daemon.waitFor("enter", timeout: 30)
+        try daemon.waitFor("exit", timeout: 30)
+        #expect(daemon.stop() == 0)
+        let entry = try #require(try daemon.entries("malformed").first)
+        #expect((entry["MESSAGE"] as? String)?.contains("more than one JSON object") == true)
+        #expect(entry["GPSTRACK_REASON"] as? String != nil)
+    }
+}
