@@ -22,7 +22,15 @@ public final class MQTTPublisher: @unchecked Sendable {
     private var connected = false
     private var inOutage = false
     private var everConnected = false
+    /// Messages in flight by libmosquitto's message id: outbox row ids, or (negative) ids of
+    /// messages waiting in memory.
     private var inflight: [Int32: (row: Int64, qos: Int32)] = [:]
+    /// Messages the outbox table could not take (a full disk), oldest first, all newer than
+    /// every row of the table: they move into it, in order, once it can be written again.
+    private var unsaved: [(id: Int64, kind: String, topic: String, payload: String, qos: Int32)] = []
+    private var nextUnsavedID: Int64 = -1
+    /// Rows published and acknowledged whose deletion failed (a full disk): never sent again.
+    private var acked: Set<Int64> = []
     private var waypoints: String?
     private var password: String?
 
@@ -96,6 +104,8 @@ public final class MQTTPublisher: @unchecked Sendable {
     /// Disconnects and stops libmosquitto's thread; the outbox keeps what was not published.
     public func stop() {
         guard let m = mosq else { return }
+        // Messages that waited in memory (a full disk) get a last chance to reach the table.
+        lock.withLock { flushUnsaved() }
         _ = mosquitto_disconnect(m)
         _ = mosquitto_loop_stop(m, false)
         mosquitto_destroy(m)
@@ -105,7 +115,13 @@ public final class MQTTPublisher: @unchecked Sendable {
 
     /// Whether the broker is connected, and how many messages wait.
     public var state: (connected: Bool, outbox: Int) {
-        lock.withLock { (connected, Int((try? outbox?.query("SELECT count(*) FROM outbox"))??.first?.first?.int ?? 0)) }
+        lock.withLock { (connected, waiting()) }
+    }
+
+    /// Messages waiting, in the table and in memory. Call with the lock held.
+    private func waiting() -> Int {
+        let rows = Int((try? outbox?.query("SELECT count(*) FROM outbox"))??.first?.first?.int ?? 0)
+        return rows - acked.count + unsaved.count
     }
 
     // MARK: messages
@@ -113,19 +129,52 @@ public final class MQTTPublisher: @unchecked Sendable {
     /// Queues an OwnTracks message. Locations go when the outbox is full; transitions never.
     public func enqueue(kind: String, topic: String, payload: String, qos: Int32) {
         lock.withLock {
-            guard let outbox else { return }
-            _ = try? outbox.query("INSERT INTO outbox (kind, topic, payload, qos) VALUES (?, ?, ?, ?)",
-                                  [.text(kind), .text(topic), .text(payload), .int(Int64(qos))])
-            let count = (try? outbox.query("SELECT count(*) FROM outbox"))?.first?.first?.int ?? 0
-            if count > Int64(config.outboxMax) {
-                let keep = Set(inflight.values.map(\.row))
-                let excess = count - Int64(config.outboxMax)
-                let victims = ((try? outbox.query("SELECT id FROM outbox WHERE kind = 'location' ORDER BY id LIMIT ?",
-                                                  [.int(excess + Int64(keep.count))])) ?? [])
-                    .compactMap { $0.first?.int }.filter { !keep.contains($0) }.prefix(Int(excess))
-                for id in victims { _ = try? outbox.query("DELETE FROM outbox WHERE id = ?", [.int(id)]) }
-            }
+            store(kind: kind, topic: topic, payload: payload, qos: qos)
+            let excess = waiting() - config.outboxMax
+            if excess > 0 { dropLocations(excess) }
             pump()
+        }
+    }
+
+    /// Writes a message to the outbox table, after whatever waits in memory; what the table
+    /// cannot take waits in memory, in order. Call with the lock held.
+    private func store(kind: String, topic: String, payload: String, qos: Int32) {
+        flushUnsaved()
+        if unsaved.isEmpty, let outbox, (try? outbox.query("INSERT INTO outbox (kind, topic, payload, qos) VALUES (?, ?, ?, ?)",
+                                                             [.text(kind), .text(topic), .text(payload), .int(Int64(qos))])) != nil {
+            return
+        }
+        unsaved.append((nextUnsavedID, kind, topic, payload, qos))
+        nextUnsavedID -= 1
+    }
+
+    /// Moves messages waiting in memory into the table, oldest first, and deletes acknowledged
+    /// rows whose deletion failed before. Call with the lock held.
+    private func flushUnsaved() {
+        guard let outbox else { return }
+        for id in acked where (try? outbox.query("DELETE FROM outbox WHERE id = ?", [.int(id)])) != nil { acked.remove(id) }
+        while let m = unsaved.first {
+            guard let rows = try? outbox.query("INSERT INTO outbox (kind, topic, payload, qos) VALUES (?, ?, ?, ?) RETURNING id",
+                                               [.text(m.kind), .text(m.topic), .text(m.payload), .int(Int64(m.qos))]),
+                  let row = rows.first?.first?.int else { return }
+            unsaved.removeFirst()
+            if let mid = inflight.first(where: { $0.value.row == m.id })?.key { inflight[mid]?.row = row }
+        }
+    }
+
+    /// Drops the oldest `excess` location messages that are not in flight. Call with the lock held.
+    private func dropLocations(_ excess: Int) {
+        let keep = Set(inflight.values.map(\.row)).union(acked)
+        var left = excess
+        if let outbox {
+            let victims = ((try? outbox.query("SELECT id FROM outbox WHERE kind = 'location' ORDER BY id LIMIT ?",
+                                              [.int(Int64(excess + keep.count))])) ?? [])
+                .compactMap { $0.first?.int }.filter { !keep.contains($0) }.prefix(excess)
+            for id in victims where (try? outbox.query("DELETE FROM outbox WHERE id = ?", [.int(id)])) != nil { left -= 1 }
+        }
+        while left > 0, let i = unsaved.firstIndex(where: { $0.kind == "location" && !keep.contains($0.id) }) {
+            unsaved.remove(at: i)
+            left -= 1
         }
     }
 
@@ -135,21 +184,26 @@ public final class MQTTPublisher: @unchecked Sendable {
         if now { enqueue(kind: "waypoints", topic: baseTopic + "/waypoints", payload: payload, qos: 1) }
     }
 
-    /// Publishes waiting messages in order, at most 20 in flight. Call with the lock held.
+    /// Publishes waiting messages in order (the table's, then memory's), at most 20 in flight.
+    /// Call with the lock held.
     private func pump() {
-        guard connected, let m = mosq, let outbox else { return }
-        let busy = Set(inflight.values.map(\.row))
-        let room = 20 - inflight.count
-        guard room > 0 else { return }
-        let rows = (try? outbox.query("SELECT id, topic, payload, qos FROM outbox ORDER BY id LIMIT ?", [.int(Int64(room + busy.count))])) ?? []
-        for row in rows {
-            guard let id = row[0].int, !busy.contains(id), inflight.count < 20 else { continue }
-            let payload = Array((row[2].string ?? "").utf8)
-            let qos = Int32(row[3].int ?? 0)
+        guard connected, let m = mosq else { return }
+        let busy = Set(inflight.values.map(\.row)).union(acked)
+        guard inflight.count < 20 else { return }
+        var candidates: [(id: Int64, topic: String, payload: String, qos: Int32)] = []
+        if let outbox {
+            let rows = (try? outbox.query("SELECT id, topic, payload, qos FROM outbox ORDER BY id LIMIT ?",
+                                          [.int(Int64(20 - inflight.count + busy.count))])) ?? []
+            candidates = rows.compactMap { r in r[0].int.map { ($0, r[1].string ?? baseTopic, r[2].string ?? "", Int32(r[3].int ?? 0)) } }
+        }
+        candidates += unsaved.map { ($0.id, $0.topic, $0.payload, $0.qos) }
+        for c in candidates where !busy.contains(c.id) {
+            guard inflight.count < 20 else { return }
+            let payload = Array(c.payload.utf8)
             var mid: Int32 = 0
-            let rc = mosquitto_publish(m, &mid, row[1].string ?? baseTopic, Int32(payload.count), payload, qos, false)
+            let rc = mosquitto_publish(m, &mid, c.topic, Int32(payload.count), payload, c.qos, false)
             guard rc == MOSQ_ERR_SUCCESS.rawValue else { return }
-            inflight[mid] = (id, qos)
+            inflight[mid] = (c.id, c.qos)
         }
     }
 
@@ -177,10 +231,7 @@ public final class MQTTPublisher: @unchecked Sendable {
             // QoS 0 messages in flight were lost with the connection; QoS 1 ones libmosquitto
             // sends again by itself.
             inflight = inflight.filter { $0.value.qos > 0 }
-            if let waypoints {
-                _ = try? outbox?.query("INSERT INTO outbox (kind, topic, payload, qos) VALUES ('waypoints', ?, ?, 1)",
-                                       [.text(baseTopic + "/waypoints"), .text(waypoints)])
-            }
+            if let waypoints { store(kind: "waypoints", topic: baseTopic + "/waypoints", payload: waypoints, qos: 1) }
             pump()
         }
     }
@@ -199,7 +250,11 @@ public final class MQTTPublisher: @unchecked Sendable {
     private func onPublish(_ mid: Int32) {
         lock.withLock {
             guard let entry = inflight.removeValue(forKey: mid) else { return }
-            _ = try? outbox?.query("DELETE FROM outbox WHERE id = ?", [.int(entry.row)])
+            if entry.row < 0 {
+                unsaved.removeAll { $0.id == entry.row }
+            } else if (try? outbox?.query("DELETE FROM outbox WHERE id = ?", [.int(entry.row)])) == nil {
+                acked.insert(entry.row)
+            }
             pump()
         }
     }

@@ -44,6 +44,14 @@ public final class Store: @unchecked Sendable {
     private var tripID: Int64?
     private var pendingEvents: [EventRow] = []
     private var pendingFences: [String: FenceMemory] = [:]
+    private var pendingPoints: [PointRow] = []
+    private var lastAttempt = -Double.infinity
+    private var degradedSince = 0.0
+    /// Seconds between write attempts in a degraded spell.
+    static let retryInterval = 1.0
+    /// What may wait in memory in a degraded spell; beyond, the oldest go.
+    public static let maxWaitingEvents = 100_000
+    public static let maxWaitingPoints = 100_000
 
     public init(directory: String, journal: Journal) {
         path = directory + "/gpstrackd.db"
@@ -52,17 +60,14 @@ public final class Store: @unchecked Sendable {
     }
 
     /// Opens (or creates, or after corruption recreates) the database; on failure the store is
-    /// degraded.
+    /// degraded. Opening is not recovering: a full disk still opens, so a degraded spell ends
+    /// only when the waiting writes are committed.
     private func open() {
         if access(pathDirectory, F_OK) != 0 { _ = mkdir(pathDirectory, 0o750) }
         do {
             let database = try SQLiteDatabase(path: path)
             try Self.prepare(database)
             db = database
-            if degradedReason != nil {
-                journal.log(LogEntry(event: "storage_recovered", priority: .notice, message: "State database \(path) writable again"))
-            }
-            degradedReason = nil
             loadTripID()
         } catch let failure {
             db = nil
@@ -121,19 +126,23 @@ public final class Store: @unchecked Sendable {
                              fields: [("GPSTRACK_MOVED_TO", aside)]))
     }
 
+    /// Starts a degraded spell (one journal entry for the whole spell) or notes its new reason.
     private func degrade(_ reason: String) {
         if degradedReason == nil {
+            degradedSince = MonotonicClock.now()
             journal.log(LogEntry(event: "storage_degraded", priority: .err,
-                                 message: "Storage degraded, tracking goes on in memory: \(reason)"))
+                                 message: "Storage degraded, tracking goes on in memory: \(reason)",
+                                 fields: [("GPSTRACK_REASON", reason), ("GPSTRACK_PATH", path)]))
         }
         degradedReason = reason
-        db = nil
     }
 
-    /// Tries to reopen a degraded store and write what waited.
-    public func retryIfDegraded() {
-        guard degradedReason != nil else { return }
-        open()
+    /// Tries again, at most once a second of monotonic time, to write what waits in a degraded
+    /// spell (the tracker calls this on every fix while degraded: a stationary box commits
+    /// nothing else).
+    public func retryIfDegraded(trip: Trip) {
+        guard degradedReason != nil, MonotonicClock.now() - lastAttempt >= Self.retryInterval else { return }
+        write(trip: trip)
     }
 
     private func loadTripID() {
@@ -164,17 +173,33 @@ public final class Store: @unchecked Sendable {
         return result
     }
 
-    /// Writes events, the trip's figures, fence memories and track points in one transaction.
-    /// Returns false when the store is degraded (the caller reports the events all the same).
+    /// Writes events, the trip's figures, fence memories and track points in one transaction,
+    /// with whatever waited from earlier failures first (in order). In a degraded spell the
+    /// write is tried at most once a second unless `force` (shutdown). Returns false when
+    /// nothing could be written: the rows wait in memory and the caller reports the events
+    /// all the same.
     @discardableResult
-    public func commit(events: [EventRow], trip: Trip, fences: [String: FenceMemory], points: [PointRow]) -> Bool {
+    public func commit(events: [EventRow], trip: Trip, fences: [String: FenceMemory], points: [PointRow], force: Bool = false) -> Bool {
         pendingEvents += events
         for (k, v) in fences { pendingFences[k] = v }
-        if pendingEvents.count > 100_000 { pendingEvents.removeFirst(pendingEvents.count - 100_000) }
+        pendingPoints += points
+        if pendingEvents.count > Self.maxWaitingEvents { pendingEvents.removeFirst(pendingEvents.count - Self.maxWaitingEvents) }
+        if pendingPoints.count > Self.maxWaitingPoints { pendingPoints.removeFirst(pendingPoints.count - Self.maxWaitingPoints) }
+        if degradedReason != nil, !force, MonotonicClock.now() - lastAttempt < Self.retryInterval { return false }
+        return write(trip: trip)
+    }
+
+    /// One attempt to commit everything that waits; ends a degraded spell when it succeeds.
+    @discardableResult
+    private func write(trip: Trip) -> Bool {
+        lastAttempt = MonotonicClock.now()
+        if db == nil { open() }
         guard let db else { return false }
+        var newTrip: Int64?
         do {
             try db.transaction { () throws(SQLiteDatabase.Failure) in
-                let id = try ensureTrip(db, trip)
+                let id: Int64
+                if let tripID { id = tripID } else { id = try insertTrip(db, trip); newTrip = id }
                 for e in pendingEvents {
                     try db.query("INSERT OR IGNORE INTO events (seq, time, event, fence, json) VALUES (?, ?, ?, ?, ?)",
                                  [.int(Int64(e.seq)), e.time.map { .real($0) } ?? .null, .text(e.event),
@@ -185,7 +210,7 @@ public final class Store: @unchecked Sendable {
                                  [.text(fenceID), m.membership.map { .int($0 ? 1 : 0) } ?? .null, m.since.map { .real($0) } ?? .null,
                                   m.enteredAt.map { .real($0) } ?? .null, .int(m.dwellSent ? 1 : 0)])
                 }
-                for p in points {
+                for p in pendingPoints {
                     try db.query("INSERT INTO points (trip_id, time, lat, lon, alt, eph, mode) VALUES (?, ?, ?, ?, ?, ?, ?)",
                                  [.int(id), .real(p.time), .real(p.latitude), .real(p.longitude), .real(p.altitude),
                                   .real(p.eph), .int(Int64(p.mode))])
@@ -199,21 +224,31 @@ public final class Store: @unchecked Sendable {
                           trip.lastDelivered.map { .real($0.latitude) } ?? .null, trip.lastDelivered.map { .real($0.longitude) } ?? .null,
                           trip.lastDeliveredTime.map { .real($0) } ?? .null, .int(Int64(trip.deliveredCount)), .int(id)])
             }
-            pendingEvents = []
-            pendingFences = [:]
-            return true
         } catch {
+            // A rolled-back insert of the trip row leaves no trip: tripID is set only on success.
             if error.isCorrupt { self.db = nil; moveAside(); open() } else { degrade(error.message) }
             return false
         }
+        if let newTrip { tripID = newTrip }
+        if degradedReason != nil {
+            let seconds = MonotonicClock.now() - degradedSince
+            journal.log(LogEntry(event: "storage_recovered", priority: .notice,
+                                 message: "State database \(path) writable again: \(pendingEvents.count) waiting events and "
+                                    + "\(pendingPoints.count) track points written after \(Int(seconds.rounded())) s degraded",
+                                 fields: [("GPSTRACK_WRITTEN_EVENTS", String(pendingEvents.count)),
+                                          ("GPSTRACK_WRITTEN_POINTS", String(pendingPoints.count)),
+                                          ("GPSTRACK_DEGRADED_S", JSONObject.number(seconds, decimals: 1)), ("GPSTRACK_PATH", path)]))
+            degradedReason = nil
+        }
+        pendingEvents = []
+        pendingFences = [:]
+        pendingPoints = []
+        return true
     }
 
-    private func ensureTrip(_ db: SQLiteDatabase, _ trip: Trip) throws(SQLiteDatabase.Failure) -> Int64 {
-        if let tripID { return tripID }
+    private func insertTrip(_ db: SQLiteDatabase, _ trip: Trip) throws(SQLiteDatabase.Failure) -> Int64 {
         try db.query("INSERT INTO trips (state) VALUES (?)", [.text(trip.state.rawValue)])
-        let id = try db.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
-        tripID = id
-        return id
+        return try db.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
     }
 
     /// Ends the current trip (a new one begins with the next commit).
@@ -225,7 +260,7 @@ public final class Store: @unchecked Sendable {
 
     /// Deletes track points older than `time`, in small batches.
     public func prune(before time: Double) {
-        guard let db else { return }
+        guard let db, degradedReason == nil else { return }
         for _ in 0..<1000 {
             guard (try? db.query("DELETE FROM points WHERE id IN (SELECT id FROM points WHERE time < ? LIMIT 5000)", [.real(time)])) != nil,
                   db.changes > 0 else { return }

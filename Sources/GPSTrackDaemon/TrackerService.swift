@@ -24,7 +24,6 @@ public actor TrackerService {
 
     private let store: Store?
     private var pendingPoints: [Store.PointRow] = []
-    private var lastStoreRetry = -Double.infinity
     private var lastPrune = -Double.infinity
 
     /// Seconds of fix time that track points may wait in memory before they are committed.
@@ -168,7 +167,7 @@ public actor TrackerService {
             }
             rows.append(Store.EventRow(seq: e.seq, time: time, event: Self.name(of: e), fence: fenceID, json: line))
         }
-        store.commit(events: rows, trip: session.tracker.trip, fences: memories, points: pendingPoints)
+        store.commit(events: rows, trip: session.tracker.trip, fences: memories, points: pendingPoints, force: force)
         pendingPoints = []
     }
 
@@ -472,7 +471,7 @@ public actor TrackerService {
                                                 altitude: fix.altitude, eph: fix.horizontalError ?? .nan, mode: fix.mode))
         }
         if let store, let t = fix.time {
-            if store.degradedReason != nil, t - lastStoreRetry >= 30 { lastStoreRetry = t; store.retryIfDegraded() }
+            store.retryIfDegraded(trip: session.tracker.trip)
             if t - lastPrune >= 86_400 { lastPrune = t; store.prune(before: t - configuration.retentionDays * 86_400) }
         }
         deliver(events)
