@@ -33,10 +33,14 @@ let package = Package(
             name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]),
 
+        .systemLibrary(
+            name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]),
+
         // Pure logic: no I/O, no clocks.
         .target(name: "GPSTrackCore", dependencies: ["CProj", "CGEOS"]),
         // Adapters: gpsd JSON through libgps, files, replay.
-        .target(name: "GPSTrackDaemon", dependencies: ["GPSTrackCore", "CGPS", "CSystemd", "CSQLite", "CMosquitto"]),
+        .target(name: "GPSTrackDaemon", dependencies: ["GPSTrackCore", "CGPS", "CSystemd", "CSQLite", "CMosquitto", "COpenSSL"]),
         // Seeded receiver simulator: test support and benchmarks.
         .target(name: "GPSTrackSim", dependencies: ["GPSTrackCore"]),
 

@@ -2,6 +2,8 @@
 import Glibc
 #endif
 import CMosquitto
+import COpenSSL
+import Synchronization
 import GPSTrackCore
 
 /// Publishes OwnTracks JSON over MQTT through libmosquitto, from a durable outbox: every
@@ -33,6 +35,13 @@ public final class MQTTPublisher: @unchecked Sendable {
     private var acked: Set<Int64> = []
     private var waypoints: String?
     private var password: String?
+    /// TLS problems already logged in this outage (one entry per problem, not per retry).
+    private var tlsProblems: Set<String> = []
+    /// The network thread: libmosquitto's `loop_forever` ends for good on a failed TLS
+    /// handshake, so this loop reconnects itself.
+    private var thread: NativeThread?
+    private let stopping = Atomic<Bool>(false)
+    private var retryDelay = 1.0
 
     /// Reads the password file; a missing or unreadable one is a configuration error.
     public init(config: MQTTConfig, databasePath: String, journal: Journal, configFile: String) throws(ConfigError) {
@@ -51,6 +60,18 @@ public final class MQTTPublisher: @unchecked Sendable {
             } catch {
                 throw ConfigError(file: configFile, line: nil, message: "mqtt_password_file \(file): cannot read: \(error)")
             }
+        }
+        for (key, file) in [("mqtt_ca_file", config.caFile), ("mqtt_cert_file", config.certFile), ("mqtt_key_file", config.keyFile)] {
+            guard let file else { continue }
+            do { _ = try FileIO.readAll(file, maxBytes: 1 << 20) } catch {
+                throw ConfigError(file: configFile, line: nil, message: "\(key) \(file): cannot read: \(error)")
+            }
+        }
+        if (config.certFile == nil) != (config.keyFile == nil) {
+            throw ConfigError(file: configFile, line: nil, message: "mqtt_cert_file and mqtt_key_file go together")
+        }
+        if config.certFile != nil, config.caFile == nil {
+            throw ConfigError(file: configFile, line: nil, message: "mqtt_cert_file needs mqtt_ca_file (TLS verifies the broker)")
         }
         outbox = Self.openOutbox(databasePath) ?? Self.openOutbox(":memory:")
         if outbox == nil {
@@ -89,16 +110,59 @@ public final class MQTTPublisher: @unchecked Sendable {
         mosquitto_publish_callback_set(m) { _, obj, mid in
             Unmanaged<MQTTPublisher>.fromOpaque(obj!).takeUnretainedValue().onPublish(mid)
         }
+        // libmosquitto says why a TLS connection failed only in its log (OpenSSL's reason, e.g.
+        // "tlsv13 alert certificate required"); a failed verification of the broker's
+        // certificate is read there too, while the handshake's SSL object still exists.
+        mosquitto_log_callback_set(m) { mosq, obj, level, text in
+            guard level == MOSQ_LOG_ERR, let text, let obj else { return }
+            Unmanaged<MQTTPublisher>.fromOpaque(obj).takeUnretainedValue()
+                .onLibraryError(String(cString: text), verifyResult: mosquitto_ssl_get(mosq).map { SSL_get_verify_result(OpaquePointer($0)) })
+        }
         var lwt = JSONObject()
         lwt.add("_type", "lwt")
         lwt.add("tst", Int(time(nil)))
         let will = Array(lwt.encoded.utf8)
         _ = mosquitto_will_set(m, baseTopic, Int32(will.count), will, 1, false)
         if config.user != nil || password != nil { _ = mosquitto_username_pw_set(m, config.user, password) }
-        if let ca = config.caFile { _ = mosquitto_tls_set(m, ca, nil, config.certFile, config.keyFile, nil) }
-        _ = mosquitto_reconnect_delay_set(m, 1, 30, true)
+        if let ca = config.caFile {
+            let rc = mosquitto_tls_set(m, ca, nil, config.certFile, config.keyFile, nil)
+            if rc != MOSQ_ERR_SUCCESS.rawValue {
+                journal.log(LogEntry(event: "mqtt_tls_failed", priority: .err,
+                                     message: "MQTT TLS not set up (\(String(cString: mosquitto_strerror(rc)))): check mqtt_ca_file \(ca)"
+                                        + (config.certFile.map { ", mqtt_cert_file \($0), mqtt_key_file \(config.keyFile ?? "")" } ?? "")))
+            }
+        }
+        _ = mosquitto_threaded_set(m, true)
         _ = mosquitto_connect_async(m, config.host ?? "localhost", Int32(config.port), 30)
-        _ = mosquitto_loop_start(m)
+        thread = NativeThread { [self] in if let m = lock.withLock({ mosq }) { network(m) } }
+    }
+
+    /// Runs libmosquitto's network loop until stopped; after a failure waits (1 s doubling to
+    /// 30 s, in slices so that stopping is prompt) and reconnects.
+    private func network(_ m: OpaquePointer) {
+        var stopDeadline: Double?
+        while true {
+            let rc = mosquitto_loop(m, 500, 1)
+            if stopping.load(ordering: .acquiring) {
+                // Stopping: let the DISCONNECT go out, briefly.
+                let deadline = stopDeadline ?? MonotonicClock.now() + 2
+                stopDeadline = deadline
+                if rc != MOSQ_ERR_SUCCESS.rawValue || MonotonicClock.now() > deadline { return }
+                continue
+            }
+            guard rc != MOSQ_ERR_SUCCESS.rawValue else { continue }
+            let delay = lock.withLock { () -> Double in
+                let d = retryDelay
+                retryDelay = min(retryDelay * 2, 30)
+                return d
+            }
+            let until = MonotonicClock.now() + delay
+            while MonotonicClock.now() < until {
+                if stopping.load(ordering: .acquiring) { return }
+                usleep(100_000)
+            }
+            _ = mosquitto_reconnect_async(m)
+        }
     }
 
     /// Disconnects and stops libmosquitto's thread; the outbox keeps what was not published.
@@ -106,8 +170,9 @@ public final class MQTTPublisher: @unchecked Sendable {
         guard let m = mosq else { return }
         // Messages that waited in memory (a full disk) get a last chance to reach the table.
         lock.withLock { flushUnsaved() }
+        stopping.store(true, ordering: .releasing)
         _ = mosquitto_disconnect(m)
-        _ = mosquitto_loop_stop(m, false)
+        thread?.join()
         mosquitto_destroy(m)
         mosq = nil
         mosquitto_lib_cleanup()
@@ -227,12 +292,43 @@ public final class MQTTPublisher: @unchecked Sendable {
                                      message: "MQTT connected to \(config.host ?? ""):\(config.port), publishing to \(baseTopic)"))
             }
             inOutage = false
+            tlsProblems = []
+            retryDelay = 1
             everConnected = true
             // QoS 0 messages in flight were lost with the connection; QoS 1 ones libmosquitto
             // sends again by itself.
             inflight = inflight.filter { $0.value.qos > 0 }
             if let waypoints { store(kind: "waypoints", topic: baseTopic + "/waypoints", payload: waypoints, qos: 1) }
             pump()
+        }
+    }
+
+    /// An error libmosquitto logged: a failed TLS handshake becomes one `mqtt_tls_failed` entry
+    /// per problem and outage, naming the certificate problem and the key to check.
+    private func onLibraryError(_ text: String, verifyResult: Int?) {
+        guard text.hasPrefix("OpenSSL Error") else { return }
+        if let verifyResult, verifyResult != X509_V_OK {
+            let why = String(cString: X509_verify_cert_error_string(verifyResult))
+            tlsProblem("the broker's certificate failed verification: \(why) (mqtt_ca_file \(config.caFile ?? "unset"))")
+        } else {
+            // OpenSSL's reason, e.g. "tlsv1 alert unknown ca" (the broker does not trust ours).
+            tlsProblem("the TLS connection failed: \(text.components(separatedBy: ":").last.map { $0.trimmingSpaces } ?? text)")
+        }
+    }
+
+    /// Logs a TLS problem once per outage; a broker's alert about our certificate names the
+    /// keys to check.
+    private func tlsProblem(_ description: String) {
+        let broker = "\(config.host ?? ""):\(config.port)"
+        var problem = description
+        if ["certificate required", "unknown ca", "bad certificate", "certificate unknown", "handshake failure"].contains(where: description.contains) {
+            problem += " (our client certificate: mqtt_cert_file \(config.certFile ?? "unset"), mqtt_key_file \(config.keyFile ?? "unset"))"
+        }
+        lock.withLock {
+            inOutage = true
+            guard tlsProblems.insert(problem).inserted else { return }
+            journal.log(LogEntry(event: "mqtt_tls_failed", priority: .err, message: "MQTT \(broker): \(problem); retrying",
+                                 fields: [("GPSTRACK_BROKER", broker), ("GPSTRACK_TLS_ERROR", problem)]))
         }
     }
 
@@ -262,4 +358,5 @@ public final class MQTTPublisher: @unchecked Sendable {
 
 private extension String {
     func padding(_ n: Int) -> String { count >= n ? self : self + String(repeating: "x", count: n - count) }
+    var trimmingSpaces: String { String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }
 }
