@@ -26,6 +26,10 @@ public final class Store: @unchecked Sendable {
         public var altitude: Double
         public var eph: Double
         public var mode: Int
+
+        public init(time: Double, latitude: Double, longitude: Double, altitude: Double, eph: Double, mode: Int) {
+            (self.time, self.latitude, self.longitude, self.altitude, self.eph, self.mode) = (time, latitude, longitude, altitude, eph, mode)
+        }
     }
 
     /// What the store holds of the past, to carry on from.
@@ -82,6 +86,7 @@ public final class Store: @unchecked Sendable {
     private var pathDirectory: String { String(path[..<path.lastIndex(of: "/")!]) }
 
     private static func prepare(_ db: SQLiteDatabase) throws(SQLiteDatabase.Failure) {
+        try enableIncrementalVacuum(db)
         try db.query("PRAGMA journal_mode=WAL")
         try db.query("PRAGMA synchronous=FULL")
         let check = try db.query("PRAGMA quick_check")
@@ -114,6 +119,17 @@ public final class Store: @unchecked Sendable {
                 try db.query("PRAGMA user_version = 1")
             }
         }
+    }
+
+    /// Pruned pages go back to the file system a few at a time (`auto_vacuum=INCREMENTAL`, see
+    /// `pruneStep`). A new file gets the mode before its first table; an existing file made
+    /// without it is rebuilt once by `VACUUM` (it needs as much free space as the file and takes
+    /// a moment per 100 MB; when it fails, for instance on a full disk, the file keeps working
+    /// as before and the next start tries again).
+    private static func enableIncrementalVacuum(_ db: SQLiteDatabase) throws(SQLiteDatabase.Failure) {
+        guard try db.query("PRAGMA auto_vacuum").first?.first?.int != 2 else { return }
+        try db.query("PRAGMA auto_vacuum=INCREMENTAL")
+        if try db.query("PRAGMA page_count").first?.first?.int ?? 0 > 0 { _ = try? db.query("VACUUM") }
     }
 
     private func moveAside() {
@@ -258,13 +274,41 @@ public final class Store: @unchecked Sendable {
         tripID = nil
     }
 
-    /// Deletes track points older than `time`, in small batches.
-    public func prune(before time: Double) {
-        guard let db, degradedReason == nil else { return }
-        for _ in 0..<1000 {
-            guard (try? db.query("DELETE FROM points WHERE id IN (SELECT id FROM points WHERE time < ? LIMIT 5000)", [.real(time)])) != nil,
-                  db.changes > 0 else { return }
+    /// Rows deleted per pruning step: one step is one small transaction (a few ms), so the
+    /// tracker, which runs one step per fix while pruning, is never held up for long.
+    public static let pruneBatch = 500
+    /// Free pages returned to the file system per step (4 KiB each).
+    static let vacuumPages = 64
+
+    /// One step of retention: deletes up to `pruneBatch` track points older than `time` and
+    /// gives up to `vacuumPages` free pages back to the file system, in one transaction.
+    /// Returns whether more remains to do. Trips, events and fence memories are never pruned.
+    @discardableResult
+    public func pruneStep(before time: Double) -> Bool {
+        guard let db, degradedReason == nil else { return false }
+        var deleted = 0
+        var freePages: Int64 = 0
+        do {
+            try db.transaction { () throws(SQLiteDatabase.Failure) in
+                try db.query("DELETE FROM points WHERE id IN (SELECT id FROM points WHERE time < ? LIMIT ?)",
+                             [.real(time), .int(Int64(Self.pruneBatch))])
+                deleted = db.changes
+                try db.query("PRAGMA incremental_vacuum(\(Self.vacuumPages))")
+                freePages = try db.query("PRAGMA freelist_count").first?.first?.int ?? 0
+            }
+        } catch {
+            return false
         }
+        return deleted == Self.pruneBatch || freePages > 0
+    }
+
+    /// The database's size in bytes (`page_count` × `page_size`, WAL included): what the file
+    /// is after a checkpoint. The WAL file itself stays under about 4 MiB (SQLite checkpoints
+    /// at 1,000 pages).
+    public var databaseBytes: Int {
+        guard let db, let pages = try? db.query("PRAGMA page_count").first?.first?.int,
+              let size = try? db.query("PRAGMA page_size").first?.first?.int else { return 0 }
+        return Int(pages * size)
     }
 
     // MARK: history

@@ -25,6 +25,8 @@ public actor TrackerService {
     private let store: Store?
     private var pendingPoints: [Store.PointRow] = []
     private var lastPrune = -Double.infinity
+    /// While retention has work to do: the fix time before which track points go.
+    private var pruneCutoff: Double?
 
     /// Seconds of fix time that track points may wait in memory before they are committed.
     static let pointBatchSeconds = 5.0
@@ -472,7 +474,10 @@ public actor TrackerService {
         }
         if let store, let t = fix.time {
             store.retryIfDegraded(trip: session.tracker.trip)
-            if t - lastPrune >= 86_400 { lastPrune = t; store.prune(before: t - configuration.retentionDays * 86_400) }
+            // Retention: once a day of fix time (and at the first fix), then one small step
+            // per fix until done.
+            if t - lastPrune >= 86_400 { lastPrune = t; pruneCutoff = t - configuration.retentionDays * 86_400 }
+            if let cutoff = pruneCutoff, !store.pruneStep(before: cutoff) { pruneCutoff = nil }
         }
         deliver(events)
         if case .accepted = session.tracker.lastOutcome { publishLocation(fix) }

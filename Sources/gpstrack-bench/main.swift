@@ -13,6 +13,12 @@ let seeds: [UInt64] = Array(1...20)
 /// `gpstrack-bench --write-sample PATH`: writes the bundled sample log (a 600 m walk to a car, a
 /// 3 km drive, five minutes parked), as gpspipe -w would record it, with gpsd 3.22's partial
 /// TPVs and SKY reports.
+/// `gpstrack-bench --retention`: the storage month alone.
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--retention" {
+    RetentionBench.run()
+    exit(0)
+}
+
 /// `gpstrack-bench --write-fences N PATH`: N mixed fences over the 20 km benchmark square.
 if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--write-fences", let n = Int(CommandLine.arguments[2]) {
     let fences = FenceGenerator.fences(count: n, origin: Coordinate(latitude: 52.42, longitude: 13.25), sideM: 20_000, seed: 17)
@@ -174,3 +180,4 @@ print("replay of 100,000 fixes (gpstrackd replay, release): best of 3 \(fmt(best
 print("(the spawning benchmark itself peaked at \(fmt(Double(selfUsage.ru_maxrss) / 1024, 1)) MiB; the child's figure cannot be below that)")
 
 FenceBench.run()
+RetentionBench.run()
