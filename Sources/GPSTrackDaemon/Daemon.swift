@@ -13,6 +13,10 @@ public enum Daemon {
         let config = options.configuration
         // Start order: journal, store, MQTT, tracker, control socket, gpsd source, signals, watchdog; READY.
         let journal = Journal(target: options.logTarget)
+        // Remote gpsd and broker: said once when this machine forbids reaching them.
+        let access = NetworkAccess(journal: journal)
+        access.start([NetworkAccess.Target(role: "gpsd", host: config.gpsdHost, port: config.gpsdPort)]
+            + (config.mqtt.host.map { [NetworkAccess.Target(role: "MQTT broker", host: $0, port: config.mqtt.port)] } ?? []))
         let store = Store(directory: config.stateDirectory, journal: journal)
         var mqtt: MQTTPublisher?
         if config.mqtt.host != nil {
@@ -84,6 +88,7 @@ public enum Daemon {
         await control.value
         await service.finish()
         mqtt?.stop()
+        access.stop()
         return .ok
     }
 }

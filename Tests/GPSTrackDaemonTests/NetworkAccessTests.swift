@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import GPSTrackDaemon
+
+/// A remote address the machine forbids, as the unit's `IPAddressDeny=` would: the daemon runs
+/// in a network namespace of its own (`unshare --net`) where nftables drops output to one
+/// documentation address, the way systemd's cgroup filter drops it. A TCP connect there does not
+/// fail, it times out; the daemon must say so once, naming the address and the drop-in.
+@Suite(.serialized, .enabled(if: LiveHarness.available && getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/nft")
+                                && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"),
+                             "nftables is installed by `make test`; a network namespace needs root"))
+struct NetworkAccessTests {
+    init() throws { try LiveHarness.ensureJournald() }
+
+    @Test func aForbiddenBrokerIsNamedOnceWithTheDropIn() throws {
+        let forbidden = "192.0.2.10", allowed = "192.0.2.20"
+        let name = "netaccess-\(UInt32.random(in: 0..<UInt32.max))"
+        let conf = try ExecutableRunner.temporaryFile("\(name).conf", contents: """
+            gpsd = \(allowed):2947
+            mqtt_host = \(forbidden)
+            mqtt_port = 1883
+            no_data_timeout_s = 2
+            """)
+        let dir = conf.replacingOccurrences(of: ".conf", with: "")
+        let setup = [
+            "ip link set lo up", "ip addr add \(forbidden)/32 dev lo", "ip addr add \(allowed)/32 dev lo",
+            "nft add table inet gpstrackd_test",
+            "nft 'add chain inet gpstrackd_test out { type filter hook output priority 0; }'",
+            "nft add rule inet gpstrackd_test out ip daddr \(forbidden) drop",
+            // One SYN retry: a blocked connect gives up after a few seconds, not two minutes.
+            "sysctl -qw net.ipv4.tcp_syn_retries=1",
+        ].joined(separator: " && ")
+        let process = Process()
+        LiveHarness.unmasked(process, "/usr/bin/unshare", ["--net", "/bin/sh", "-c", setup + " && exec \"$0\" \"$@\"", ExecutableRunner.binary,
+                                                           "--config", conf, "--log", "journal", "--socket", dir + ".sock", "--state-dir", dir + ".state"])
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        let started = Date()
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) }; process.waitUntilExit() }
+        let entries = { try LiveHarness.journal(["_PID=\(process.processIdentifier)"], since: started) }
+        let forbiddenEntries = { try entries().filter { $0["GPSTRACK_EVENT"] as? String == "network_forbidden" } }
+        try LiveHarness.waitFor("the network_forbidden entry", timeout: 20) { try !forbiddenEntries().isEmpty }
+        // The daemon goes on trying (gpsd refused, the broker timing out); still one entry.
+        try LiveHarness.waitFor("a few reconnects", timeout: 30) {
+            try entries().contains { $0["GPSTRACK_EVENT"] as? String == "gpsd_lost" } && Date().timeIntervalSince(started) > 10
+        }
+        let found = try forbiddenEntries()
+        #expect(found.count == 1, "one entry, for the broker only: \(found.map { $0["MESSAGE"] ?? "" })")
+        let entry = try #require(found.first)
+        let message = entry["MESSAGE"] as? String ?? ""
+        #expect(entry["PRIORITY"] as? String == "3")
+        #expect(entry["GPSTRACK_ADDRESS"] as? String == forbidden)
+        #expect(message.contains("MQTT broker") && message.contains(forbidden))
+        #expect(message.contains("/etc/systemd/system/gpstrackd.service.d/") && message.contains("IPAddressAllow=\(forbidden)"))
+        #expect(!message.contains(allowed))
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+    }
+}
