@@ -17,12 +17,12 @@ public final class MQTTPublisher: @unchecked Sendable {
     public let baseTopic: String
     /// OwnTracks' two-letter tracker id.
     public let trackerID: String
-    private let journal: Journal
-    private let lock = Mutex()
+    let journal: Journal
+    let lock = Mutex()
     private var mosq: OpaquePointer?
     private let outbox: SQLiteDatabase?
     private var connected = false
-    private var inOutage = false
+    var inOutage = false
     private var everConnected = false
     /// Messages in flight by libmosquitto's message id: outbox row ids, or (negative) ids of
     /// messages waiting in memory.
@@ -36,7 +36,7 @@ public final class MQTTPublisher: @unchecked Sendable {
     private var waypoints: String?
     private var password: String?
     /// TLS problems already logged in this outage (one entry per problem, not per retry).
-    private var tlsProblems: Set<String> = []
+    var tlsProblems: Set<String> = []
     /// The network thread: libmosquitto's `loop_forever` ends for good on a failed TLS
     /// handshake, so this loop reconnects itself.
     private var thread: NativeThread?
@@ -142,7 +142,7 @@ public final class MQTTPublisher: @unchecked Sendable {
     private func network(_ m: OpaquePointer) {
         var stopDeadline: Double?
         while true {
-            let rc = mosquitto_loop(m, 500, 1)
+            let rc = mosquitto_loop(m, 1000, 1)
             if stopping.load(ordering: .acquiring) {
                 // Stopping: let the DISCONNECT go out, briefly.
                 let deadline = stopDeadline ?? MonotonicClock.now() + 2
@@ -303,35 +303,6 @@ public final class MQTTPublisher: @unchecked Sendable {
         }
     }
 
-    /// An error libmosquitto logged: a failed TLS handshake becomes one `mqtt_tls_failed` entry
-    /// per problem and outage, naming the certificate problem and the key to check.
-    private func onLibraryError(_ text: String, verifyResult: Int?) {
-        guard text.hasPrefix("OpenSSL Error") else { return }
-        if let verifyResult, verifyResult != X509_V_OK {
-            let why = String(cString: X509_verify_cert_error_string(verifyResult))
-            tlsProblem("the broker's certificate failed verification: \(why) (mqtt_ca_file \(config.caFile ?? "unset"))")
-        } else {
-            // OpenSSL's reason, e.g. "tlsv1 alert unknown ca" (the broker does not trust ours).
-            tlsProblem("the TLS connection failed: \(text.components(separatedBy: ":").last.map { $0.trimmingSpaces } ?? text)")
-        }
-    }
-
-    /// Logs a TLS problem once per outage; a broker's alert about our certificate names the
-    /// keys to check.
-    private func tlsProblem(_ description: String) {
-        let broker = "\(config.host ?? ""):\(config.port)"
-        var problem = description
-        if ["certificate required", "unknown ca", "bad certificate", "certificate unknown", "handshake failure"].contains(where: description.contains) {
-            problem += " (our client certificate: mqtt_cert_file \(config.certFile ?? "unset"), mqtt_key_file \(config.keyFile ?? "unset"))"
-        }
-        lock.withLock {
-            inOutage = true
-            guard tlsProblems.insert(problem).inserted else { return }
-            journal.log(LogEntry(event: "mqtt_tls_failed", priority: .err, message: "MQTT \(broker): \(problem); retrying",
-                                 fields: [("GPSTRACK_BROKER", broker), ("GPSTRACK_TLS_ERROR", problem)]))
-        }
-    }
-
     private func onDisconnect(_ rc: Int32) {
         lock.withLock {
             connected = false
@@ -358,5 +329,4 @@ public final class MQTTPublisher: @unchecked Sendable {
 
 private extension String {
     func padding(_ n: Int) -> String { count >= n ? self : self + String(repeating: "x", count: n - count) }
-    var trimmingSpaces: String { String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }
 }

@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import COpenSSL
+
+/// Why a TLS connection to the broker failed, said once per problem and outage: libmosquitto
+/// tells only its log callback, with OpenSSL's reason; the broker certificate's verification
+/// result is read from the handshake's SSL object while it still exists.
+extension MQTTPublisher {
+    /// An error libmosquitto logged: a failed TLS handshake becomes one `mqtt_tls_failed` entry
+    /// per problem and outage, naming the certificate problem and the key to check.
+    func onLibraryError(_ text: String, verifyResult: Int?) {
+        guard text.hasPrefix("OpenSSL Error") else { return }
+        if let verifyResult, verifyResult != X509_V_OK {
+            let why = String(cString: X509_verify_cert_error_string(verifyResult))
+            tlsProblem("the broker's certificate failed verification: \(why) (mqtt_ca_file \(config.caFile ?? "unset"))")
+        } else {
+            // OpenSSL's reason, e.g. "tlsv1 alert unknown ca" (the broker does not trust ours).
+            tlsProblem("the TLS connection failed: \(text.components(separatedBy: ":").last.map { $0.trimmingSpaces } ?? text)")
+        }
+    }
+
+    /// Logs a TLS problem once per outage; a broker's alert about our certificate names the
+    /// keys to check.
+    func tlsProblem(_ description: String) {
+        let broker = "\(config.host ?? ""):\(config.port)"
+        var problem = description
+        if ["certificate required", "unknown ca", "bad certificate", "certificate unknown", "handshake failure"].contains(where: description.contains) {
+            problem += " (our client certificate: mqtt_cert_file \(config.certFile ?? "unset"), mqtt_key_file \(config.keyFile ?? "unset"))"
+        }
+        lock.withLock {
+            inOutage = true
+            guard tlsProblems.insert(problem).inserted else { return }
+            journal.log(LogEntry(event: "mqtt_tls_failed", priority: .err, message: "MQTT \(broker): \(problem); retrying",
+                                 fields: [("GPSTRACK_BROKER", broker), ("GPSTRACK_TLS_ERROR", problem)]))
+        }
+    }
+}
+
+extension String {
+    var trimmingSpaces: String { String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }
+}
