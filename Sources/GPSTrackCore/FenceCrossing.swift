@@ -43,7 +43,7 @@ extension FenceIndex {
         guard sa < need, sb < need else { return nil }
         // Depth changes by at most a metre per metre along the segment.
         guard (sa + sb + length) / 2 >= need else { return nil }
-        if case .circle(let center, let radius) = fences[i].shape {
+        if case .circle(let center, let radius) = geometry[i] {
             return circleCrossing(center: center, radius: radius, a, b, need: need)
         }
         // Sampled every metre at most (the deepest point is then off by half a metre at most),
@@ -87,7 +87,7 @@ extension FenceIndex {
         let dd = dx * dx + dy * dy
         guard dd > 0 else { return nil }
         let tc = min(1, max(0, -(ax * dx + ay * dy) / dd))
-        let depth = radius - Geodesic.distance(center, Self.along(a, b, tc))
+        let depth = radius - Geodesic.shortDistance(center, Self.along(a, b, tc))
         guard depth >= need else { return nil }
         // |A + tD|² = r²
         let bq = ax * dx + ay * dy, cq = ax * ax + ay * ay - radius * radius

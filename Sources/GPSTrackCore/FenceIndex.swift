@@ -15,18 +15,31 @@ import CGEOS
 /// Not thread-safe (one GEOS context): owned by one tracker at a time.
 public final class FenceIndex: @unchecked Sendable {
     public let fences: [Fence]
+    /// Per fence, what the per-fix work needs, without the arrays of a `Fence` (copying those
+    /// costs reference counting on every fix).
+    enum Geometry { case circle(Coordinate, Double), polygon, corridor(Double) }
+    let geometry: [Geometry]
+    /// Per fence: `notify` as bits (1 enter, 2 exit, 4 dwell) and `dwell_s`.
+    let notifyBits: [UInt8]
+    let dwellS: [Double?]
     let ctx: GEOSContextHandle_t
     var tree: OpaquePointer?
     var owned: [OpaquePointer] = []          // geometries to destroy
     var prepared: [OpaquePointer] = []       // prepared geometries to destroy
-    var polygonData: [Int: PolygonFence] = [:]
-    var corridorData: [Int: CorridorFence] = [:]
+    var polygonData: [PolygonFence?]
+    var corridorData: [CorridorFence?]
 
     struct PolygonFence {
         var frame: Frame
-        var area: OpaquePointer          // prepared area
-        var boundary: OpaquePointer      // prepared boundary
+        var area: OpaquePointer?         // prepared area (large or multi-part fences)
+        var boundary: OpaquePointer?     // prepared boundary (large or multi-part fences)
+        /// A single polygon of at most `smallPolygonVertices`: its rings in the frame, for a
+        /// plain scan that costs less than the calls into GEOS.
+        var rings: [[(Double, Double)]]?
     }
+
+    /// Polygons with more vertices than this go through GEOS's indexed prepared geometries.
+    static let smallPolygonVertices = 64
 
     struct CorridorFence {
         var frame: Frame
@@ -52,6 +65,19 @@ public final class FenceIndex: @unchecked Sendable {
     /// Builds the index; a polygon GEOS finds invalid refuses the whole file.
     public init(fences: [Fence], file: String) throws(FenceError) {
         self.fences = fences
+        geometry = fences.map { f in
+            switch f.shape {
+            case .circle(let c, let r): .circle(c, r)
+            case .polygons: .polygon
+            case .corridor(_, let w): .corridor(w)
+            }
+        }
+        notifyBits = fences.map { f in
+            (f.notify.contains(.enter) ? 1 : 0) | (f.notify.contains(.exit) ? 2 : 0) | (f.notify.contains(.dwell) ? 4 : 0)
+        }
+        dwellS = fences.map(\.dwellS)
+        polygonData = Array(repeating: nil, count: fences.count)
+        corridorData = Array(repeating: nil, count: fences.count)
         ctx = GEOS_init_r()
         tree = GEOSSTRtree_create_r(ctx, 10)
         for fence in fences {
@@ -99,10 +125,10 @@ public final class FenceIndex: @unchecked Sendable {
     /// How deep inside its boundary a position must lie to enter fence `i` under `margin`:
     /// the margin, but at most half a circle's radius or a quarter of a corridor's width.
     public func enterMargin(fence i: Int, margin: Double) -> Double {
-        switch fences[i].shape {
+        switch geometry[i] {
         case .circle(_, let r): min(margin, r / 2)
-        case .corridor(_, let width): min(margin, width / 4)
-        case .polygons: margin
+        case .corridor(let width): min(margin, width / 4)
+        case .polygon: margin
         }
     }
 
@@ -110,9 +136,14 @@ public final class FenceIndex: @unchecked Sendable {
     /// outside (a point in a hole is outside). With `within`, a polygon's or corridor's boundary
     /// farther than that is not measured: the result is then +infinity or -infinity.
     public func signedDistance(fence i: Int, point: Coordinate, within: Double = .infinity) -> Double {
-        switch fences[i].shape {
+        switch geometry[i] {
         case .circle(let center, let radius):
-            return radius - Geodesic.distance(center, point)
+            // A boundary certainly farther than `within` needs no geodesic.
+            if within.isFinite, let (lo, hi) = Geodesic.closeBounds(center, point) {
+                if radius - hi > within { return .infinity }
+                if lo - radius > within { return -.infinity }
+            }
+            return radius - Geodesic.shortDistance(center, point)
         case .corridor:
             guard let c = corridorData[i] else { return -.infinity }
             let (x, y) = c.frame.forward(point)
@@ -126,24 +157,53 @@ public final class FenceIndex: @unchecked Sendable {
             defer { GEOSCoordSeq_destroy_r(ctx, seq) }
             var bx = 0.0, by = 0.0
             GEOSCoordSeq_getXY_r(ctx, seq, 0, &bx, &by)
-            return c.halfWidth - Geodesic.distance(point, c.frame.inverse(bx, by))
-        case .polygons:
+            return c.halfWidth - Geodesic.shortDistance(point, c.frame.inverse(bx, by))
+        case .polygon:
             guard let p = polygonData[i] else { return -.infinity }
             let (x, y) = p.frame.forward(point)
+            if let rings = p.rings { return Self.scan(rings, x, y, point: point, frame: p.frame, within: within) }
+            guard let area = p.area, let boundary = p.boundary else { return -.infinity }
             guard let pt = GEOSGeom_createPointFromXY_r(ctx, x, y) else { return -.infinity }
             defer { GEOSGeom_destroy_r(ctx, pt) }
-            let inside = GEOSPreparedContains_r(ctx, p.area, pt) == 1
+            let inside = GEOSPreparedContains_r(ctx, area, pt) == 1
             // Frame units are about a degree of latitude: 110 574 m or more.
-            if within.isFinite, GEOSPreparedDistanceWithin_r(ctx, p.boundary, pt, within / 110_000) == 0 {
+            if within.isFinite, GEOSPreparedDistanceWithin_r(ctx, boundary, pt, within / 110_000) == 0 {
                 return inside ? .infinity : -.infinity
             }
-            guard let seq = GEOSPreparedNearestPoints_r(ctx, p.boundary, pt) else { return -.infinity }
+            guard let seq = GEOSPreparedNearestPoints_r(ctx, boundary, pt) else { return -.infinity }
             defer { GEOSCoordSeq_destroy_r(ctx, seq) }
             var bx = 0.0, by = 0.0
             GEOSCoordSeq_getXY_r(ctx, seq, 0, &bx, &by)
-            let d = Geodesic.distance(point, p.frame.inverse(bx, by))
+            let d = Geodesic.shortDistance(point, p.frame.inverse(bx, by))
             return inside ? d : -d
         }
+    }
+
+    /// A small polygon's signed distance: inside by crossing parity over every ring (holes
+    /// included), the nearest boundary point by projection onto each edge in the frame, then a
+    /// geodesic to it, as the GEOS path does.
+    static func scan(_ rings: [[(Double, Double)]], _ x: Double, _ y: Double, point: Coordinate, frame: Frame, within: Double) -> Double {
+        var inside = false
+        var best = Double.infinity, bx = 0.0, by = 0.0
+        for ring in rings {
+            var (x1, y1) = ring[0]
+            for k in 1..<ring.count {
+                let (x2, y2) = ring[k]
+                if (y1 > y) != (y2 > y), x < x1 + (y - y1) / (y2 - y1) * (x2 - x1) { inside.toggle() }
+                let dx = x2 - x1, dy = y2 - y1
+                let len2 = dx * dx + dy * dy
+                var t = len2 > 0 ? ((x - x1) * dx + (y - y1) * dy) / len2 : 0
+                t = min(1, max(0, t))
+                let px = x1 + t * dx, py = y1 + t * dy
+                let d2 = (x - px) * (x - px) + (y - py) * (y - py)
+                if d2 < best { best = d2; bx = px; by = py }
+                (x1, y1) = (x2, y2)
+            }
+        }
+        // Frame units are about a degree of latitude: 110 574 m or more.
+        if within.isFinite, best.squareRoot() > within / 110_000 { return inside ? .infinity : -.infinity }
+        let d = Geodesic.shortDistance(point, frame.inverse(bx, by))
+        return inside ? d : -d
     }
 
     // MARK: building
@@ -178,6 +238,12 @@ public final class FenceIndex: @unchecked Sendable {
         let outer = polygons[0][0]
         let lat0 = (outer.map(\.latitude).min()! + outer.map(\.latitude).max()!) / 2
         let frame = Frame(lon0: outer[0].longitude, k: max(cos(lat0 * .pi / 180), 0.01))
+        if polygons.count == 1, polygons[0].reduce(0, { $0 + $1.count }) <= Self.smallPolygonVertices {
+            // Valid (checked above), so crossing parity and the nearest edge are all it takes.
+            let rings = polygons[0].map { $0.map(frame.forward) }
+            polygonData[fence.index] = PolygonFence(frame: frame, area: nil, boundary: nil, rings: rings)
+            return
+        }
         var parts: [OpaquePointer?] = polygons.map { makePolygon($0, transform: frame.forward) }
         guard parts.allSatisfy({ $0 != nil }),
               let multi = GEOSGeom_createCollection_r(ctx, Int32(GEOS_MULTIPOLYGON.rawValue), &parts, UInt32(parts.count)) else {
@@ -192,7 +258,7 @@ public final class FenceIndex: @unchecked Sendable {
             throw fail("GEOS could not prepare the fence")
         }
         prepared += [pa, pb]
-        polygonData[fence.index] = PolygonFence(frame: frame, area: pa, boundary: pb)
+        polygonData[fence.index] = PolygonFence(frame: frame, area: pa, boundary: pb, rings: nil)
     }
 
     func makePolygon(_ rings: [[Coordinate]], transform: (Coordinate) -> (Double, Double)) -> OpaquePointer? {

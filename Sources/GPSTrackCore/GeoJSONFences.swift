@@ -8,7 +8,7 @@ public enum GeoJSONFences {
     public static func parse(_ bytes: [UInt8], file: String) throws(FenceError) -> [Fence] {
         let root: JSONValue
         do { root = try JSONValue.parse(bytes) } catch {
-            throw FenceError(file: file, reason: "not valid JSON")
+            throw FenceError(file: file, reason: "not valid JSON (\(error))")
         }
         guard root["type"]?.string == "FeatureCollection" else {
             throw FenceError(file: file, reason: "not a GeoJSON FeatureCollection (\"type\" must be \"FeatureCollection\")")

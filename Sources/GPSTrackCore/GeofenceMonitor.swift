@@ -13,12 +13,15 @@ public struct GeofenceMonitor: Sendable {
     public let config: TrackerConfig
     public private(set) var statuses: [FenceStatus]
     /// Fences not known to be outside: evaluated on every fix besides the index's candidates.
-    private var active: Set<Int>
+    private var active: [Int]
     /// True until the first fix and after a loss: the next fix evaluates every fence.
     private var undetermined = true
     private var lastAcceptedTime: Double?
     private var lastPosition: Coordinate?
     private var lastMargin = 0.0
+    /// The fences near the last accepted fix and their depths there (see `crossings`).
+    private var lastNear: [Int] = []
+    private var lastDepths: [Double] = []
     /// The counts of the determination the last `update` made, if it made one (first fix,
     /// after a reload or a loss); nil after an ordinary fix.
     public private(set) var determination: FenceCounts?
@@ -29,7 +32,7 @@ public struct GeofenceMonitor: Sendable {
         self.index = index
         self.config = config
         statuses = Array(repeating: FenceStatus(), count: index.fences.count)
-        active = Set(index.fences.indices)
+        active = Array(index.fences.indices)
         if let previous {
             var old: [String: FenceStatus] = [:]
             for (i, f) in previous.index.fences.enumerated() { old[f.id] = previous.statuses[i] }
@@ -85,7 +88,7 @@ public struct GeofenceMonitor: Sendable {
                 events.append(e)
             }
         }
-        active = Set(statuses.indices)
+        active = Array(statuses.indices)
         return events
     }
 
@@ -96,24 +99,37 @@ public struct GeofenceMonitor: Sendable {
         var events = observe(time: time)
         let p = fix.coordinate
         let margin = max(config.hysteresisM, fix.horizontalError ?? config.assumedErrorM)
+        // Depths of the fences near the fix; the others lie more than `margin` outside. A few
+        // fences a fix: plain arrays cost less than sets and dictionaries here.
+        let near = index.candidates(near: p, marginM: margin).sorted()
+        let depths = near.map { index.signedDistance(fence: $0, point: p, within: 2 * margin) }
         // The segment from the last accepted fix, unless the fix was lost in between.
         if config.detectCrossings, continuous, !undetermined, let a = lastPosition, let ta = lastAcceptedTime, time > ta {
-            crossings(from: a, at: ta, to: p, at: time, margin: max(margin, lastMargin), into: &events)
+            crossings(from: a, at: ta, to: p, at: time, margin: margin, near: near, depths: depths, into: &events)
         }
         lastAcceptedTime = time
         lastPosition = p
         lastMargin = margin
-        let candidates = Set(index.candidates(near: p, marginM: margin))
+        lastNear = near
+        lastDepths = depths
         let determining = undetermined
-        let evaluate: [Int] = determining ? Array(statuses.indices) : Array(candidates.union(active)).sorted()
+        var evaluate = near
+        if determining {
+            evaluate = Array(statuses.indices)
+        } else {
+            for i in active where !near.contains(i) { evaluate.append(i) }
+            if evaluate.count > near.count { evaluate.sort() }
+        }
         undetermined = false
+        var stillActive: [Int] = []
         for i in evaluate {
-            let s = candidates.contains(i) ? index.signedDistance(fence: i, point: p, within: 2 * margin) : -.infinity
+            let s = near.firstIndex(of: i).map { depths[$0] } ?? -.infinity
             let marginIn = index.enterMargin(fence: i, margin: margin)
             let determined: Bool? = s >= marginIn ? true : s <= -margin ? false : nil
             step(i, determined, time: time, at: p, into: &events)
-            if statuses[i].state == .outside { active.remove(i) } else { active.insert(i) }
+            if statuses[i].state != .outside { stillActive.append(i) }
         }
+        active = stillActive
         determination = nil
         if determining {
             var counts = FenceCounts(inside: 0, outside: 0, unknown: 0, time: time)
@@ -132,19 +148,37 @@ public struct GeofenceMonitor: Sendable {
     /// Fences found outside at the last fix that the segment to this one passed through deep
     /// enough (under `margin`, as a fix must be): an `enter` and an `exit`, both `crossed`, at
     /// the interpolated boundary times. The fence stays outside; no dwell.
-    private mutating func crossings(from a: Coordinate, at ta: Double, to b: Coordinate, at tb: Double, margin: Double,
-                                    into events: inout [FenceEvent]) {
+    ///
+    /// Cheap first: depth changes by at most a metre per metre along the segment, so with the
+    /// depths known at both ends (`lastDepths`, `depths`; a fence not near an end lies more than
+    /// that end's margin outside) most fences are ruled out without a geometry call. A point
+    /// between deep enough lies within half the segment of an end; on a segment no longer than
+    /// twice the smaller margin every such fence was near an end, so no STRtree query is needed.
+    private mutating func crossings(from a: Coordinate, at ta: Double, to b: Coordinate, at tb: Double, margin marginB: Double,
+                                    near: [Int], depths: [Double], into events: inout [FenceEvent]) {
+        // An upper bound on the length serves as well as the length, and costs no geodesic.
+        let length = Geodesic.closeBounds(a, b)?.1 ?? Geodesic.distance(a, b)
+        let margin = max(marginB, lastMargin)
+        var pool: [Int]
+        if length <= 2 * min(marginB, lastMargin) {
+            pool = near
+            for i in lastNear where !near.contains(i) { pool.append(i) }
+        } else {
+            pool = index.candidates(from: a, to: b)
+        }
         var found: [FenceEvent] = []
-        for i in index.candidates(from: a, to: b).sorted() where statuses[i].state == .outside {
+        for i in pool.sorted() where statuses[i].state == .outside {
             let need = index.enterMargin(fence: i, margin: margin)
-            guard let c = index.crossing(fence: i, from: a, to: b, need: need) else { continue }
-            let fence = index.fences[i]
+            let sa = lastNear.firstIndex(of: i).map { lastDepths[$0] } ?? -lastMargin
+            let sb = near.firstIndex(of: i).map { depths[$0] } ?? -marginB
+            guard sa < need, sb < need, (sa + sb + length) / 2 >= need,
+                  let c = index.crossing(fence: i, from: a, to: b, need: need) else { continue }
             let tIn = ta + c.entry * (tb - ta), tOut = ta + c.exit * (tb - ta)
-            if fence.notify.contains(.enter) {
+            if index.notifyBits[i] & 1 != 0 {
                 found.append(FenceEvent(kind: .enter, fence: i, time: tIn, coordinate: c.entryPoint, crossed: true))
                 statuses[i].lastEvent = .enter
             }
-            if fence.notify.contains(.exit) {
+            if index.notifyBits[i] & 2 != 0 {
                 found.append(FenceEvent(kind: .exit, fence: i, time: tOut, coordinate: c.exitPoint, crossed: true))
                 statuses[i].lastEvent = .exit
             }
@@ -156,12 +190,12 @@ public struct GeofenceMonitor: Sendable {
     }
 
     private mutating func step(_ i: Int, _ determined: Bool?, time: Double, at p: Coordinate, into events: inout [FenceEvent]) {
-        let fence = index.fences[i]
         var st = statuses[i]
+        let notify = index.notifyBits[i]
         func emit(_ kind: FenceEvent.Kind) {
             if case .state = kind {} else {
-                let n: Fence.Notify = kind == .enter ? .enter : kind == .exit ? .exit : .dwell
-                guard fence.notify.contains(n) else { return }
+                let bit: UInt8 = kind == .enter ? 1 : kind == .exit ? 2 : 4
+                guard notify & bit != 0 else { return }
             }
             let e = FenceEvent(kind: kind, fence: i, time: time, coordinate: p)
             st.lastEvent = kind
@@ -182,7 +216,7 @@ public struct GeofenceMonitor: Sendable {
                 st.membership = inside
             }
         }
-        if st.state == .inside, let dwell = fence.dwellS, !st.dwellSent, let entered = st.enteredAt, time - entered >= dwell {
+        if st.state == .inside, let dwell = index.dwellS[i], !st.dwellSent, let entered = st.enteredAt, time - entered >= dwell {
             st.dwellSent = true
             emit(.dwell)
         }

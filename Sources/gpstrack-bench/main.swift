@@ -71,6 +71,12 @@ if CommandLine.arguments.count == 3, ["--write-sample", "--write-nmea"].contains
     exit(0)
 }
 
+/// `gpstrack-bench --geofences`: the geofence figures alone (load, per-fix cost, Python).
+if CommandLine.arguments.dropFirst().first == "--geofences" {
+    FenceBench.run()
+    exit(0)
+}
+
 func tracked(_ fixes: [Fix]) -> Double {
     var tracker = Tracker()
     var assembler = EpochAssembler()
