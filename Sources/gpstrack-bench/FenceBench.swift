@@ -97,7 +97,7 @@ enum FenceBench {
         let build = best { _ = try? FenceIndex(fences: parsed, file: path) }
         let total = best { _ = try? FenceLoader.load(path) }
         let mb = Double(bytes.count) / 1_000_000
-        print("loading 10,000 fences (\(format1(mb)) MB of GeoJSON: 5,000 circles, 5,000 polygons of 5-24 vertices), best of 3:")
+        print("loading 10,000 fences (\(format1(mb)) MB of GeoJSON: 5,000 circles, 5,000 polygons of 5-24 vertices), best of 5:")
         print("  \(format1(total * 1000)) ms in all (aim: at most 300 ms): parse and validate \(format1(parse * 1000)) ms, "
               + "index (GEOS validity, prepared geometries, STRtree) \(format1(build * 1000)) ms")
     }
