@@ -56,6 +56,18 @@ public enum ConfigParser {
             c.tracker.detectCrossings = b
             return nil
         }),
+        ("pedometer", { c, v in
+            guard let mode = PedometerMode(rawValue: v) else { return "expected auto or off, got '\(v)'" }
+            c.pedometer = mode
+            return nil
+        }),
+        ("iio_root", { c, v in c.iioRoot = v; return nil }),
+        ("iio_dev_root", { c, v in c.iioDevRoot = v; return nil }),
+        ("stride_m", { c, v in
+            guard let m = Double(v), m.isFinite, (0.2...3).contains(m) else { return "expected metres from 0.2 to 3, got '\(v)'" }
+            c.strideM = m
+            return nil
+        }),
     ]
 
     /// Parses `text`, read from `file`, on top of `base`.

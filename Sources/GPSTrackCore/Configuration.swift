@@ -26,10 +26,22 @@ public struct Configuration: Sendable, Equatable {
     public var idleTimeoutS = 300.0
     /// A `watch` client whose unread events exceed this many bytes is dropped.
     public var watchQueueBytes = 1 << 20
+    /// The pedometer: `auto` finds an IIO step counter or accelerometer, `off` does not look.
+    public var pedometer = PedometerMode.auto
+    /// Where IIO devices appear in sysfs, and where their buffer devices are.
+    public var iioRoot = "/sys/bus/iio/devices"
+    public var iioDevRoot = "/dev"
+    /// The walking stride used until one is learned from GPS, metres.
+    public var strideM = 0.7
     /// The tracking core's tunables.
     public var tracker = TrackerConfig()
 
     public init() {}
+}
+
+/// Whether to look for a pedometer.
+public enum PedometerMode: String, Sendable, Equatable {
+    case auto, off
 }
 
 /// An error in a configuration file or value, naming `file:line`.

@@ -13,6 +13,7 @@ public enum ControlRequest: Sendable, Equatable {
     case trips
     case events(since: Double?, fence: String?)
     case export(trip: Int64?, since: Double?, until: Double?)
+    case steps(since: Double?)
 
     /// Longest request line accepted.
     public static let maxLineBytes = 64 * 1024
@@ -32,7 +33,7 @@ public enum ControlRequest: Sendable, Equatable {
         guard let cmdValue = o["cmd"] else { return .failure(.init("missing \"cmd\"")) }
         guard let cmd = cmdValue.string else { return .failure(.init("\"cmd\" must be a string")) }
         let fields: [String: Set<String>] = ["state": ["fence"], "events": ["since", "fence"],
-                                             "export": ["format", "trip", "since", "until"]]
+                                             "export": ["format", "trip", "since", "until"], "steps": ["since"]]
         let allowed = (fields[cmd] ?? []).union(["cmd"])
         func time(_ key: String) -> Result<Double?, ControlError> {
             guard let v = o[key] else { return .success(nil) }
@@ -60,6 +61,8 @@ public enum ControlRequest: Sendable, Equatable {
         case "events":
             if let f = o["fence"], f.string == nil { return .failure(.init("\"fence\" must be a string")) }
             return time("since").map { .events(since: $0, fence: o["fence"]?.string) }
+        case "steps":
+            return time("since").map { .steps(since: $0) }
         case "export":
             if let f = o["format"], f.string != "gpx" { return .failure(.init("\"format\" must be \"gpx\"")) }
             var trip: Int64?
@@ -72,7 +75,7 @@ public enum ControlRequest: Sendable, Equatable {
             case (.success(let since), .success(let until)): return .success(.export(trip: trip, since: since, until: until))
             }
         default:
-            return .failure(.init("unknown cmd \"\(cmd.prefix(64))\" (status, fences, state, start, stop, reset, reload, watch, trips, events, export)"))
+            return .failure(.init("unknown cmd \"\(cmd.prefix(64))\" (status, fences, state, start, stop, reset, reload, watch, trips, events, export, steps)"))
         }
     }
 }

@@ -31,10 +31,19 @@ public enum Daemon {
         }
         let service = TrackerService(configuration: config, fences: options.fences, journal: journal, store: store, mqtt: mqtt)
         await service.publishWaypoints()
+        mqtt?.setCommandHandler { payload in Task { await service.mqttCommand(payload) } }
         let source: GPSDSource
         do { source = try GPSDSource(host: config.gpsdHost, port: config.gpsdPort, noDataTimeout: config.noDataTimeoutS) } catch {
             journal.log(LogEntry(event: "failed", priority: .err, message: "Cannot start: \(error)"))
             return .software
+        }
+        // The pedometer's source starts after gpsd's and stops before it.
+        var pedometer: IIOSource?
+        if config.pedometer == .auto {
+            do { pedometer = try IIOSource(root: config.iioRoot, devRoot: config.iioDevRoot) } catch {
+                journal.log(LogEntry(event: "failed", priority: .err, message: "Cannot start: \(error)"))
+                return .software
+            }
         }
         let server: ControlServer
         do { server = try ControlServer(path: config.socketPath, config: config, journal: journal) } catch {
@@ -60,6 +69,11 @@ public enum Daemon {
         let pump = Task {
             for await event in events { await service.handle(event) }
         }
+        let stepEvents = pedometer?.start()
+        let stepPump = Task {
+            guard let stepEvents else { return }
+            for await event in stepEvents { await service.handleSteps(event) }
+        }
         let watchdog = Task {
             guard let interval = Notifier.watchdogInterval() else { return }
             while !Task.isCancelled {
@@ -82,6 +96,8 @@ public enum Daemon {
         // Stop in reverse order: watchdog, source (its stream then ends), control socket, tracker.
         Notifier.stopping()
         watchdog.cancel()
+        pedometer?.stop()
+        await stepPump.value
         source.stop()
         await pump.value
         server.stop()

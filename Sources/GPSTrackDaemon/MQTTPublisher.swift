@@ -42,6 +42,9 @@ public final class MQTTPublisher: @unchecked Sendable {
     private var thread: NativeThread?
     private let stopping = Atomic<Bool>(false)
     private var retryDelay = 1.0
+    private var commandHandler: (@Sendable ([UInt8]) -> Void)?
+    /// Longest command payload taken from `<base>/cmd`.
+    static let maxCommandBytes = 64 * 1024
 
     /// Reads the password file; a missing or unreadable one is a configuration error.
     public init(config: MQTTConfig, databasePath: String, journal: Journal, configFile: String) throws(ConfigError) {
@@ -117,6 +120,12 @@ public final class MQTTPublisher: @unchecked Sendable {
             guard level == MOSQ_LOG_ERR, let text, let obj else { return }
             Unmanaged<MQTTPublisher>.fromOpaque(obj).takeUnretainedValue()
                 .onLibraryError(String(cString: text), verifyResult: mosquitto_ssl_get(mosq).map { SSL_get_verify_result(OpaquePointer($0)) })
+        }
+        mosquitto_message_callback_set(m) { _, obj, message in
+            guard let message, let payload = message.pointee.payload, message.pointee.payloadlen > 0,
+                  Int(message.pointee.payloadlen) <= MQTTPublisher.maxCommandBytes else { return }
+            let bytes = Array(UnsafeRawBufferPointer(start: payload, count: Int(message.pointee.payloadlen)))
+            Unmanaged<MQTTPublisher>.fromOpaque(obj!).takeUnretainedValue().onCommand(bytes)
         }
         var lwt = JSONObject()
         lwt.add("_type", "lwt")
@@ -243,6 +252,17 @@ public final class MQTTPublisher: @unchecked Sendable {
         }
     }
 
+    /// Hands each message published to `<base>/cmd` (OwnTracks commands) to `handler`, on
+    /// libmosquitto's thread.
+    public func setCommandHandler(_ handler: @escaping @Sendable ([UInt8]) -> Void) {
+        lock.withLock { commandHandler = handler }
+    }
+
+    private func onCommand(_ payload: [UInt8]) {
+        let handler = lock.withLock { commandHandler }
+        handler?(payload)
+    }
+
     /// The waypoints message (circular fences), sent on every connect and now if connected.
     public func setWaypoints(_ payload: String) {
         let now = lock.withLock { waypoints = payload; return connected }
@@ -298,6 +318,7 @@ public final class MQTTPublisher: @unchecked Sendable {
             // QoS 0 messages in flight were lost with the connection; QoS 1 ones libmosquitto
             // sends again by itself.
             inflight = inflight.filter { $0.value.qos > 0 }
+            if let m = mosq { _ = mosquitto_subscribe(m, nil, baseTopic + "/cmd", 1) }
             if let waypoints { store(kind: "waypoints", topic: baseTopic + "/waypoints", payload: waypoints, qos: 1) }
             pump()
         }

@@ -34,6 +34,8 @@ public actor TrackerService {
     private let mqtt: MQTTPublisher?
     private var lastLocation: (time: Double, at: Coordinate)?
     private var fencesLoadedAt = Int(time(nil))
+    /// The pedometer's figures; nil with `pedometer = off`.
+    private var steps: StepFigures?
 
     public init(configuration: Configuration, fences: FenceIndex?, journal: Journal, store: Store? = nil, mqtt: MQTTPublisher? = nil) {
         self.configuration = configuration
@@ -41,6 +43,7 @@ public actor TrackerService {
         self.store = store
         self.mqtt = mqtt
         session = TrackingSession(config: configuration.tracker, fences: fences)
+        if configuration.pedometer == .auto { steps = StepFigures(strideM: configuration.strideM, databasePath: store?.path) }
         if let store {
             let restored = store.restore()
             session.restore(trip: restored.trip, seq: restored.seq, fences: restored.fences)
@@ -138,6 +141,10 @@ public actor TrackerService {
         for (e, line) in zip(events, lines) {
             emit(entry(for: e), json: line)
             if case .fence(let f) = e.event { publishTransition(f) }
+            if case .tracker(let t) = e.event {
+                if t.name == "trip_start" { steps?.startTrip() }
+                if t.name == "trip_stop" || t.name == "trip_end" { stepsTripEnded() }
+            }
         }
     }
 
@@ -227,6 +234,38 @@ public actor TrackerService {
         }
     }
 
+    /// Handles one report of the pedometer's source.
+    public func handleSteps(_ event: IIOSource.Event) {
+        if let entry = steps?.handle(event) { emit(entry) }
+    }
+
+    /// A trip ended: its steps go to the journal and, with MQTT, as OwnTracks `steps`.
+    private func stepsTripEnded() {
+        guard let steps, steps.source != nil else { return }
+        self.steps?.save(force: true)
+        emit(steps.tripEntry())
+        guard let mqtt else { return }
+        let payload = steps.tripMessage(from: session.tracker.trip.startedAt, to: session.tracker.lastAccepted?.time)
+        mqtt.enqueue(kind: "steps", topic: mqtt.baseTopic, payload: payload, qos: 1)
+    }
+
+    /// An OwnTracks command from `<base>/cmd`: `reportSteps` is answered with a `steps`
+    /// message (by default from local midnight until now); anything else is ignored.
+    public func mqttCommand(_ payload: [UInt8]) {
+        guard let mqtt, steps?.source != nil, let json = try? JSONValue.parse(payload), json["_type"]?.string == "cmd",
+              json["action"]?.string == "reportSteps" else { return }
+        let now = Double(time(nil))
+        var midnight = now
+        var t = time_t(now)
+        var local = tm()
+        if localtime_r(&t, &local) != nil { local.tm_hour = 0; local.tm_min = 0; local.tm_sec = 0; midnight = Double(mktime(&local)) }
+        let number = { (v: JSONValue?) -> Double? in v?.number.flatMap { $0.isFinite && $0 >= 0 && $0 < 1e11 ? $0 : nil } }
+        let from = number(json["from"]) ?? midnight
+        let to = number(json["to"]) ?? now
+        guard let payload = steps?.reportMessage(from: from, to: max(from, to)) else { return }
+        mqtt.enqueue(kind: "steps", topic: mqtt.baseTopic, payload: payload, qos: 1)
+    }
+
     /// Reloads the fences file; a bad file leaves the fences in force and says why. Returns
     /// the error message, or nil on success.
     @discardableResult
@@ -254,6 +293,7 @@ public actor TrackerService {
     /// Ends the run: the pending epoch is processed and the trip's figures logged.
     public func finish() {
         for epoch in assembler.flush() { process(epoch) }
+        steps?.save(force: true)
         persist(force: true)
         let trip = session.tracker.trip, counters = session.tracker.counters
         journal.log(LogEntry(
@@ -282,6 +322,8 @@ public actor TrackerService {
             o.add("state", monitor.statuses[i].state.rawValue)
             o.add("since", monitor.statuses[i].since.map(Timestamp.iso8601))
         case .start:
+            if session.tracker.trip.state == .running && session.tracker.trip.startedAt != nil { stepsTripEnded() }
+            steps?.startTrip()
             persist(force: true)
             store?.endTrip(at: session.tracker.lastAccepted?.time)
             deliver(session.startTrip(), force: true)
@@ -292,6 +334,7 @@ public actor TrackerService {
             o.add("trip", raw: tripJSON())
         case .reset:
             session.resetTrip()
+            steps?.startTrip()
             persist(force: true)
             emit(LogEntry(event: "trip_reset", priority: .info, message: "Trip figures reset"))
             o.add("trip", raw: tripJSON())
@@ -319,6 +362,9 @@ public actor TrackerService {
         case .events(let since, let fence):
             guard let store, store.degradedReason == nil else { return (ControlError("storage unavailable: \(store?.degradedReason ?? "no state directory")").line, false) }
             o.add("events", raw: "[" + store.events(since: since, fence: fence).joined(separator: ",") + "]")
+        case .steps(let since):
+            guard steps?.source != nil else { return (ControlError("no pedometer (pedometer = off, or no IIO step counter or accelerometer)").line, false) }
+            return (steps!.query(since: since), false)
         case .export(let trip, let since, let until):
             persist(force: true)
             guard let store, store.degradedReason == nil else { return (ControlError("storage unavailable: \(store?.degradedReason ?? "no state directory")").line, false) }
@@ -369,6 +415,7 @@ public actor TrackerService {
         storage.add("reason", store?.degradedReason)
         storage.add("path", store?.path)
         o.add("storage", storage)
+        o.add("steps", raw: steps?.statusJSON() ?? "null")
         if let mqtt {
             let st = mqtt.state
             var m = JSONObject()
@@ -480,7 +527,10 @@ public actor TrackerService {
             if let cutoff = pruneCutoff, !store.pruneStep(before: cutoff) { pruneCutoff = nil }
         }
         deliver(events)
-        if case .accepted = session.tracker.lastOutcome { publishLocation(fix) }
+        if case .accepted = session.tracker.lastOutcome {
+            publishLocation(fix)
+            if let t = fix.time { steps?.observe(traveledM: session.tracker.trip.traveledM, at: t) }
+        }
         if let t = fix.time, t - lastStatusTime >= 5 || !events.isEmpty {
             lastStatusTime = t
             Notifier.status(statusLine())

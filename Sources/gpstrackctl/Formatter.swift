@@ -23,6 +23,13 @@ enum Formatter {
         return decimals == 0 ? String(Int(r)) : String(r)
     }
 
+    /// The pedometer's figures on one line.
+    static func steps(_ s: JSONValue) -> String {
+        "\(num(s["total"])) in all, \(num(s["trip"])) this trip, \(num(s["distance_m"])) m walked, "
+            + "\(num(s["cadence_spm"])) steps/min now (\(s["kind"]?.string ?? "?") \(s["source"]?.string ?? "?"), "
+            + "stride \(num(s["stride_m"], 2)) m\(s["stride_learned"] == .bool(true) ? " learned" : ""))"
+    }
+
     static func status(_ r: JSONValue) -> String {
         var lines: [String] = []
         let gpsd = r["gpsd"]
@@ -41,6 +48,7 @@ enum Formatter {
             lines.append("trip      \(trip["state"]?.string ?? "?") since \(localTime(trip["started_at"]?.string)): "
                          + "\(num(trip["traveled_m"])) m traveled, \(num(trip["straight_line_m"])) m in a straight line")
         }
+        if let steps = r["steps"], steps != .null { lines.append("steps     " + Self.steps(steps)) }
         let fences = r["fences"]?.array ?? []
         let inside = fences.filter { $0["state"]?.string == "inside" }.compactMap { $0["id"]?.string }
         lines.append("fences    \(fences.count) loaded; inside: \(inside.isEmpty ? "none" : inside.joined(separator: ", "))")

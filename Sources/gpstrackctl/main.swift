@@ -17,6 +17,8 @@ let usage = """
       trips           the stored trips: id, start, end, distance, duration
       events [--since TIME] [--fence ID]
                       stored events (TIME as 2026-03-14T08:00:00Z)
+      steps [--since TIME]
+                      steps, walking distance and cadence (since TIME, else all stored)
       export --gpx [--trip ID | --since TIME [--until TIME]]
                       GPX 1.1 of the stored track points, to standard output
     The socket defaults to \(Configuration().socketPath). Exit codes: 0 done, 1 error
@@ -53,9 +55,9 @@ switch command {
 case "state":
     guard args.positionals.count == 2 else { fail(.usage, "gpstrackctl: state needs a fence ID\n\(usage)") }
     request.add("fence", args.positionals[1])
-case "status", "fences", "start", "stop", "reset", "reload", "watch", "trips", "events", "export":
+case "status", "fences", "start", "stop", "reset", "reload", "watch", "trips", "events", "export", "steps":
     guard args.positionals.count == 1 else { fail(.usage, "gpstrackctl: \(command) takes no argument\n\(usage)") }
-    let allowed: [String: Set<String>] = ["events": ["since", "fence"], "export": ["since", "until", "trip", "gpx"]]
+    let allowed: [String: Set<String>] = ["events": ["since", "fence"], "steps": ["since"], "export": ["since", "until", "trip", "gpx"]]
     for key in Set(args.options.keys).union(args.flags).subtracting(["socket", "json", "help"])
         where !(allowed[command] ?? []).contains(key) {
         fail(.usage, "gpstrackctl: --\(key) does not go with \(command)\n\(usage)")
@@ -112,6 +114,13 @@ case "events":
     for e in response["events"]?.array ?? [] {
         if json { continue }
         out(Formatter.event(e))
+    }
+case "steps":
+    if !json {
+        let since = response["since"]?.string.map { " since \(Formatter.localTime($0))" } ?? ""
+        out("\(Formatter.num(response["steps"])) steps\(since), \(Formatter.num(response["distance_m"])) m walked, "
+            + "\(Formatter.num(response["cadence_spm"])) steps/min while walking")
+        if let p = response["pedometer"], p != .null { out("now: " + Formatter.steps(p)) }
     }
 case "export":
     if !json {

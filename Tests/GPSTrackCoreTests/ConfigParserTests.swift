@@ -49,3 +49,19 @@ import GPSTrackCore
         #expect(ConfigParser.parseHostPort("a:b:c") == nil)
     }
 }
+
+@Suite struct PedometerConfigTests {
+    @Test func pedometerKeys() throws {
+        let c = try ConfigParser.parse("pedometer = off\niio_root = /tmp/sys\niio_dev_root = /tmp/dev\nstride_m = 0.82\n", file: "p.conf")
+        #expect(c.pedometer == .off && c.iioRoot == "/tmp/sys" && c.iioDevRoot == "/tmp/dev" && c.strideM == 0.82)
+        let d = Configuration()
+        #expect(d.pedometer == .auto && d.iioRoot == "/sys/bus/iio/devices" && d.iioDevRoot == "/dev" && d.strideM == 0.7)
+    }
+
+    @Test(arguments: [("pedometer = maybe\n", "expected auto or off"), ("stride_m = 9\n", "expected metres"),
+                      ("stride_m = nan\n", "expected metres")])
+    func badPedometerValues(text: String, message: String) {
+        #expect(throws: ConfigError.self) { try ConfigParser.parse(text, file: "p.conf") }
+        do { _ = try ConfigParser.parse(text, file: "p.conf") } catch { #expect(error.description.contains("p.conf:1: ") && error.description.contains(message)) }
+    }
+}

@@ -1,0 +1,162 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GPSTrackCore
+
+/// The pedometer's source on a thread of its own: a hardware step counter polled in sysfs
+/// once a second, or an accelerometer's IIO buffer waited on with poll(2) and run through the
+/// step detector. A device that vanishes or returns garbage is reported once and looked for
+/// again with capped exponential backoff; no device at all is reported once and ends the source.
+public final class IIOSource: @unchecked Sendable {   // mutable state only on its own thread, or under stopFlag
+    /// What the source reports. Times are the source's own (the counter's polls on the
+    /// monotonic clock, an accelerometer's sample timestamps).
+    public enum Event: Sendable {
+        /// Reading from a device (`iio:device0 (bma400)`), for the first time or again.
+        case found(source: String, kind: String, again: Bool)
+        /// No usable device: the feature is off.
+        case none(reason: String)
+        /// A hardware counter's reading.
+        case counter(raw: Int, time: Double)
+        /// Steps the detector confirmed, with the walking time they took.
+        case steps(count: Int, walkingS: Double, time: Double)
+        /// Time passes at the source (for the cadence).
+        case tick(time: Double)
+        /// The device failed (once per outage).
+        case lost(reason: String)
+    }
+
+    public let root: String
+    public let devRoot: String
+    /// Seconds between counter polls.
+    public let counterInterval: Double
+    public let maxBackoff: Double
+    private let stopPipe: WakePipe
+    private var thread: NativeThread?
+    private let stopFlag = Mutex()
+    private var stopping = false
+
+    public init(root: String, devRoot: String, counterInterval: Double = 1, maxBackoff: Double = 30) throws(ErrnoError) {
+        self.root = root
+        self.devRoot = devRoot
+        self.counterInterval = counterInterval
+        self.maxBackoff = maxBackoff
+        stopPipe = try WakePipe()
+    }
+
+    /// Starts the thread; events arrive on the returned stream.
+    public func start() -> AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        thread = NativeThread { [self] in
+            run(continuation)
+            continuation.finish()
+        }
+        return stream
+    }
+
+    /// Stops the thread and waits for it.
+    public func stop() {
+        stopFlag.withLock { stopping = true }
+        stopPipe.wake()
+        thread?.join()
+        thread = nil
+    }
+
+    private var isStopping: Bool { stopFlag.withLock { stopping } }
+
+    /// Sleeps up to `seconds`; false when asked to stop.
+    private func pause(_ seconds: Double) -> Bool {
+        var pfd = pollfd(fd: stopPipe.readFD, events: Int16(POLLIN), revents: 0)
+        let deadline = MonotonicClock.now() + seconds
+        while !isStopping {
+            let left = deadline - MonotonicClock.now()
+            if left <= 0 { return true }
+            _ = try? syscall("poll") { poll(&pfd, 1, Int32(min(left * 1000, 3_600_000)) + 1) }
+        }
+        return false
+    }
+
+    private func run(_ out: AsyncStream<Event>.Continuation) {
+        var backoff = 0.5
+        var everFound = false
+        var inOutage = false
+        while !isStopping {
+            guard let device = IIODevice.find(root: root) else {
+                if !everFound {
+                    out.yield(.none(reason: "no IIO step counter or accelerometer under \(root)"))
+                    return
+                }
+                if !inOutage { inOutage = true; out.yield(.lost(reason: "no IIO step counter or accelerometer under \(root) any more")) }
+                guard pause(backoff) else { return }
+                backoff = min(backoff * 2, maxBackoff)
+                continue
+            }
+            let announce = { [self] in
+                out.yield(.found(source: device.label, kind: device.kind.rawValue, again: everFound))
+                everFound = true
+                inOutage = false
+                backoff = 0.5
+                _ = self
+            }
+            let failure = device.kind == .counter ? runCounter(device, out, announce) : runAccelerometer(device, out, announce)
+            guard let failure, !isStopping else { return }
+            if !inOutage {
+                inOutage = true
+                out.yield(.lost(reason: failure))
+            }
+            if !everFound { everFound = true }   // it was there once: look for it again
+            guard pause(backoff) else { return }
+            backoff = min(backoff * 2, maxBackoff)
+        }
+    }
+
+    /// Polls `in_steps_input`; returns why it stopped working (nil when asked to stop).
+    private func runCounter(_ device: IIODevice, _ out: AsyncStream<Event>.Continuation, _ announce: () -> Void) -> String? {
+        let enable = device.path + "/in_steps_en"
+        if IIODevice.exists(enable), IIODevice.readText(enable) != "1" { IIODevice.writeText(enable, "1") }
+        var announced = false
+        while !isStopping {
+            guard let text = IIODevice.readText(device.path + "/in_steps_input") else {
+                return "\(device.label): in_steps_input cannot be read (device gone?)"
+            }
+            guard let raw = Int(text), raw >= 0 else {
+                return "\(device.label): in_steps_input holds '\(text.prefix(40))', not a step count"
+            }
+            if !announced { announce(); announced = true }
+            out.yield(.counter(raw: raw, time: MonotonicClock.now()))
+            guard pause(counterInterval) else { return nil }
+        }
+        return nil
+    }
+
+    /// Reads the IIO buffer through the step detector; returns why it stopped working.
+    private func runAccelerometer(_ device: IIODevice, _ out: AsyncStream<Event>.Continuation, _ announce: () -> Void) -> String? {
+        let buffer: IIOAccelBuffer
+        do { buffer = try IIOAccelBuffer(device: device, devRoot: devRoot) } catch { return "\(device.label): \(error)" }
+        defer { buffer.close() }
+        announce()
+        var detector = StepDetector()
+        var reported = (steps: 0, walking: 0.0)
+        var lastTick = -Double.infinity
+        var latest: Double?
+        while !isStopping {
+            var fds = [pollfd(fd: buffer.fd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: stopPipe.readFD, events: Int16(POLLIN), revents: 0)]
+            _ = try? syscall("poll") { poll(&fds, 2, 5000) }
+            if isStopping { return nil }
+            if fds[0].revents != 0 {
+                do { try buffer.drain { s in _ = detector.ingest(s); latest = s.t } } catch { return error.description }
+                if buffer.garbageRun > 1000 { return "\(device.label): the buffer returns garbage (no accelerometer reads over 50 g)" }
+            }
+            guard let t = latest else { continue }
+            if detector.steps > reported.steps {
+                out.yield(.steps(count: detector.steps - reported.steps, walkingS: detector.walkingSeconds - reported.walking, time: t))
+                reported = (detector.steps, detector.walkingSeconds)
+                lastTick = t
+            } else if t - lastTick >= 2 {
+                out.yield(.tick(time: t))
+                lastTick = t
+            }
+        }
+        return nil
+    }
+}

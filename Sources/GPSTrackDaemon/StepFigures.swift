@@ -1,0 +1,173 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GPSTrackCore
+
+/// The tracker actor's pedometer part: what the IIO source reports becomes the pedometer's
+/// figures, their journal entries, their rows in the state database, the `status` and `steps`
+/// answers and OwnTracks `steps` messages. Owned and called by the actor only.
+struct StepFigures {
+    private(set) var pedometer: Pedometer
+    private(set) var source: (label: String, kind: String)?
+    private let log: StepLog?
+    /// The source's latest time (its own clock), for the cadence.
+    private var now: Double?
+    private var unsaved = (steps: 0, distanceM: 0.0, walkingS: 0.0)
+    private var lastCommit = -Double.infinity
+    private var counterResets = 0
+
+    /// Seconds (monotonic) that counted steps may wait before they are committed.
+    static let commitInterval = 5.0
+
+    init(strideM: Double, databasePath: String?) {
+        log = databasePath.map { StepLog(path: $0) }
+        pedometer = Pedometer(defaultStrideM: strideM, memory: log?.load() ?? Pedometer.Memory())
+    }
+
+    /// Takes one report of the source; returns the journal entry it calls for, if any.
+    mutating func handle(_ event: IIOSource.Event) -> LogEntry? {
+        switch event {
+        case .found(let label, let kind, let again):
+            source = (label, kind)
+            return LogEntry(event: "pedometer_found", priority: .info,
+                            message: again ? "Pedometer \(label) reads again" : "Pedometer: \(kind) \(label)",
+                            fields: [("GPSTRACK_SOURCE", label), ("GPSTRACK_KIND", kind)])
+        case .none(let reason):
+            source = nil
+            return LogEntry(event: "pedometer_off", priority: .info, message: "No pedometer: \(reason)")
+        case .lost(let reason):
+            return LogEntry(event: "pedometer_lost", priority: .warning, message: "Pedometer lost: \(reason); looking again",
+                            fields: [("GPSTRACK_SOURCE", source?.label ?? "")])
+        case .counter(let raw, let time):
+            let before = pedometer.memory
+            let reading = pedometer.counter(raw, at: time)
+            now = time
+            account(before)
+            switch reading {
+            case .reset(let n):
+                counterResets += 1
+                save(force: true)
+                return LogEntry(event: "pedometer_reset", priority: .info,
+                                message: "Step counter of \(source?.label ?? "?") went back (reset); \(n) steps since counted",
+                                fields: [("GPSTRACK_SOURCE", source?.label ?? ""), ("GPSTRACK_RAW", String(raw))])
+            case .implausible:
+                return LogEntry(event: "pedometer_garbage", priority: .info,
+                                message: "Step counter of \(source?.label ?? "?") jumped to \(raw); taken as the new baseline, nothing counted")
+            case .baseline:
+                save(force: true)   // the reading to count from after a restart
+                return nil
+            case .steps:
+                return nil
+            }
+        case .steps(let count, let walkingS, let time):
+            let before = pedometer.memory
+            pedometer.detected(count, walkingS: walkingS, at: time)
+            now = time
+            account(before)
+        case .tick(let time):
+            now = time
+        }
+        return nil
+    }
+
+    private mutating func account(_ before: Pedometer.Memory) {
+        let m = pedometer.memory
+        unsaved.steps += m.total - before.total
+        unsaved.distanceM += m.distanceM - before.distanceM
+        unsaved.walkingS += m.walkingS - before.walkingS
+        save(force: false)
+    }
+
+    /// Commits counted steps at most every `commitInterval` seconds, or now when `force`d.
+    mutating func save(force: Bool) {
+        guard let log else { return }
+        let t = MonotonicClock.now()
+        guard force || (unsaved.steps > 0 && t - lastCommit >= Self.commitInterval) else { return }
+        lastCommit = t
+        if log.commit(pedometer.memory, steps: unsaved.steps, distanceM: unsaved.distanceM, walkingS: unsaved.walkingS,
+                      at: Double(time(nil))) || unsaved.steps > 0 {
+            unsaved = (0, 0, 0)   // a failed increment waits inside the log
+        }
+    }
+
+    /// The trip's GPS odometer at an accepted fix (the stride is learned from it).
+    mutating func observe(traveledM: Double, at time: Double) {
+        pedometer.observeOdometer(traveledM: traveledM, at: time)
+    }
+
+    /// A new trip: its steps count from zero.
+    mutating func startTrip() {
+        pedometer.startTrip()
+        save(force: true)
+    }
+
+    /// `status`'s `steps` object (null without a source).
+    func statusJSON() -> String {
+        guard let source else { return "null" }
+        let m = pedometer.memory
+        var o = JSONObject()
+        o.add("source", source.label)
+        o.add("kind", source.kind)
+        o.add("total", m.total)
+        o.add("trip", m.tripSteps)
+        o.add("cadence_spm", now.map { pedometer.cadence(at: $0) } ?? 0, decimals: 1)
+        o.add("distance_m", m.distanceM, decimals: 1)
+        o.add("trip_distance_m", m.tripDistanceM, decimals: 1)
+        o.add("stride_m", pedometer.strideM, decimals: 3)
+        o.add("stride_learned", pedometer.strideLearned)
+        return o.encoded
+    }
+
+    /// The `steps` answer: stored steps since a time (all of them without one), and the figures now.
+    mutating func query(since: Double?) -> String {
+        save(force: true)
+        let s = log?.sum(since: since, until: nil) ?? (steps: pedometer.memory.total, distanceM: pedometer.memory.distanceM, walkingS: pedometer.memory.walkingS)
+        var o = JSONObject()
+        o.add("ok", true)
+        o.add("since", since.map(Timestamp.iso8601))
+        o.add("steps", s.steps)
+        o.add("distance_m", s.distanceM, decimals: 1)
+        o.add("cadence_spm", s.walkingS > 0 ? Double(s.steps) / s.walkingS * 60 : nil, decimals: 1)
+        o.add("pedometer", raw: statusJSON())
+        return o.encoded
+    }
+
+    /// The journal entry for a trip's end.
+    func tripEntry() -> LogEntry {
+        let m = pedometer.memory
+        let cadence = pedometer.tripCadence
+        return LogEntry(event: "steps", priority: .info,
+                        message: "Trip: \(m.tripSteps) steps, \(Int(m.tripDistanceM.rounded())) m walked"
+                            + (cadence.map { " at \(Int($0.rounded())) steps/min" } ?? ""),
+                        fields: [("GPSTRACK_STEPS", String(m.tripSteps)), ("GPSTRACK_WALK_DISTANCE_M", JSONObject.number(m.tripDistanceM, decimals: 1)),
+                                 ("GPSTRACK_CADENCE_SPM", cadence.map { JSONObject.number($0, decimals: 1) } ?? ""),
+                                 ("GPSTRACK_STEPS_TOTAL", String(m.total)), ("GPSTRACK_STRIDE_M", JSONObject.number(pedometer.strideM, decimals: 3)),
+                                 ("GPSTRACK_SOURCE", source?.label ?? "")])
+    }
+
+    /// OwnTracks `steps` for the trip (from its start to its end).
+    func tripMessage(from: Double?, to: Double?) -> String {
+        let m = pedometer.memory
+        return Self.owntracks(steps: m.tripSteps, distanceM: m.tripDistanceM, from: from ?? to ?? Double(time(nil)), to: to ?? Double(time(nil)))
+    }
+
+    /// OwnTracks `steps` answering `reportSteps` for `from`...`to` (wall-clock seconds).
+    mutating func reportMessage(from: Double, to: Double) -> String {
+        save(force: true)
+        let s = log?.sum(since: from, until: to) ?? (steps: pedometer.memory.total, distanceM: pedometer.memory.distanceM, walkingS: 0.0)
+        return Self.owntracks(steps: s.steps, distanceM: s.distanceM, from: from, to: to)
+    }
+
+    static func owntracks(steps: Int, distanceM: Double, from: Double, to: Double) -> String {
+        var o = JSONObject()
+        o.add("_type", "steps")
+        o.add("tst", Int(time(nil)))
+        o.add("steps", steps)
+        o.add("distance", Int(distanceM.rounded()))
+        o.add("floorsup", 0)
+        o.add("floorsdown", 0)
+        o.add("from", Int(from))
+        o.add("to", Int(to))
+        return o.encoded
+    }
+}
