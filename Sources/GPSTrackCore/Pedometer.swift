@@ -26,8 +26,10 @@ public struct Pedometer: Sendable {
     public static let minLearnedSteps = 50
     /// Seconds of history for the cadence.
     public static let cadenceWindowS = 60.0
-    /// A counter advancing faster than this (steps/s) is not believed.
-    public static let maxStepRate = 6.0
+    /// A counter advancing faster than this (steps/s, a sprint is 4), beyond `stepSlack`,
+    /// is not believed.
+    public static let maxStepRate = 10.0
+    public static let stepSlack = 200.0
 
     private var recent: [(time: Double, steps: Int)] = []
     private var anchor: (time: Double, traveledM: Double, steps: Int)?
@@ -97,11 +99,11 @@ public struct Pedometer: Sendable {
             let n = raw - last
             // While the daemon ran, a counter cannot outrun a sprinter; across a restart the
             // time away is unknown, so any advance counts.
-            if let e = elapsed, Double(n) > Self.maxStepRate * max(e, 1) + 20 { return .implausible }
+            if let e = elapsed, Double(n) > Self.maxStepRate * max(e, 1) + Self.stepSlack { return .implausible }
             add(n, walkingS: walking(n), at: time)
             return .steps(n)
         }
-        if let e = elapsed, Double(raw) > Self.maxStepRate * max(e, 1) + 20 { return .implausible }
+        if let e = elapsed, Double(raw) > Self.maxStepRate * max(e, 1) + Self.stepSlack { return .implausible }
         add(raw, walkingS: walking(raw), at: time)
         return .reset(raw)
     }

@@ -59,7 +59,7 @@ struct IIODevice: Sendable {
     /// Writes a sysfs attribute; returns false when refused.
     @discardableResult
     static func writeText(_ path: String, _ value: String) -> Bool {
-        guard let fd = try? syscall("open \(path)", { open(path, O_WRONLY | O_CLOEXEC) }) else { return false }
+        guard let fd = try? syscall("open \(path)", { open(path, O_WRONLY | O_TRUNC | O_CLOEXEC) }) else { return false }
         defer { FileIO.close(fd) }
         let bytes = Array(value.utf8)
         return (try? syscall("write \(path)") { bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }) == bytes.count

@@ -144,15 +144,21 @@ public final class IIOSource: @unchecked Sendable {   // mutable state only on i
             _ = try? syscall("poll") { poll(&fds, 2, 5000) }
             if isStopping { return nil }
             if fds[0].revents != 0 {
-                do { try buffer.drain { s in _ = detector.ingest(s); latest = s.t } } catch { return error.description }
+                // Steps are reported as the detector confirms them, with their samples' time.
+                do {
+                    try buffer.drain { s in
+                        if detector.ingest(s) > 0 {
+                            out.yield(.steps(count: detector.steps - reported.steps, walkingS: detector.walkingSeconds - reported.walking,
+                                             time: s.t))
+                            reported = (detector.steps, detector.walkingSeconds)
+                            lastTick = s.t
+                        }
+                        latest = s.t
+                    }
+                } catch { return error.description }
                 if buffer.garbageRun > 1000 { return "\(device.label): the buffer returns garbage (no accelerometer reads over 50 g)" }
             }
-            guard let t = latest else { continue }
-            if detector.steps > reported.steps {
-                out.yield(.steps(count: detector.steps - reported.steps, walkingS: detector.walkingSeconds - reported.walking, time: t))
-                reported = (detector.steps, detector.walkingSeconds)
-                lastTick = t
-            } else if t - lastTick >= 2 {
+            if let t = latest, t - lastTick >= 2 {
                 out.yield(.tick(time: t))
                 lastTick = t
             }
