@@ -50,5 +50,6 @@ public struct LogEntry: Sendable {
         "started": "cffd1c065a404287a57ffb3f5b8102ca",
         "stopping": "1c4845a0d4fe426b97d9c3d55b228430",
         "summary": "44990c495fef432394ef48a3d7b04e93",
+        "steps": "85c5c6fd12364286bda41342114b8365",
     ]
 }

@@ -152,8 +152,13 @@ public enum AccelSimulator {
 
     /// Writes a trace as `replay-accel` CSV (`t,x,y,z` with a header).
     public static func csv(_ trace: AccelTrace, startTime: Double = 0) -> String {
+        csv(trace.samples, startTime: startTime)
+    }
+
+    /// Writes samples as `replay-accel` CSV (`t,x,y,z` with a header).
+    public static func csv(_ samples: [AccelSample], startTime: Double = 0) -> String {
         var out = "t,x,y,z\n"
-        for s in trace.samples {
+        for s in samples {
             out += "\(fmt(s.t + startTime, 4)),\(fmt(s.x, 4)),\(fmt(s.y, 4)),\(fmt(s.z, 4))\n"
         }
         return out

@@ -187,3 +187,4 @@ print("(the spawning benchmark itself peaked at \(fmt(Double(selfUsage.ru_maxrss
 
 FenceBench.run()
 RetentionBench.run()
+StepBench.run()

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import GPSTrackCore
 
@@ -63,5 +64,23 @@ import GPSTrackCore
     func badPedometerValues(text: String, message: String) {
         #expect(throws: ConfigError.self) { try ConfigParser.parse(text, file: "p.conf") }
         do { _ = try ConfigParser.parse(text, file: "p.conf") } catch { #expect(error.description.contains("p.conf:1: ") && error.description.contains(message)) }
+    }
+}
+
+@Suite struct SampleConfigTests {
+    /// The pedometer's keys are documented in the sample configuration.
+    @Test func theSampleConfigListsThePedometerKeys() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("config/gpstrackd.conf"), encoding: .utf8)
+        let documented = Set(text.split(separator: "\n").compactMap { line -> String? in
+            var l = line.drop { $0 == "#" || $0 == " " }
+            guard let eq = l.firstIndex(of: "=") else { return nil }
+            l = l[..<eq]
+            return l.trimmingCharacters(in: .whitespaces)
+        })
+        for key in ["pedometer", "iio_root", "iio_dev_root", "stride_m"] {
+            #expect(ConfigParser.keys.contains(key))
+            #expect(documented.contains(key), "\(key) is not in config/gpstrackd.conf")
+        }
     }
 }
