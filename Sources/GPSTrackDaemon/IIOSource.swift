@@ -90,12 +90,11 @@ public final class IIOSource: @unchecked Sendable {   // mutable state only on i
                 backoff = min(backoff * 2, maxBackoff)
                 continue
             }
-            let announce = { [self] in
+            let announce = {
                 out.yield(.found(source: device.label, kind: device.kind.rawValue, again: everFound))
                 everFound = true
                 inOutage = false
                 backoff = 0.5
-                _ = self
             }
             let failure = device.kind == .counter ? runCounter(device, out, announce) : runAccelerometer(device, out, announce)
             guard let failure, !isStopping else { return }

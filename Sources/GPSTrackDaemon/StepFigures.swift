@@ -66,6 +66,7 @@ struct StepFigures {
             account(before)
         case .tick(let time):
             now = time
+            save(force: false)   // steps of a walk that stopped wait no longer than the interval
         }
         return nil
     }
@@ -84,10 +85,9 @@ struct StepFigures {
         let t = MonotonicClock.now()
         guard force || (unsaved.steps > 0 && t - lastCommit >= Self.commitInterval) else { return }
         lastCommit = t
-        if log.commit(pedometer.memory, steps: unsaved.steps, distanceM: unsaved.distanceM, walkingS: unsaved.walkingS,
-                      at: Double(time(nil))) || unsaved.steps > 0 {
-            unsaved = (0, 0, 0)   // a failed increment waits inside the log
-        }
+        // A failed commit keeps the increment inside the log, to go with the next one.
+        log.commit(pedometer.memory, steps: unsaved.steps, distanceM: unsaved.distanceM, walkingS: unsaved.walkingS, at: Double(time(nil)))
+        unsaved = (0, 0, 0)
     }
 
     /// The trip's GPS odometer at an accepted fix (the stride is learned from it).
