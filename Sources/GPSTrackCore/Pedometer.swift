@@ -33,6 +33,10 @@ public struct Pedometer: Sendable {
 
     private var recent: [(time: Double, steps: Int)] = []
     private var anchor: (time: Double, traveledM: Double, steps: Int)?
+    /// The figures at each accepted fix of the last `historyS` seconds (fix time), so that a
+    /// trip reported after its departure can take the steps since then.
+    private var history: [(time: Double, total: Int, distanceM: Double, walkingS: Double)] = []
+    public static let historyS = 1800.0
     private var lastCounterTime: Double?
 
     public init(defaultStrideM: Double, memory: Memory = Memory()) {
@@ -127,6 +131,9 @@ public struct Pedometer: Sendable {
     /// The trip's GPS odometer at an accepted fix: over each 30 s or more, if the steps and the
     /// distance both look like walking, the stride is learned from them.
     public mutating func observeOdometer(traveledM: Double, at time: Double) {
+        if let last = history.last, time < last.time { history.removeAll() }   // the clock went back
+        history.append((time, memory.total, memory.distanceM, memory.walkingS))
+        if let cut = history.firstIndex(where: { time - $0.time <= Self.historyS }), cut > 0 { history.removeFirst(cut) }
         guard let a = anchor, traveledM >= a.traveledM, time > a.time, memory.total >= a.steps else {
             anchor = (time, traveledM, memory.total)
             return
@@ -142,10 +149,15 @@ public struct Pedometer: Sendable {
         memory.learnedSteps += steps
     }
 
-    /// A new trip: its figures start from zero.
-    public mutating func startTrip() {
+    /// A new trip: its figures start from zero, or, for a trip that began at `time` (fix time,
+    /// reported later), from the steps counted since the last fix at or before then.
+    public mutating func startTrip(since time: Double? = nil) {
         memory.tripSteps = 0
         memory.tripDistanceM = 0
         memory.tripWalkingS = 0
+        guard let time, let then = history.last(where: { $0.time <= time }) else { return }
+        memory.tripSteps = memory.total - then.total
+        memory.tripDistanceM = memory.distanceM - then.distanceM
+        memory.tripWalkingS = memory.walkingS - then.walkingS
     }
 }

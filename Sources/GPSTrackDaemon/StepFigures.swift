@@ -95,9 +95,9 @@ struct StepFigures {
         pedometer.observeOdometer(traveledM: traveledM, at: time)
     }
 
-    /// A new trip: its steps count from zero.
-    mutating func startTrip() {
-        pedometer.startTrip()
+    /// A new trip: its steps count from zero, or from its departure at `time` (fix time).
+    mutating func startTrip(since time: Double? = nil) {
+        pedometer.startTrip(since: time)
         save(force: true)
     }
 

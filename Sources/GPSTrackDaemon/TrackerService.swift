@@ -142,7 +142,7 @@ public actor TrackerService {
             emit(entry(for: e), json: line)
             if case .fence(let f) = e.event { publishTransition(f) }
             if case .tracker(let t) = e.event {
-                if t.name == "trip_start" { steps?.startTrip() }
+                if case .tripStart(let time, _) = t { steps?.startTrip(since: time) }
                 if t.name == "trip_stop" || t.name == "trip_end" { stepsTripEnded() }
             }
         }

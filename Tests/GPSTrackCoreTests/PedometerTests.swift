@@ -115,4 +115,19 @@ import GPSTrackCore
         #expect(p.strideLearned)
         #expect(abs(p.strideM - 0.8) < 0.02)
     }
+
+    @Test func aTripReportedAfterItsDepartureTakesTheStepsSinceThen() {
+        var p = Pedometer(defaultStrideM: 0.7)
+        for s in 0...100 {   // fixes every second; 2 steps a second from t = 50
+            if s > 50 { p.detected(2, walkingS: 1, at: Double(s)) }
+            p.observeOdometer(traveledM: 0, at: Double(s))
+        }
+        #expect(p.memory.total == 100)
+        p.startTrip(since: 80)
+        #expect(p.memory.tripSteps == 40 && abs(p.memory.tripDistanceM - 28) < 1e-9 && p.memory.tripWalkingS == 20)
+        p.startTrip(since: 5000)   // after the last fix: nothing since
+        #expect(p.memory.tripSteps == 0)
+        p.startTrip()
+        #expect(p.memory.tripSteps == 0 && p.memory.total == 100)
+    }
 }
