@@ -143,7 +143,10 @@ public actor TrackerService {
             if case .fence(let f) = e.event { publishTransition(f) }
             if case .tracker(let t) = e.event {
                 if case .tripStart(let time, _) = t { steps?.startTrip(since: time) }
-                if t.name == "trip_stop" || t.name == "trip_end" { stepsTripEnded() }
+                // One steps report per trip: at its trip_end (automatic trips), else at trip_stop.
+                if t.name == "trip_end" || (t.name == "trip_stop" && !events.contains { Self.name(of: $0) == "trip_end" }) {
+                    stepsTripEnded(from: session.tracker.trip.startedAt, to: session.tracker.lastAccepted?.time)
+                }
             }
         }
     }
@@ -240,12 +243,12 @@ public actor TrackerService {
     }
 
     /// A trip ended: its steps go to the journal and, with MQTT, as OwnTracks `steps`.
-    private func stepsTripEnded() {
+    private func stepsTripEnded(from: Double?, to: Double?) {
         guard let steps, steps.source != nil else { return }
         self.steps?.save(force: true)
         emit(steps.tripEntry())
         guard let mqtt else { return }
-        let payload = steps.tripMessage(from: session.tracker.trip.startedAt, to: session.tracker.lastAccepted?.time)
+        let payload = steps.tripMessage(from: from, to: to)
         mqtt.enqueue(kind: "steps", topic: mqtt.baseTopic, payload: payload, qos: 1)
     }
 
@@ -322,11 +325,16 @@ public actor TrackerService {
             o.add("state", monitor.statuses[i].state.rawValue)
             o.add("since", monitor.statuses[i].since.map(Timestamp.iso8601))
         case .start:
-            if session.tracker.trip.state == .running && session.tracker.trip.startedAt != nil { stepsTripEnded() }
-            steps?.startTrip()
+            let trip = session.tracker.trip, last = session.tracker.lastAccepted?.time
             persist(force: true)
             store?.endTrip(at: session.tracker.lastAccepted?.time)
-            deliver(session.startTrip(), force: true)
+            let events = session.startTrip()
+            // A running trip ends here; an automatic one reports its steps at its own trip_end.
+            if trip.state == .running, trip.startedAt != nil, !events.contains(where: { Self.name(of: $0) == "trip_end" }) {
+                stepsTripEnded(from: trip.startedAt, to: last)
+            }
+            deliver(events, force: true)
+            steps?.startTrip()
             emit(LogEntry(event: "trip_reset", priority: .info, message: "Counting anew from the next fix (start)"))
             o.add("trip", raw: tripJSON())
         case .stop:
