@@ -68,6 +68,15 @@ public enum ConfigParser {
             c.strideM = m
             return nil
         }),
+        ("trip_mode", { c, v in
+            guard let mode = TrackerConfig.TripMode(rawValue: v) else { return "expected auto or manual, got '\(v)'" }
+            c.tracker.tripMode = mode
+            return nil
+        }),
+        ("min_stop_s", number(\.minStopS, min: 0, inclusive: false)),
+        ("min_trip_distance_m", number(\.minTripDistanceM, min: 0, inclusive: true)),
+        ("min_trip_s", number(\.minTripS, min: 0, inclusive: true)),
+        ("max_gap_s", number(\.maxGapS, min: 0, inclusive: false)),
     ]
 
     /// Parses `text`, read from `file`, on top of `base`.

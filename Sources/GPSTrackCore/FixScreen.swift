@@ -40,6 +40,9 @@ public struct FixScreen: Sendable {
     public let config: TrackerConfig
     /// The last accepted fix: the reference for time order and plausibility.
     public private(set) var reference: Fix?
+    /// The accepted fix before the reference: with it, a receiver that reports no speed still
+    /// has a velocity (from the two positions) to judge a jump by.
+    private var previous: Fix?
     private var candidates: [Fix] = []
 
     public init(config: TrackerConfig) {
@@ -49,6 +52,7 @@ public struct FixScreen: Sendable {
     /// Forgets the reference (the next valid, accurate fix is accepted as it is).
     public mutating func clearReference() {
         reference = nil
+        previous = nil
         candidates = []
     }
 
@@ -59,7 +63,7 @@ public struct FixScreen: Sendable {
             reference = fix
             return .accepted
         }
-        if let reason = rejection(of: fix, against: ref) {
+        if let reason = rejection(of: fix, against: ref, before: previous) {
             if reason == .duplicate { return .rejected(reason) }
             if let last = candidates.last, rejection(of: fix, against: last) == nil {
                 candidates.append(fix)
@@ -71,11 +75,13 @@ public struct FixScreen: Sendable {
                 let vmax = candidates.map(\.speed).filter { $0.isFinite && $0 >= 0 }.max() ?? 0
                 let reach = (vmax + Self.maxAccelerationMps2) * (span + 1) + Self.jumpSlackM
                 reference = fix
+                previous = nil
                 candidates = []
                 return .discontinuity(reachM: reach)
             }
             return .rejected(reason)
         }
+        previous = ref
         reference = fix
         candidates = []
         return .accepted
@@ -107,8 +113,20 @@ public struct FixScreen: Sendable {
         return max(0, d - v * dt)
     }
 
-    /// Steps 3 and 4 against a reference fix.
-    func rejection(of fix: Fix, against ref: Fix) -> RejectReason? {
+    /// With no speed from either fix, the hop's distance from what the velocity between the
+    /// reference and the fix before it predicts (a few seconds apart at most); nil otherwise.
+    static func derivedResidual(from ref: Fix, before: Fix?, to fix: Fix, hop: Geodesic.Inverse, dt: Double) -> Double? {
+        guard let before, let t0 = before.time, let t1 = ref.time, t1 > t0, t1 - t0 <= 5, dt <= 5 else { return nil }
+        let back = Geodesic.inverse(before.coordinate, ref.coordinate)
+        let k = dt / (t1 - t0)
+        let rb = back.azimuth2 * Double.pi / 180, rh = hop.azimuth1 * Double.pi / 180
+        let de = hop.distance * sin(rh) - k * back.distance * sin(rb)
+        let dn = hop.distance * cos(rh) - k * back.distance * cos(rb)
+        return (de * de + dn * dn).squareRoot()
+    }
+
+    /// Steps 3 and 4 against a reference fix (and the one before it, if known).
+    func rejection(of fix: Fix, against ref: Fix, before: Fix? = nil) -> RejectReason? {
         let t = fix.time ?? 0, t0 = ref.time ?? 0
         if t == t0 { return .duplicate }
         if t < t0 { return .outOfOrder }
@@ -117,7 +135,8 @@ public struct FixScreen: Sendable {
         let d = hop.distance
         let margin = (ref.horizontalError ?? config.assumedErrorM) + (fix.horizontalError ?? config.assumedErrorM)
         if (d - margin) / dt > config.maxSpeedMps { return .implausibleSpeed }
-        if let residual = Self.residual(from: ref, to: fix, hop: hop, dt: dt) {
+        if let residual = Self.residual(from: ref, to: fix, hop: hop, dt: dt)
+            ?? Self.derivedResidual(from: ref, before: before, to: fix, hop: hop, dt: dt) {
             let allowed = Self.jumpSlackM + Self.maxAccelerationMps2 * dt * dt / 2
                 + Self.jumpErrorShare * margin * min(1, dt / Self.errorDecorrelationS)
             if residual > allowed { return .outlierJump }

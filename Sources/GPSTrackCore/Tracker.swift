@@ -17,11 +17,14 @@ public struct Tracker: Sendable {
     public private(set) var lastOutcome: Outcome = .none
     private var screen: FixScreen
     private var motion: MotionFilter
+    /// Stops and trips (`trip_mode = auto`).
+    public private(set) var trips: TripDetector
 
     public init(config: TrackerConfig = TrackerConfig()) {
         self.config = config
         screen = FixScreen(config: config)
         motion = MotionFilter(config: config)
+        trips = TripDetector(config: config)
     }
 
     /// Ingests one fix (one epoch: merge gpsd's per-sentence TPVs with `EpochAssembler` first).
@@ -49,27 +52,37 @@ public struct Tracker: Sendable {
         if trip.start == nil {
             trip.start = fix.coordinate
             trip.startedAt = time
-            events.append(.tripStart(time: time, at: fix.coordinate))
+            if config.tripMode == .manual { events.append(.tripStart(trip: nil, time: time, at: fix.coordinate)) }
         }
+        var jumped = false
         if let reach {
             // The clock stepped or the old reference was wrong. A hop the receiver could have
             // made over the run counts as usual; a longer one is not counted as travel.
             let counted = motion.lastDelivered.map { Geodesic.distance($0, fix.coordinate) <= reach } ?? true
-            if !counted { motion.reset() }
+            if !counted { motion.reset(); jumped = true }
             events.append(.discontinuity(time: time, at: fix.coordinate, counted: counted))
         }
         trip.lastFix = fix
-        guard let hop = motion.offer(fix) else {
+        let offered = motion.offer(fix)
+        if config.tripMode == .auto {
+            let tripEvents = trips.ingest(fix, hop: offered, jumped: jumped)
+            events += tripEvents
+            trip.traveledM = trips.traveledM
+            if !tripEvents.isEmpty, let start = trip.start, let at = trips.currentStop?.at {
+                trip.straightLineM = Geodesic.distance(start, at)
+            }
+        }
+        guard let hop = offered else {
             lastOutcome = .accepted(delivered: false, hop: 0)
             return events
         }
         counters.delivered += 1
         trip.deliveredCount += 1
-        trip.traveledM += hop
+        if config.tripMode == .manual { trip.traveledM += hop }
         trip.lastDelivered = fix.coordinate
         trip.lastDeliveredTime = time
         if let start = trip.start {
-            trip.straightLineM = Geodesic.distance(start, fix.coordinate)
+            trip.straightLineM = Geodesic.distance(start, trips.currentStop?.at ?? fix.coordinate)
         }
         lastOutcome = .accepted(delivered: true, hop: hop)
         return events
@@ -81,26 +94,34 @@ public struct Tracker: Sendable {
         motion.restore(lastDelivered: stored.lastDelivered)
     }
 
-    /// Starts counting: resets the trip, which begins at the next accepted fix.
+    /// Starts counting: resets the trip, which begins at the next accepted fix. In `auto`
+    /// mode an open trip ends here (a forced boundary).
     public mutating func startTrip() -> [TrackerEvent] {
+        let events = trips.forceEnd()
         trip = Trip()
         motion.reset()
-        return []
+        trips = TripDetector(config: config, nextTripID: trips.nextTripID)
+        return events
     }
 
-    /// Stops counting: the trip's figures are frozen until the next start.
+    /// Stops counting: the trip's figures are frozen until the next start. In `auto` mode an
+    /// open trip ends at the last fix.
     public mutating func stopTrip() -> [TrackerEvent] {
         guard trip.state == .running else { return [] }
+        let events = trips.forceEnd()
         trip.state = .stopped
-        return [.tripStop(time: lastAccepted?.time, traveledM: trip.traveledM)]
+        return events + [.tripStop(time: lastAccepted?.time, traveledM: trip.traveledM)]
     }
 
     /// Zeroes the trip's figures, keeping its state; a running trip begins again at the next
-    /// accepted fix.
-    public mutating func resetTrip() {
+    /// accepted fix. In `auto` mode an open trip ends first.
+    public mutating func resetTrip() -> [TrackerEvent] {
+        let events = trips.forceEnd()
         let state = trip.state
         trip = Trip()
         trip.state = state
         motion.reset()
+        trips = TripDetector(config: config, nextTripID: trips.nextTripID)
+        return events
     }
 }

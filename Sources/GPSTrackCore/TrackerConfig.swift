@@ -31,5 +31,18 @@ public struct TrackerConfig: Sendable, Equatable {
     /// `enter` and an `exit` marked `crossed`, at times interpolated along the segment.
     public var detectCrossings = true
 
+    /// `auto`: trips begin and end at stops by themselves; `manual`: one trip from `start` to
+    /// `stop` (the control commands), as the odometer always counted.
+    public enum TripMode: String, Sendable { case auto, manual }
+    public var tripMode = TripMode.auto
+    /// A stop is the receiver staying within a small area for at least this long. Seconds, > 0.
+    public var minStopS: Double = 300
+    /// A movement between two stops is a trip when it covers at least this distance...
+    public var minTripDistanceM: Double = 200
+    /// ...and lasts at least this long (seconds); shorter ones add nothing to any trip.
+    public var minTripS: Double = 60
+    /// A gap without any accepted fix longer than this ends a trip at its last fix. Seconds.
+    public var maxGapS: Double = 1800
+
     public init() {}
 }

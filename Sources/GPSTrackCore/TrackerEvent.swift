@@ -1,7 +1,10 @@
 /// Something the tracker reports as it happens.
 public enum TrackerEvent: Sendable {
-    /// A trip began at its first accepted fix.
-    case tripStart(time: Double, at: Coordinate)
+    /// A trip began: in `manual` mode at its first accepted fix (no id); in `auto` mode at the
+    /// departure from a stop, reported once the movement qualified as a trip.
+    case tripStart(trip: Int?, time: Double, at: Coordinate)
+    /// An automatic trip ended (the receiver settled at a stop, a gap, or `stop`).
+    case tripEnd(TripFigures)
     /// The trip's figures were frozen.
     case tripStop(time: Double?, traveledM: Double)
     /// The reference moved after a run of consistent rejections (time stepped back, or the
@@ -13,6 +16,7 @@ public enum TrackerEvent: Sendable {
     public var name: String {
         switch self {
         case .tripStart: "trip_start"
+        case .tripEnd: "trip_end"
         case .tripStop: "trip_stop"
         case .discontinuity: "discontinuity"
         }

@@ -32,7 +32,7 @@ public struct TrackingSession: Sendable {
     /// Ingests one fix (one epoch).
     public mutating func ingest(_ fix: Fix) -> [Sequenced] {
         var out: [Sequenced] = []
-        let trackerEvents = tracker.ingest(fix)
+        let trackerEvents = tracker.ingest(fix).map(named)
         if var monitor = geofences, let time = fix.time {
             geofences = nil  // keep the monitor uniquely referenced while it changes
             var fenceEvents: [FenceEvent]
@@ -88,13 +88,28 @@ public struct TrackingSession: Sendable {
     }
 
     /// Starts counting anew: a new trip from the next accepted fix.
-    public mutating func startTrip() -> [Sequenced] { tracker.startTrip().map { next(.tracker($0)) } }
+    public mutating func startTrip() -> [Sequenced] { tracker.startTrip().map { next(.tracker(named($0))) } }
 
     /// Freezes the trip's figures.
-    public mutating func stopTrip() -> [Sequenced] { tracker.stopTrip().map { next(.tracker($0)) } }
+    public mutating func stopTrip() -> [Sequenced] { tracker.stopTrip().map { next(.tracker(named($0))) } }
 
     /// Zeroes the trip's figures.
-    public mutating func resetTrip() { tracker.resetTrip() }
+    public mutating func resetTrip() -> [Sequenced] { tracker.resetTrip().map { next(.tracker(named($0))) } }
+
+    /// A trip's end gets the names of the fences its two ends lie in ("Home → Depot").
+    private func named(_ e: TrackerEvent) -> TrackerEvent {
+        guard case .tripEnd(var f) = e, let index = geofences?.index else { return e }
+        f.fromFences = Self.fenceNames(at: f.from, in: index)
+        f.toFences = Self.fenceNames(at: f.to, in: index)
+        return .tripEnd(f)
+    }
+
+    /// Names (else ids) of the fences containing `p`, in file order.
+    public static func fenceNames(at p: Coordinate, in index: FenceIndex) -> [String] {
+        index.candidates(near: p, marginM: 1).sorted()
+            .filter { index.signedDistance(fence: $0, point: p) >= 0 }
+            .map { index.fences[$0].name ?? index.fences[$0].id }
+    }
 
     private mutating func next(_ event: Event) -> Sequenced {
         seq += 1

@@ -46,10 +46,23 @@ public enum EventJSON {
         var o = JSONObject()
         o.add("event", event.name)
         switch event {
-        case .tripStart(let time, let at):
+        case .tripStart(let trip, let time, let at):
+            if let trip { o.add("trip", trip) }
             o.add("time", Timestamp.iso8601(time))
             o.add("lat", at.latitude)
             o.add("lon", at.longitude)
+        case .tripEnd(let f):
+            o.add("trip", f.id)
+            o.add("start", Timestamp.iso8601(f.start))
+            o.add("end", Timestamp.iso8601(f.end))
+            o.add("from", place(f.from, fences: f.fromFences))
+            o.add("to", place(f.to, fences: f.toFences))
+            o.add("traveled_m", f.traveledM, decimals: 2)
+            o.add("straight_line_m", f.straightLineM, decimals: 2)
+            o.add("duration_s", f.durationS, decimals: 1)
+            o.add("moving_s", f.movingS, decimals: 1)
+            o.add("max_speed_mps", f.maxSpeedMps, decimals: 2)
+            o.add("avg_speed_mps", f.avgSpeedMps, decimals: 2)
         case .discontinuity(let time, let at, let counted):
             o.add("time", Timestamp.iso8601(time))
             o.add("lat", at.latitude)
@@ -59,6 +72,15 @@ public enum EventJSON {
             o.add("time", time.map(Timestamp.iso8601))
             o.add("traveled_m", traveled, decimals: 2)
         }
+        return o
+    }
+
+    /// `{"lat":…,"lon":…,"fences":[…]}`: one end of a trip.
+    public static func place(_ c: Coordinate, fences: [String]) -> JSONObject {
+        var o = JSONObject()
+        o.add("lat", c.latitude)
+        o.add("lon", c.longitude)
+        o.add("fences", raw: "[" + fences.map(JSONObject.quote).joined(separator: ",") + "]")
         return o
     }
 

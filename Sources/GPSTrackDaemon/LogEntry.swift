@@ -39,6 +39,7 @@ public struct LogEntry: Sendable {
         "fences_determined": "0b1a4aadae7b4891a5b6eb5e0e78d126",
         "trip_start": "0985a0ff028b4cae9c798f7e8dd19db6",
         "trip_stop": "4c01432aa1e6453088bbb44784eff727",
+        "trip_end": "11c491396e6e4368af6aadb520edbe41",
         "discontinuity": "ae34569829ff466f82748c11fa6b72e0",
         "fix_lost": "9c34a566bef640c9bc1f3ff06a97b83e",
         "fix_acquired": "b968e74820fc4737a5892812b624652e",

@@ -122,8 +122,13 @@ public struct Replay {
         s.add("fixes_rejected", rejected)
         s.add("tpv_total", tpvCount)
         s.add("lines_malformed", malformed)
+        if tracker.config.tripMode == .auto { s.add("trips", tracker.trips.tripCount) }
         s.add("start", raw: EventJSON.point(trip.start, time: trip.startedAt))
-        s.add("end", raw: EventJSON.point(trip.lastDelivered, time: trip.lastDeliveredTime))
+        if tracker.config.tripMode == .auto, let stop = tracker.trips.currentStop {
+            s.add("end", raw: EventJSON.point(stop.at, time: stop.arrival))
+        } else {
+            s.add("end", raw: EventJSON.point(trip.lastDelivered, time: trip.lastDeliveredTime))
+        }
         let last = trip.lastFix
         s.add("course", CourseText(track: last?.track ?? .nan, speed: last?.speed ?? .nan,
                                    minimumSpeed: tracker.config.minCourseSpeedMps).text)

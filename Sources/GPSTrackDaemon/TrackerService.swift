@@ -142,9 +142,11 @@ public actor TrackerService {
             emit(entry(for: e), json: line)
             if case .fence(let f) = e.event { publishTransition(f) }
             if case .tracker(let t) = e.event {
-                if case .tripStart(let time, _) = t { steps?.startTrip(since: time) }
+                if case .tripStart(_, let time, _) = t { steps?.startTrip(since: time) }
                 // One steps report per trip: at its trip_end (automatic trips), else at trip_stop.
-                if t.name == "trip_end" || (t.name == "trip_stop" && !events.contains { Self.name(of: $0) == "trip_end" }) {
+                if case .tripEnd(let f) = t {
+                    stepsTripEnded(from: f.start, to: f.end)
+                } else if t.name == "trip_stop" && !events.contains(where: { Self.name(of: $0) == "trip_end" }) {
                     stepsTripEnded(from: session.tracker.trip.startedAt, to: session.tracker.lastAccepted?.time)
                 }
             }
@@ -173,7 +175,8 @@ public actor TrackerService {
                 time = c.time
             case .tracker(let t):
                 switch t {
-                case .tripStart(let at, _), .discontinuity(let at, _, _): time = at
+                case .tripStart(_, let at, _), .discontinuity(let at, _, _): time = at
+                case .tripEnd(let f): time = f.end
                 case .tripStop(let at, _): time = at
                 }
             }
@@ -341,9 +344,8 @@ public actor TrackerService {
             deliver(session.stopTrip(), force: true)
             o.add("trip", raw: tripJSON())
         case .reset:
-            session.resetTrip()
+            deliver(session.resetTrip(), force: true)
             steps?.startTrip()
-            persist(force: true)
             emit(LogEntry(event: "trip_reset", priority: .info, message: "Trip figures reset"))
             o.add("trip", raw: tripJSON())
         case .reload:
@@ -590,9 +592,27 @@ public actor TrackerService {
                             message: "Fences determined: \(c.inside) inside, \(c.outside) outside, \(c.unknown) unknown", fields: fields)
         case .tracker(let t):
             switch t {
-            case .tripStart(let time, let at):
+            case .tripStart(let trip, let time, let at):
                 fields += [("GPSTRACK_TIME", Timestamp.iso8601(time))] + position(at)
-                return LogEntry(event: "trip_start", priority: .info, message: "Trip started at \(Self.coordinate(at))", fields: fields)
+                if let trip { fields.append(("GPSTRACK_TRIP", String(trip))) }
+                let label = trip.map { "Trip \($0)" } ?? "Trip"
+                return LogEntry(event: "trip_start", priority: .info, message: "\(label) started at \(Self.coordinate(at))", fields: fields)
+            case .tripEnd(let f):
+                fields += [("GPSTRACK_TRIP", String(f.id)), ("GPSTRACK_START", Timestamp.iso8601(f.start)),
+                           ("GPSTRACK_END", Timestamp.iso8601(f.end)), ("GPSTRACK_TIME", Timestamp.iso8601(f.end)),
+                           ("GPSTRACK_FROM_LAT", "\(f.from.latitude)"), ("GPSTRACK_FROM_LON", "\(f.from.longitude)"),
+                           ("GPSTRACK_FROM_FENCES", f.fromFences.joined(separator: ",")),
+                           ("GPSTRACK_TO_LAT", "\(f.to.latitude)"), ("GPSTRACK_TO_LON", "\(f.to.longitude)"),
+                           ("GPSTRACK_TO_FENCES", f.toFences.joined(separator: ",")),
+                           ("GPSTRACK_TRIP_TRAVELED_M", Self.number(f.traveledM)),
+                           ("GPSTRACK_STRAIGHT_LINE_M", Self.number(f.straightLineM)),
+                           ("GPSTRACK_DURATION_S", Self.number(f.durationS)), ("GPSTRACK_MOVING_S", Self.number(f.movingS)),
+                           ("GPSTRACK_MAX_SPEED_MPS", Self.number(f.maxSpeedMps)),
+                           ("GPSTRACK_AVG_SPEED_MPS", Self.number(f.avgSpeedMps))] + position(f.to)
+                let from = f.fromFences.first ?? Self.coordinate(f.from), to = f.toFences.first ?? Self.coordinate(f.to)
+                return LogEntry(event: "trip_end", priority: .info,
+                                message: "Trip \(f.id) ended: \(from) → \(to), \(Self.metres(f.traveledM)) in \(Int(f.durationS.rounded())) s",
+                                fields: fields)
             case .tripStop(_, let traveled):
                 return LogEntry(event: "trip_stop", priority: .info, message: "Trip stopped after \(Self.metres(traveled))", fields: fields)
             case .discontinuity(let time, let at, let counted):

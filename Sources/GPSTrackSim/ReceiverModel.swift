@@ -21,6 +21,8 @@ public struct ReceiverModel: Sendable {
     /// Emit a partial 2D TPV without error estimates before each complete one, as gpsd 3.22
     /// does when sentences arrive one by one.
     public var partialTPVs = false
+    /// Whether the receiver reports speed and course (many GGA-only receivers do not).
+    public var reportsVelocity = true
 
     public init() {}
 }

@@ -6,10 +6,13 @@ public struct Scenario: Sendable {
     public struct Step: Sendable {
         public var speed: Double
         public var heading: Double
+        /// How much the receiver's slow wander is magnified this second (a poor sky view).
+        public var wanderScale: Double
 
-        public init(speed: Double, heading: Double) {
+        public init(speed: Double, heading: Double, wanderScale: Double = 1) {
             self.speed = speed
             self.heading = heading
+            self.wanderScale = wanderScale
         }
     }
 
@@ -42,14 +45,18 @@ public struct Scenario: Sendable {
     }
 
     /// A drive of `lengthM` metres through town and on faster roads, with stops at traffic
-    /// lights every 0.6-1.6 km (20-70 s) and gentle curves.
-    public static func drive(lengthM: Double = 14000, rng: inout SeededRandom) -> Scenario {
+    /// lights every 0.6-1.6 km (`lightsS`, 20-70 s) and gentle curves; it ends standing. With
+    /// `noShortLastSegment`, a last stretch under 300 m joins the one before (so the drive does
+    /// not end with a light a few metres before its destination).
+    public static func drive(lengthM: Double = 14000, lightsS: ClosedRange<Double> = 20...70,
+                             noShortLastSegment: Bool = false, rng: inout SeededRandom) -> Scenario {
         var steps: [Step] = []
         var heading = rng.uniform(0...360)
         var covered = 0.0
         var v = 0.0
         while covered < lengthM {
-            let segment = min(rng.uniform(600...1600), lengthM - covered)
+            var segment = min(rng.uniform(600...1600), lengthM - covered)
+            if noShortLastSegment, lengthM - covered - segment < 300 { segment = lengthM - covered }
             let cruise = rng.unit() < 0.3 ? rng.uniform(20...27) : rng.uniform(11...15)
             let turnRate = rng.uniform(-1.5...1.5)
             var along = 0.0
@@ -65,7 +72,7 @@ public struct Scenario: Sendable {
             }
             covered += segment
             v = 0
-            for _ in 0..<Int(rng.uniform(20...70)) { steps.append(Step(speed: 0, heading: heading)) }
+            for _ in 0..<Int(rng.uniform(lightsS)) { steps.append(Step(speed: 0, heading: heading)) }
             heading += [0, 90, -90][Int(rng.unit() * 3)]
         }
         return Scenario(name: "drive", start: Coordinate(latitude: 52.52, longitude: 13.405), steps: steps)

@@ -32,9 +32,9 @@ public enum Simulator {
             truth.append(position)
             wanderE = a * wanderE + drive * rng.gaussian()
             wanderN = a * wanderN + drive * rng.gaussian()
-            var e = wanderE + model.whiteSigmaM * rng.gaussian()
-            var n = wanderN + model.whiteSigmaM * rng.gaussian()
-            var eph = ephNominal * rng.uniform(0.8...1.2)
+            var e = step.wanderScale * wanderE + model.whiteSigmaM * rng.gaussian()
+            var n = step.wanderScale * wanderN + model.whiteSigmaM * rng.gaussian()
+            var eph = ephNominal * max(1, step.wanderScale) * rng.uniform(0.8...1.2)
             let roll = rng.unit()
             if roll < model.noFixProbability {
                 fixes.append(Fix(mode: 1, time: time))
@@ -55,7 +55,8 @@ public enum Simulator {
                 if track < 0 { track += 360 }
                 let fix = Fix(mode: 3, time: time, latitude: reported.latitude, longitude: reported.longitude,
                               altitude: 35 + rng.gaussian(), eph: eph, epx: eph / 2.0.squareRoot(), epy: eph / 2.0.squareRoot(),
-                              speed: (ve * ve + vn * vn).squareRoot(), track: track, climb: 0.1 * rng.gaussian())
+                              speed: model.reportsVelocity ? (ve * ve + vn * vn).squareRoot() : .nan,
+                              track: model.reportsVelocity ? track : .nan, climb: 0.1 * rng.gaussian())
                 if model.partialTPVs {
                     fixes.append(Fix(mode: 2, time: time, latitude: reported.latitude, longitude: reported.longitude))
                 }

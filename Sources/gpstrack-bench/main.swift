@@ -10,8 +10,8 @@ import GPSTrackSim
 
 let seeds: [UInt64] = Array(1...20)
 
-/// `gpstrack-bench --write-sample PATH`: writes the bundled sample log (a 600 m walk to a car, a
-/// 3 km drive, five minutes parked), as gpspipe -w would record it, with gpsd 3.22's partial
+/// `gpstrack-bench --write-sample PATH`: writes the bundled sample log (a 600 m walk to a car, six
+/// minutes waiting there, a 3 km drive, seven minutes parked), as gpspipe -w would record it, with gpsd 3.22's partial
 /// TPVs and SKY reports.
 /// `gpstrack-bench --retention`: the storage month alone.
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--retention" {
@@ -36,9 +36,11 @@ if CommandLine.arguments.count == 3, ["--write-sample", "--write-nmea"].contains
     var rng = SeededRandom(seed: 2026)
     let walk = Scenario.walk(lengthM: 600, rng: &rng)
     let drive = Scenario.drive(lengthM: 3000, rng: &rng)
-    let parked = Scenario.parked(seconds: 300)
+    // Two automatic trips with a stop between: the walk ends at the car, which waits 6 min.
+    let waiting = Scenario.parked(seconds: 360)
+    let parked = Scenario.parked(seconds: 420)
     let scenario = Scenario(name: "sample", start: Coordinate(latitude: 52.5163, longitude: 13.3777),
-                            steps: walk.steps + drive.steps + parked.steps)
+                            steps: walk.steps + waiting.steps + drive.steps + parked.steps)
     var model = ReceiverModel()
     model.partialTPVs = true
     let trace = Simulator.run(scenario, model: model, seed: 2026)
@@ -47,7 +49,7 @@ if CommandLine.arguments.count == 3, ["--write-sample", "--write-nmea"].contains
     let writer = OutputWriter(fd: fd)
     do {
         if nmea {
-            try writer.writeLine("# gpstrackd sample route (seeded simulation): a 600 m walk, a 3 km drive, 5 min parked,")
+            try writer.writeLine("# gpstrackd sample route (seeded simulation): a 600 m walk, 6 min waiting, a 3 km drive, 7 min parked,")
             try writer.writeLine("# after 5 min of cold start without a fix (gpsfake feeds gpsd before a client watches)")
             let t0 = trace.fixes.first?.time ?? 0
             for k in stride(from: 300, to: 0, by: -1) {

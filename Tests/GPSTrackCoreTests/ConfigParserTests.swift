@@ -31,6 +31,10 @@ import GPSTrackCore
         ("socket = /a\nsocket = /b\n", 2, "repeats line 1"),
         ("just words\n", 1, "expected 'key = value'"),
         ("fences =\n", 1, "has no value"),
+        ("# trips\ntrip_mode = sometimes\n", 2, "expected auto or manual"),
+        ("min_stop_s = 0\n", 1, "must be > 0"),
+        ("min_trip_distance_m = -5\n", 1, "must be >= 0"),
+        ("max_gap_s = soon\n", 1, "expected a number"),
     ])
     func errorsNameFileAndLine(_ text: String, _ line: Int, _ fragment: String) {
         #expect {
@@ -40,6 +44,14 @@ import GPSTrackCore
             return e.line == line && e.description.hasPrefix("/etc/gpstrackd/gpstrackd.conf:\(line): ")
                 && e.message.contains(fragment)
         }
+    }
+
+    @Test func tripKeys() throws {
+        let c = try ConfigParser.parse("trip_mode = manual\nmin_stop_s = 120\nmin_trip_distance_m = 500\nmin_trip_s = 30\nmax_gap_s = 600\n",
+                                       file: "t.conf")
+        #expect(c.tracker.tripMode == .manual)
+        #expect(c.tracker.minStopS == 120 && c.tracker.minTripDistanceM == 500 && c.tracker.minTripS == 30 && c.tracker.maxGapS == 600)
+        #expect(TrackerConfig().tripMode == .auto, "automatic trips by default")
     }
 
     @Test func hostPortForms() {

@@ -6,7 +6,7 @@ import GPSTrackSim
 @Suite struct SimulatedTraceTests {
     static let seeds: [UInt64] = [1, 2, 3, 5, 8]
 
-    func run(_ trace: SimulatedTrace, config: TrackerConfig = TrackerConfig(),
+    func run(_ trace: SimulatedTrace, config: TrackerConfig = TrackerTests.odometer,
              each: (Tracker) -> Void = { _ in }) -> Tracker {
         var tracker = Tracker(config: config)
         var assembler = EpochAssembler()

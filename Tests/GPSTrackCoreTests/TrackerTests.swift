@@ -2,8 +2,15 @@ import Testing
 @testable import GPSTrackCore
 
 @Suite struct TrackerTests {
+    /// These tests are about the odometer itself: one manual trip over everything.
+    static let odometer: TrackerConfig = {
+        var c = TrackerConfig()
+        c.tripMode = .manual
+        return c
+    }()
+
     @Test func distanceFilterDeliversOnlyBeyondTenMetres() {
-        var tracker = Tracker()
+        var tracker = Tracker(config: Self.odometer)
         var delivered: [Coordinate] = []
         for i in 0...40 {
             _ = tracker.ingest(FixFactory.at(Double(i), east: 3 * Double(i), speed: 3, track: 90))
@@ -19,7 +26,7 @@ import Testing
     }
 
     @Test func standingStillAddsNothing() {
-        var tracker = Tracker()
+        var tracker = Tracker(config: Self.odometer)
         // 20 minutes wandering on a 6 m circle with Doppler speed near zero.
         for i in 0..<1200 {
             let a = Double(i) * 0.05
@@ -30,7 +37,7 @@ import Testing
     }
 
     @Test func jitterThatClaimsToCreepAddsNothing() {
-        var tracker = Tracker()
+        var tracker = Tracker(config: Self.odometer)
         // A receiver with a poor sky view standing still (like the quectel-eg25-g capture in
         // gpsd's regression suite): every second a position 7 m from the true one, 100° on
         // from the last (hops of 10.7 m), eph 22 m, and a Doppler speed of 0.6-2.8 m/s whose
@@ -45,7 +52,7 @@ import Testing
     }
 
     @Test func aHopTheReportedSpeedExplainsCountsAcrossAGap() {
-        var tracker = Tracker()
+        var tracker = Tracker(config: Self.odometer)
         // Walking north at 1.4 m/s; no fix between 60 s and 90 s (a tunnel), then on again.
         for i in Array(0...60) + Array(90...120) {
             _ = tracker.ingest(FixFactory.at(Double(i), north: 1.4 * Double(i), speed: 1.4, track: 0))
@@ -55,7 +62,7 @@ import Testing
     }
 
     @Test func slowMovementWithoutSpeedStillCounts() {
-        var tracker = Tracker()
+        var tracker = Tracker(config: Self.odometer)
         // 0.4 m/s for 500 s (200 m) with no speed from the receiver.
         for i in 0...500 {
             _ = tracker.ingest(FixFactory.at(Double(i), north: 0.4 * Double(i), eph: 5))
@@ -65,7 +72,7 @@ import Testing
     }
 
     @Test func rejectionsAreCountedByReason() {
-        var tracker = Tracker()
+        var tracker = Tracker(config: Self.odometer)
         _ = tracker.ingest(FixFactory.at(0))
         _ = tracker.ingest(FixFactory.at(0, east: 1))
         _ = tracker.ingest(FixFactory.at(1, mode: 1))
@@ -76,9 +83,9 @@ import Testing
     }
 
     @Test func startStopAndReset() {
-        var tracker = Tracker()
+        var tracker = Tracker(config: Self.odometer)
         let events = tracker.ingest(FixFactory.at(0, speed: 2, track: 90))
-        guard case .tripStart(let t, _) = events.first else { Issue.record("no trip_start"); return }
+        guard case .tripStart(_, let t, _) = events.first else { Issue.record("no trip_start"); return }
         #expect(t == FixFactory.t0)
         _ = tracker.ingest(FixFactory.at(10, east: 20, speed: 2, track: 90))
         #expect(abs(tracker.trip.traveledM - 20) < 0.01)
@@ -96,7 +103,7 @@ import Testing
         _ = tracker.ingest(FixFactory.at(40, east: 80, speed: 2, track: 90))
         #expect(abs(tracker.trip.traveledM - 20) < 0.01)
 
-        tracker.resetTrip()
+        _ = tracker.resetTrip()
         #expect(tracker.trip.traveledM == 0)
         #expect(tracker.trip.state == .running)
     }

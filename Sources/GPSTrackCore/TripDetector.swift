@@ -1,0 +1,368 @@
+/// `trip_mode = auto`: splits the accepted fixes into stops and trips, by fix time alone.
+///
+/// - A *stop* begins when the fixes stay within `stopRadiusM` of their running mean for
+///   `min_stop_s`. Its arrival is backdated to the first fix at which the receiver was still
+///   (Doppler speed below `stationary_speed_mps`, or, without speed, fixes that kept within
+///   `stillRadiusM` for `stillWindowS`), and its place is where it *settled*: the median of its
+///   fixes from the arrival on.
+/// - The stop ends when `departRun` consecutive fixes lie beyond `stopRadiusM` of the settled
+///   place; the departure is backdated the same way, to the last fix at which it was still.
+/// - The movement in between is measured from the settled place of one stop to the settled
+///   place of the next with the drift-free odometer's deliveries, and becomes a trip (and is
+///   counted at all) once it reaches `min_trip_distance_m` and `min_trip_s`.
+/// - A gap of more than `max_gap_s` without an accepted fix ends a trip at its last fix.
+public struct TripDetector: Sendable {
+    public enum Motion: String, Sendable { case unknown, moving, stopped }
+
+    /// Fixes must stay within this of their mean to make a stop, and leave it to end one.
+    public static let stopRadiusM = 50.0
+    /// Consecutive fixes beyond the radius that end a stop (one outlier does not).
+    public static let departRun = 3
+    /// Without a speed, "still" means the fixes of this window kept within this radius.
+    static let stillWindowS = 20.0
+    static let stillRadiusM = 12.0
+
+    struct Sample: Sendable {
+        var time: Double
+        var at: Coordinate
+        var speed: Double
+    }
+
+    /// The movement since the last stop; a trip once `id` is set.
+    struct Leg: Sendable {
+        var departure: Double
+        var origin: Coordinate
+        var last: Coordinate
+        var traveledM = 0.0
+        var movingS = 0.0
+        var maxSpeed = 0.0
+        var lastDeliveryTime: Double
+        var id: Int?
+        var fromStop: Bool
+        /// Index (absolute) of the leg's first fix.
+        var startIndex = 0
+    }
+
+    /// Fixes close together: perhaps a stop in the making.
+    struct Cluster: Sendable {
+        var firstIndex: Int
+        var firstTime: Double
+        var origin: Coordinate
+        var dLat = 0.0, dLon = 0.0
+        var count = 0
+        var legAtStart: Leg
+        var mean: Coordinate { count == 0 ? origin : Self.offset(origin, dLat / Double(count), dLon / Double(count)) }
+
+        mutating func add(_ p: Coordinate) {
+            dLat += p.latitude - origin.latitude
+            var dl = p.longitude - origin.longitude
+            if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
+            dLon += dl
+            count += 1
+        }
+
+        static func offset(_ c: Coordinate, _ dLat: Double, _ dLon: Double) -> Coordinate {
+            var lon = c.longitude + dLon
+            if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+            return Coordinate(latitude: c.latitude + dLat, longitude: lon)
+        }
+    }
+
+    /// Where the receiver stays.
+    struct Stay: Sendable {
+        var figures: StopFigures
+        var samples: [Coordinate]
+        var stride = 1
+        var skipped = 0
+        var sinceSettled = 0
+        var awayRun = 0
+        var firstAwayIndex = 0
+        var lastIn: Double
+
+        mutating func add(_ p: Coordinate) {
+            skipped += 1
+            guard skipped >= stride else { return }
+            skipped = 0
+            samples.append(p)
+            sinceSettled += 1
+            if samples.count >= 4096 {
+                samples = samples.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+                stride *= 2
+            }
+            if sinceSettled >= 60 {
+                sinceSettled = 0
+                figures.at = TripDetector.median(samples)
+            }
+        }
+    }
+
+    public let config: TrackerConfig
+    /// The next trip's id.
+    public private(set) var nextTripID: Int
+    /// Trips ended, and their traveled distance in all.
+    public private(set) var tripsEnded = 0
+    public private(set) var endedTraveledM = 0.0
+    private var leg: Leg?
+    private var cluster: Cluster?
+    private var stay: Stay?
+    private var anchorPending = false
+    private var recent: [Sample] = []
+    private var recentBase = 0
+    private var lastSample: Sample?
+
+    public init(config: TrackerConfig, nextTripID: Int = 1) {
+        self.config = config
+        self.nextTripID = nextTripID
+    }
+
+    /// Whether the receiver moves, stands, or is not known to do either; and since when.
+    public var motion: (Motion, since: Double?) {
+        if let stay { return (.stopped, stay.figures.arrival) }
+        if let leg, leg.fromStop || leg.id != nil { return (.moving, leg.departure) }
+        return (.unknown, nil)
+    }
+
+    /// The open trip: id, departure, origin and distance so far.
+    public var openTrip: (id: Int, start: Double, from: Coordinate, traveledM: Double)? {
+        guard let leg, let id = leg.id else { return nil }
+        return (id, leg.departure, leg.origin, leg.traveledM)
+    }
+
+    /// The stop the receiver is at, if it is at one.
+    public var currentStop: StopFigures? { stay?.figures }
+
+    /// Every trip's traveled distance, the open one's included.
+    public var traveledM: Double { endedTraveledM + (leg?.id != nil ? leg!.traveledM : 0) }
+
+    /// Trips ended plus the open one.
+    public var tripCount: Int { tripsEnded + (leg?.id != nil ? 1 : 0) }
+
+    /// Takes one accepted fix. `hop` is the odometer's hop when it delivered the fix; `jumped`
+    /// tells that the odometer started afresh at it (an uncounted discontinuity).
+    public mutating func ingest(_ fix: Fix, hop: Double?, jumped: Bool) -> [TrackerEvent] {
+        guard let t = fix.time else { return [] }
+        var events: [TrackerEvent] = []
+        if let last = lastSample, t - last.time > config.maxGapS {
+            events += end(at: last)
+            leg = nil
+            stay = nil
+            cluster = nil
+            recent = []
+        }
+        let sample = Sample(time: t, at: fix.coordinate, speed: fix.speed)
+        recent.append(sample)
+        trimRecent(before: t - config.minStopS - 120)
+        if stay != nil { step(stay: sample, fix: fix, hop: hop) }
+        if stay == nil {
+            if leg == nil {
+                leg = Leg(departure: t, origin: sample.at, last: sample.at, lastDeliveryTime: t, fromStop: false,
+                          startIndex: recentBase + recent.count - 1)
+                cluster = nil
+                anchorPending = false
+            }
+            events += step(leg: sample, fix: fix, hop: hop, jumped: jumped)
+        }
+        lastSample = sample
+        return events
+    }
+
+    /// Ends the open trip now, at the last fix (`gpstrackctl stop`, or the end of a gap), and
+    /// forgets the stop: what comes next starts afresh.
+    public mutating func forceEnd() -> [TrackerEvent] {
+        var events: [TrackerEvent] = []
+        if let last = lastSample { events = end(at: last) }
+        leg = nil
+        stay = nil
+        cluster = nil
+        recent = []
+        lastSample = nil
+        return events
+    }
+
+    private mutating func end(at last: Sample) -> [TrackerEvent] {
+        guard let l = leg, let id = l.id else {
+            if stay != nil { stay!.figures.departure = last.time }
+            return []
+        }
+        let traveled = l.traveledM + (anchorPending ? 0 : Geodesic.distance(l.last, last.at))
+        let f = TripFigures(id: id, start: l.departure, end: last.time, from: l.origin, to: last.at, traveledM: traveled,
+                            straightLineM: Geodesic.distance(l.origin, last.at),
+                            movingS: min(l.movingS, last.time - l.departure), maxSpeedMps: l.maxSpeed)
+        tripsEnded += 1
+        endedTraveledM += traveled
+        leg = nil
+        return [.tripEnd(f)]
+    }
+
+    private mutating func step(stay sample: Sample, fix: Fix, hop: Double?) {
+        guard var s = stay else { return }
+        let away = Self.farther(s.figures.at, sample.at, than: Self.stopRadiusM)
+        if away {
+            if s.awayRun == 0 { s.firstAwayIndex = recentBase + recent.count - 1 }
+            s.awayRun += 1
+        } else {
+            s.awayRun = 0
+            s.lastIn = sample.time
+            s.add(sample.at)
+        }
+        guard s.awayRun >= Self.departRun else { stay = s; return }
+        let departure = departureTime(before: s.firstAwayIndex) ?? s.lastIn
+        stay = nil
+        var l = Leg(departure: departure, origin: s.figures.at, last: s.figures.at, lastDeliveryTime: departure, fromStop: true,
+                    startIndex: recentBase + recent.count - 1)
+        // Measured from the settled place: the odometer's own reference may be a wander fix.
+        anchorPending = true
+        if hop != nil {
+            l.traveledM = Geodesic.distance(l.origin, sample.at)
+            l.last = sample.at
+            l.lastDeliveryTime = sample.time
+            anchorPending = false
+        }
+        leg = l
+        cluster = nil
+        // The fixes since the departure count towards the new leg's moving time and top speed.
+        for k in max(0, s.firstAwayIndex - recentBase)..<recent.count where recent[k].speed.isFinite {
+            leg!.maxSpeed = max(leg!.maxSpeed, recent[k].speed)
+        }
+        leg!.movingS = sample.time - departure
+    }
+
+    private mutating func step(leg sample: Sample, fix: Fix, hop: Double?, jumped: Bool) -> [TrackerEvent] {
+        guard var l = leg else { return [] }
+        var events: [TrackerEvent] = []
+        let t = sample.time
+        if fix.speed.isFinite {
+            l.maxSpeed = max(l.maxSpeed, fix.speed)
+            if fix.speed >= config.stationarySpeedMps, let last = lastSample, last.time >= l.departure {
+                l.movingS += t - last.time
+            }
+        }
+        if let c = cluster, !Self.farther(c.mean, sample.at, than: Self.stopRadiusM) {
+            cluster!.add(sample.at)
+        } else {
+            let index = recentBase + recent.count - 1
+            if let c = cluster, c.firstIndex == l.startIndex, !l.fromStop, l.id == nil, index > c.firstIndex + 1,
+               let departure = departureTime(before: index), departure > l.departure {
+                // The receiver stood still from the first fix (the log began at a short stop):
+                // the leg leaves from where it stood, when it began to move.
+                let first = max(0, c.firstIndex - recentBase), lastStill = recent.count - 2
+                let origin = Self.median(recent[first...lastStill].map(\.at))
+                l = Leg(departure: departure, origin: origin, last: origin, lastDeliveryTime: departure, fromStop: true,
+                        startIndex: index)
+                anchorPending = true
+                if let speed = recent.last?.speed, speed.isFinite { l.maxSpeed = speed }
+            }
+            var c = Cluster(firstIndex: index, firstTime: t, origin: sample.at, legAtStart: l)
+            c.add(sample.at)
+            cluster = c
+        }
+        if let hop {
+            if jumped {
+                l.last = sample.at
+                anchorPending = false
+            } else {
+                let add = anchorPending ? Geodesic.distance(l.last, sample.at) : hop
+                anchorPending = false
+                l.traveledM += add
+                if !fix.speed.isFinite, t > l.lastDeliveryTime {
+                    let v = add / (t - l.lastDeliveryTime)
+                    l.maxSpeed = max(l.maxSpeed, v)
+                    if v >= config.stationarySpeedMps { l.movingS += t - l.lastDeliveryTime }
+                }
+                l.last = sample.at
+            }
+            l.lastDeliveryTime = t
+        }
+        if l.id == nil, l.traveledM >= config.minTripDistanceM, t - l.departure >= config.minTripS {
+            l.id = nextTripID
+            nextTripID += 1
+            events.append(.tripStart(trip: l.id, time: l.departure, at: l.origin))
+        }
+        leg = l
+        guard let c = cluster, t - c.firstTime >= config.minStopS else { return events }
+        // A stop: the leg ends where the receiver settled.
+        let first = max(0, c.firstIndex - recentBase)
+        let arrivalIndex = arrival(from: first)
+        let settled = Self.median(recent[arrivalIndex...].map(\.at))
+        let arrivalTime = recent[arrivalIndex].time
+        let before = c.legAtStart
+        if let id = l.id {
+            let traveled = before.traveledM + Geodesic.distance(before.last, settled)
+            let f = TripFigures(id: id, start: l.departure, end: arrivalTime, from: l.origin, to: settled, traveledM: traveled,
+                                straightLineM: Geodesic.distance(l.origin, settled),
+                                movingS: min(l.movingS, arrivalTime - l.departure), maxSpeedMps: l.maxSpeed)
+            tripsEnded += 1
+            endedTraveledM += traveled
+            events.append(.tripEnd(f))
+        }
+        var s = Stay(figures: StopFigures(arrival: arrivalTime, departure: nil, at: settled, afterTrip: l.id),
+                     samples: [], lastIn: t)
+        for k in arrivalIndex..<recent.count { s.add(recent[k].at) }
+        s.figures.at = settled
+        stay = s
+        leg = nil
+        cluster = nil
+        return events
+    }
+
+    /// The first fix from `first` on at which the receiver was still and stayed so.
+    private func arrival(from first: Int) -> Int {
+        if recent[first...].contains(where: { $0.speed.isFinite }) {
+            let lastMoving = recent[first...].lastIndex { $0.speed.isFinite && $0.speed >= config.stationarySpeedMps }
+            return lastMoving.map { min($0 + 1, recent.count - 1) } ?? first
+        }
+        for k in first..<recent.count where isStill(k, forward: true) { return k }
+        return first
+    }
+
+    /// The time of the last fix before `index` (absolute) at which the receiver was still.
+    private func departureTime(before index: Int) -> Double? {
+        let end = min(recent.count - 1, max(0, index - recentBase))
+        guard end > 0 else { return nil }
+        if recent[...end].contains(where: { $0.speed.isFinite }) {
+            let k = recent[...end].lastIndex { $0.speed.isFinite && $0.speed < config.stationarySpeedMps }
+            return k.map { recent[$0].time }
+        }
+        for k in stride(from: end, through: 0, by: -1) where isStill(k, forward: false) { return recent[k].time }
+        return nil
+    }
+
+    /// Whether the fixes within `stillWindowS` after (or before) `k` kept within `stillRadiusM`.
+    private func isStill(_ k: Int, forward: Bool) -> Bool {
+        let t = recent[k].time
+        var i = forward ? k + 1 : k - 1
+        var seen = false
+        while i >= 0, i < recent.count, abs(recent[i].time - t) <= Self.stillWindowS {
+            if Self.farther(recent[k].at, recent[i].at, than: Self.stillRadiusM) { return false }
+            seen = true
+            i += forward ? 1 : -1
+        }
+        return seen
+    }
+
+    private mutating func trimRecent(before t: Double) {
+        var drop = 0
+        while drop < recent.count - 1, recent[drop].time < t { drop += 1 }
+        // Never drop what an unconfirmed cluster still needs.
+        if let c = cluster { drop = min(drop, max(0, c.firstIndex - recentBase)) }
+        guard drop >= 256 || (drop > 0 && drop * 2 >= recent.count) else { return }
+        recent.removeFirst(drop)
+        recentBase += drop
+    }
+
+    /// Whether `b` lies more than `limit` metres from `a` (geodesic; a quick bound first).
+    static func farther(_ a: Coordinate, _ b: Coordinate, than limit: Double) -> Bool {
+        if Geodesic.closeUpperBound(a, b) <= limit { return false }
+        return Geodesic.distance(a, b) > limit
+    }
+
+    /// The component-wise median: robust against the odd wild fix.
+    static func median(_ points: [Coordinate]) -> Coordinate {
+        guard !points.isEmpty else { return Coordinate(latitude: .nan, longitude: .nan) }
+        let lats = points.map(\.latitude).sorted()
+        let lons = points.map(\.longitude).sorted()
+        let m = points.count / 2
+        if points.count % 2 == 1 { return Coordinate(latitude: lats[m], longitude: lons[m]) }
+        return Coordinate(latitude: (lats[m - 1] + lats[m]) / 2, longitude: (lons[m - 1] + lons[m]) / 2)
+    }
+}

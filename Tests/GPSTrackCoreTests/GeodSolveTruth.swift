@@ -1,0 +1,58 @@
+import Foundation
+import GPSTrackCore
+
+/// Reference path lengths from GeographicLib's own `GeodSolve` (geographiclib-tools, installed
+/// by `make test`): never from the code under test.
+enum GeodSolveTruth {
+    static let path = ["/usr/bin/GeodSolve", "/usr/local/bin/GeodSolve"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    struct Missing: Error {}
+
+    /// The length of each polyline (sum of its geodesic hops), metres.
+    static func lengths(_ lines: [[Coordinate]]) throws -> [Double] {
+        guard let path else { throw Missing() }
+        var input = ""
+        var counts: [Int] = []
+        for line in lines {
+            var n = 0
+            for (a, b) in zip(line, line.dropFirst()) where a != b {
+                input += "\(a.latitude) \(a.longitude) \(b.latitude) \(b.longitude)\n"
+                n += 1
+            }
+            counts.append(n)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = ["-i", "-p", "9"]
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        // Write from another thread: the output pipe fills while we write.
+        let data = Data(input.utf8)
+        let writer = Thread {
+            stdin.fileHandleForWriting.write(data)
+            try? stdin.fileHandleForWriting.close()
+        }
+        writer.start()
+        let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let distances = output.split(separator: "\n").map { line -> Double in
+            let fields = line.split(separator: " ")
+            return fields.count == 3 ? Double(fields[2]) ?? .nan : .nan
+        }
+        var out: [Double] = []
+        var k = 0
+        for n in counts {
+            out.append(distances[k..<(k + n)].reduce(0, +))
+            k += n
+        }
+        return out
+    }
+
+    /// Geodesic distance between two points.
+    static func distance(_ a: Coordinate, _ b: Coordinate) throws -> Double {
+        try lengths([[a, b]])[0]
+    }
+}
