@@ -94,6 +94,15 @@ public struct Tracker: Sendable {
         motion.restore(lastDelivered: stored.lastDelivered)
     }
 
+    /// Carries on with stored trips and stops (`TripDetector.encodedState()`); false when the
+    /// text is not usable (the detector then starts afresh, keeping nothing).
+    @discardableResult
+    public mutating func restore(trips state: String) -> Bool {
+        guard let detector = TripDetector(config: config, state: state) else { return false }
+        trips = detector
+        return true
+    }
+
     /// Starts counting: resets the trip, which begins at the next accepted fix. In `auto`
     /// mode an open trip ends here (a forced boundary).
     public mutating func startTrip() -> [TrackerEvent] {

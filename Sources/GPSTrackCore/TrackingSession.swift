@@ -58,8 +58,9 @@ public struct TrackingSession: Sendable {
     }
 
     /// Carries on from stored state: the trip, the sequence numbers and the fences' memberships.
-    public mutating func restore(trip: Trip?, seq stored: UInt64, fences: [String: FenceMemory]) {
+    public mutating func restore(trip: Trip?, seq stored: UInt64, fences: [String: FenceMemory], trips: String? = nil) {
         if let trip { tracker.restore(trip: trip) }
+        if let trips { tracker.restore(trips: trips) }
         seq = max(seq, stored)
         if var monitor = geofences {
             geofences = nil

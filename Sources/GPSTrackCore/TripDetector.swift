@@ -98,17 +98,19 @@ public struct TripDetector: Sendable {
 
     public let config: TrackerConfig
     /// The next trip's id.
-    public private(set) var nextTripID: Int
+    public internal(set) var nextTripID: Int
     /// Trips ended, and their traveled distance in all.
-    public private(set) var tripsEnded = 0
-    public private(set) var endedTraveledM = 0.0
-    private var leg: Leg?
-    private var cluster: Cluster?
-    private var stay: Stay?
-    private var anchorPending = false
-    private var recent: [Sample] = []
-    private var recentBase = 0
-    private var lastSample: Sample?
+    public internal(set) var tripsEnded = 0
+    public internal(set) var endedTraveledM = 0.0
+    var leg: Leg?
+    var cluster: Cluster?
+    var stay: Stay?
+    var anchorPending = false
+    var recent: [Sample] = []
+    var recentBase = 0
+    var lastSample: Sample?
+    /// The last stop the receiver left (or that a gap or `stop` ended).
+    public internal(set) var lastEndedStop: StopFigures?
 
     public init(config: TrackerConfig, nextTripID: Int = 1) {
         self.config = config
@@ -181,7 +183,10 @@ public struct TripDetector: Sendable {
 
     private mutating func end(at last: Sample) -> [TrackerEvent] {
         guard let l = leg, let id = l.id else {
-            if stay != nil { stay!.figures.departure = last.time }
+            if stay != nil {
+                stay!.figures.departure = last.time
+                lastEndedStop = stay!.figures
+            }
             return []
         }
         let traveled = l.traveledM + (anchorPending ? 0 : Geodesic.distance(l.last, last.at))
@@ -207,6 +212,8 @@ public struct TripDetector: Sendable {
         }
         guard s.awayRun >= Self.departRun else { stay = s; return }
         let departure = departureTime(before: s.firstAwayIndex) ?? s.lastIn
+        s.figures.departure = departure
+        lastEndedStop = s.figures
         stay = nil
         var l = Leg(departure: departure, origin: s.figures.at, last: s.figures.at, lastDeliveryTime: departure, fromStop: true,
                     startIndex: recentBase + recent.count - 1)

@@ -67,3 +67,46 @@ import GPSTrackSim
     @Test(arguments: seeds)
     func aDayWithoutSpeedOrCourse(seed: UInt64) throws { try check(seed: seed, velocity: false) }
 }
+
+/// A restart anywhere (the daemon keeps the trip and the detector's state) changes no trip.
+@Suite struct TripRestoreTests {
+    @Test(arguments: [UInt64(1), 2])
+    func restartsAnywhereLeaveTheTripsAsTheyWere(seed: UInt64) throws {
+        let day = DayScenario.make(seed: seed)
+        let trace = Simulator.run(day.scenario, seed: seed)
+        let whole = TripDetectionTests.run(trace.fixes).ends
+        // Cut every 997 fixes: mid-trip, mid-stop, mid-cluster.
+        var tracker = Tracker()
+        var ends: [TripFigures] = []
+        var starts: [Int] = []
+        for (i, fix) in trace.fixes.enumerated() {
+            if i > 0, i % 997 == 0 {
+                let trip = tracker.trip, state = tracker.trips.encodedState()
+                tracker = Tracker()
+                tracker.restore(trip: trip)
+                let restored = tracker.restore(trips: state)
+                #expect(restored)
+            }
+            for e in tracker.ingest(fix) {
+                if case .tripEnd(let f) = e { ends.append(f) }
+                if case .tripStart(let id, _, _) = e { starts.append(id ?? 0) }
+            }
+        }
+        try #require(ends.count == whole.count)
+        #expect(starts == whole.map(\.id), "each trip started once")
+        for (a, b) in zip(ends, whole) {
+            #expect(a.id == b.id)
+            #expect(abs(a.start - b.start) <= 5 && abs(a.end - b.end) <= 5)
+            #expect(abs(a.traveledM / b.traveledM - 1) < 0.01, "\(a.traveledM) m after restarts, \(b.traveledM) m without")
+        }
+        #expect(abs(tracker.trip.traveledM - whole.map(\.traveledM).reduce(0, +)) < 0.01 * tracker.trip.traveledM)
+    }
+
+    @Test func garbageStateIsRefused() {
+        var tracker = Tracker()
+        let wrongVersion = tracker.restore(trips: "v=9\nnext=1")
+        let noEquals = tracker.restore(trips: "no equals sign")
+        #expect(!wrongVersion && !noEquals)
+        #expect(tracker.trips.nextTripID == 1)
+    }
+}
