@@ -315,8 +315,27 @@ public struct TripDetector: Sendable {
     /// The first fix from `first` on at which the receiver was still and stayed so.
     private func arrival(from first: Int) -> Int {
         if recent[first...].contains(where: { $0.speed.isFinite }) {
-            let lastMoving = recent[first...].lastIndex { $0.speed.isFinite && $0.speed >= config.stationarySpeedMps }
-            return lastMoving.map { min($0 + 1, recent.count - 1) } ?? first
+            // A moving claim right after a gap in the fixes, at the stop's place, is the speed
+            // gpsd derives across the gap, not movement.
+            let place = Self.median(recent[first...].map(\.at))
+            var end = recent.count
+            var found: Int?
+            while let k = recent[first..<end].lastIndex(where: { $0.speed.isFinite && $0.speed >= config.stationarySpeedMps }) {
+                if k > first, recent[k].time - recent[k - 1].time > Self.stillWindowS,
+                   !Self.farther(place, recent[k].at, than: Self.stopRadiusM) {
+                    end = k
+                    continue
+                }
+                found = k
+                break
+            }
+            guard let lastMoving = found else { return first }
+            // No fix accepted for a while after the last moving one (a poor sky view at the
+            // parking place): it arrived then, not when the fixes came back.
+            if lastMoving + 1 < recent.count, recent[lastMoving + 1].time - recent[lastMoving].time > Self.stillWindowS {
+                return lastMoving
+            }
+            return min(lastMoving + 1, recent.count - 1)
         }
         for k in first..<recent.count where isStill(k, forward: true) { return k }
         return first
@@ -339,7 +358,8 @@ public struct TripDetector: Sendable {
         let t = recent[k].time
         var i = forward ? k + 1 : k - 1
         var seen = false
-        while i >= 0, i < recent.count, abs(recent[i].time - t) <= Self.stillWindowS {
+        // Across a gap in the fixes, the next fix on that side alone decides.
+        while i >= 0, i < recent.count, !seen || abs(recent[i].time - t) <= Self.stillWindowS {
             if Self.farther(recent[k].at, recent[i].at, than: Self.stillRadiusM) { return false }
             seen = true
             i += forward ? 1 : -1

@@ -11,6 +11,7 @@ public enum ControlRequest: Sendable, Equatable {
     case reload
     case watch
     case trips
+    case stops
     case events(since: Double?, fence: String?)
     case export(trip: Int64?, since: Double?, until: Double?)
     case steps(since: Double?)
@@ -58,6 +59,7 @@ public enum ControlRequest: Sendable, Equatable {
         case "reload": return .success(.reload)
         case "watch": return .success(.watch)
         case "trips": return .success(.trips)
+        case "stops": return .success(.stops)
         case "events":
             if let f = o["fence"], f.string == nil { return .failure(.init("\"fence\" must be a string")) }
             return time("since").map { .events(since: $0, fence: o["fence"]?.string) }
@@ -75,7 +77,7 @@ public enum ControlRequest: Sendable, Equatable {
             case (.success(let since), .success(let until)): return .success(.export(trip: trip, since: since, until: until))
             }
         default:
-            return .failure(.init("unknown cmd \"\(cmd.prefix(64))\" (status, fences, state, start, stop, reset, reload, watch, trips, events, export, steps)"))
+            return .failure(.init("unknown cmd \"\(cmd.prefix(64))\" (status, fences, state, start, stop, reset, reload, watch, trips, stops, events, export, steps)"))
         }
     }
 }

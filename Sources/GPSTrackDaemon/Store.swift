@@ -37,9 +37,27 @@ public final class Store: @unchecked Sendable {
         public var trip: Trip?
         public var seq: UInt64
         public var fences: [String: FenceMemory]
+        /// The trip detector's state (`TripDetector.encodedState()`), if stored.
+        public var motion: String? = nil
     }
 
-    public static let schemaVersion: Int64 = 1
+    /// Automatic trips and stops to write with a commit (`trip_mode = auto`).
+    public struct MotionRows: Sendable {
+        /// The trip detector's state.
+        public var state: String
+        /// Trips that ended.
+        public var trips: [TripFigures]
+        /// Stops begun or left, with the names of the fences at their place (by arrival).
+        public var stops: [(StopFigures, [String])]
+
+        public init(state: String, trips: [TripFigures], stops: [(StopFigures, [String])]) {
+            self.state = state
+            self.trips = trips
+            self.stops = stops
+        }
+    }
+
+    public static let schemaVersion: Int64 = 2
     public let path: String
     private let journal: Journal
     /// The connection; nil while the file cannot be opened.
@@ -49,6 +67,7 @@ public final class Store: @unchecked Sendable {
     private var tripID: Int64?
     private var pendingEvents: [EventRow] = []
     private var pendingFences: [String: FenceMemory] = [:]
+    private var pendingMotion: MotionRows?
     private var pendingPoints: [PointRow] = []
     private var lastAttempt = -Double.infinity
     private var degradedSince = 0.0
@@ -120,6 +139,22 @@ public final class Store: @unchecked Sendable {
                 try db.query("PRAGMA user_version = 1")
             }
         }
+        if version < 2 {
+            // Automatic trips and stops (trip_mode = auto), and the detector's state.
+            try db.transaction { () throws(SQLiteDatabase.Failure) in
+                try db.query("""
+                    CREATE TABLE IF NOT EXISTS auto_trips (id INTEGER PRIMARY KEY, start REAL NOT NULL, end REAL NOT NULL,
+                      from_lat REAL, from_lon REAL, from_fences TEXT, to_lat REAL, to_lon REAL, to_fences TEXT,
+                      traveled_m REAL, straight_line_m REAL, moving_s REAL, max_speed_mps REAL)
+                    """)
+                try db.query("""
+                    CREATE TABLE IF NOT EXISTS stops (arrival REAL PRIMARY KEY, departure REAL, lat REAL, lon REAL,
+                      fences TEXT, after_trip INTEGER)
+                    """)
+                try db.query("CREATE TABLE IF NOT EXISTS motion (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL)")
+                try db.query("PRAGMA user_version = 2")
+            }
+        }
     }
 
     /// Pruned pages go back to the file system a few at a time (`auto_vacuum=INCREMENTAL`, see
@@ -182,6 +217,7 @@ public final class Store: @unchecked Sendable {
                                lastDelivered: last, lastDeliveredTime: row[8].double, deliveredCount: Int(row[9].int ?? 0))
         }
         result.seq = UInt64((try? db.query("SELECT max(seq) FROM events"))?.first?.first?.int ?? 0)
+        result.motion = (try? db.query("SELECT state FROM motion WHERE id = 1"))?.first?.first?.string
         for row in (try? db.query("SELECT id, membership, since, entered_at, dwell_sent FROM fences")) ?? [] {
             guard let id = row[0].string else { continue }
             result.fences[id] = FenceMemory(membership: row[1].int.map { $0 != 0 }, since: row[2].double,
@@ -196,10 +232,16 @@ public final class Store: @unchecked Sendable {
     /// nothing could be written: the rows wait in memory and the caller reports the events
     /// all the same.
     @discardableResult
-    public func commit(events: [EventRow], trip: Trip, fences: [String: FenceMemory], points: [PointRow], force: Bool = false) -> Bool {
+    public func commit(events: [EventRow], trip: Trip, fences: [String: FenceMemory], points: [PointRow], force: Bool = false,
+                       motion: MotionRows? = nil) -> Bool {
         pendingEvents += events
         for (k, v) in fences { pendingFences[k] = v }
         pendingPoints += points
+        if let motion {
+            // Trips and stops wait with the events that tell of them; the latest state wins.
+            pendingMotion = Store.MotionRows(state: motion.state, trips: (pendingMotion?.trips ?? []) + motion.trips,
+                                             stops: (pendingMotion?.stops ?? []) + motion.stops)
+        }
         if pendingEvents.count > Self.maxWaitingEvents { pendingEvents.removeFirst(pendingEvents.count - Self.maxWaitingEvents) }
         if pendingPoints.count > Self.maxWaitingPoints { pendingPoints.removeFirst(pendingPoints.count - Self.maxWaitingPoints) }
         if degradedReason != nil, !force, MonotonicClock.now() - lastAttempt < Self.retryInterval { return false }
@@ -240,6 +282,7 @@ public final class Store: @unchecked Sendable {
                           .real(trip.traveledM), .real(trip.straightLineM),
                           trip.lastDelivered.map { .real($0.latitude) } ?? .null, trip.lastDelivered.map { .real($0.longitude) } ?? .null,
                           trip.lastDeliveredTime.map { .real($0) } ?? .null, .int(Int64(trip.deliveredCount)), .int(id)])
+                if let pendingMotion { try writeMotion(db, pendingMotion) }
             }
         } catch {
             // A rolled-back insert of the trip row leaves no trip: tripID is set only on success.
@@ -260,7 +303,31 @@ public final class Store: @unchecked Sendable {
         pendingEvents = []
         pendingFences = [:]
         pendingPoints = []
+        pendingMotion = nil
         return true
+    }
+
+    /// Trips ended, stops begun or left, and the detector's state: in the events' transaction,
+    /// so a restart finds them exactly as the events that told of them.
+    private func writeMotion(_ db: SQLiteDatabase, _ m: MotionRows) throws(SQLiteDatabase.Failure) {
+        func text(_ names: [String]) -> SQLiteDatabase.Value { .text(names.joined(separator: "\u{1F}")) }
+        for f in m.trips {
+            try db.query("""
+                INSERT OR REPLACE INTO auto_trips (id, start, end, from_lat, from_lon, from_fences, to_lat, to_lon, to_fences,
+                  traveled_m, straight_line_m, moving_s, max_speed_mps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.int(Int64(f.id)), .real(f.start), .real(f.end), .real(f.from.latitude), .real(f.from.longitude),
+                      text(f.fromFences), .real(f.to.latitude), .real(f.to.longitude), text(f.toFences),
+                      .real(f.traveledM), .real(f.straightLineM), .real(f.movingS), .real(f.maxSpeedMps)])
+        }
+        for (stop, names) in m.stops {
+            try db.query("""
+                INSERT INTO stops (arrival, departure, lat, lon, fences, after_trip) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT(arrival) DO UPDATE SET departure = excluded.departure, lat = excluded.lat, lon = excluded.lon,
+                  fences = excluded.fences
+                """, [.real(stop.arrival), stop.departure.map { .real($0) } ?? .null, .real(stop.at.latitude),
+                      .real(stop.at.longitude), text(names), stop.afterTrip.map { .int(Int64($0)) } ?? .null])
+        }
+        try db.query("INSERT OR REPLACE INTO motion (id, state) VALUES (1, ?)", [.text(m.state)])
     }
 
     private func insertTrip(_ db: SQLiteDatabase, _ trip: Trip) throws(SQLiteDatabase.Failure) -> Int64 {

@@ -21,6 +21,38 @@ extension Store {
         }
     }
 
+    /// Automatic trips ended, oldest first.
+    public func autoTrips() -> [TripFigures] {
+        let rows = (try? db?.query("""
+            SELECT id, start, end, from_lat, from_lon, from_fences, to_lat, to_lon, to_fences, traveled_m, straight_line_m,
+              moving_s, max_speed_mps FROM auto_trips ORDER BY id
+            """)) ?? []
+        return rows.map { r in
+            func names(_ v: SQLiteDatabase.Value) -> [String] {
+                (v.string ?? "").split(separator: "\u{1F}").map(String.init)
+            }
+            var f = TripFigures(id: Int(r[0].int ?? 0), start: r[1].double ?? 0, end: r[2].double ?? 0,
+                                from: Coordinate(latitude: r[3].double ?? .nan, longitude: r[4].double ?? .nan),
+                                to: Coordinate(latitude: r[6].double ?? .nan, longitude: r[7].double ?? .nan),
+                                traveledM: r[9].double ?? 0, straightLineM: r[10].double ?? 0, movingS: r[11].double ?? 0,
+                                maxSpeedMps: r[12].double ?? 0)
+            f.fromFences = names(r[5])
+            f.toFences = names(r[8])
+            return f
+        }
+    }
+
+    /// Stops, oldest first, with the names of the fences at their place.
+    public func stops() -> [(StopFigures, [String])] {
+        let rows = (try? db?.query("SELECT arrival, departure, lat, lon, fences, after_trip FROM stops ORDER BY arrival")) ?? []
+        return rows.map { r in
+            (StopFigures(arrival: r[0].double ?? 0, departure: r[1].double,
+                         at: Coordinate(latitude: r[2].double ?? .nan, longitude: r[3].double ?? .nan),
+                         afterTrip: r[5].int.map { Int($0) }),
+             (r[4].string ?? "").split(separator: "\u{1F}").map(String.init))
+        }
+    }
+
     /// Events since a time, optionally of one fence, oldest first (at most `limit`).
     public func events(since: Double?, fence: String?, limit: Int = 10_000) -> [String] {
         var sql = "SELECT json FROM events WHERE 1"

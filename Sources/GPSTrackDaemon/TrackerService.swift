@@ -46,7 +46,8 @@ public actor TrackerService {
         if configuration.pedometer == .auto { steps = StepFigures(strideM: configuration.strideM, databasePath: store?.path) }
         if let store {
             let restored = store.restore()
-            session.restore(trip: restored.trip, seq: restored.seq, fences: restored.fences)
+            session.restore(trip: restored.trip, seq: restored.seq, fences: restored.fences,
+                            trips: configuration.tracker.tripMode == .auto ? restored.motion : nil)
             if let trip = restored.trip {
                 journal.log(LogEntry(event: "restored", priority: .info,
                                      message: "Carrying on: trip of \(Self.metres(trip.traveledM)), events from #\(restored.seq + 1), "
@@ -182,8 +183,26 @@ public actor TrackerService {
             }
             rows.append(Store.EventRow(seq: e.seq, time: time, event: Self.name(of: e), fence: fenceID, json: line))
         }
-        store.commit(events: rows, trip: session.tracker.trip, fences: memories, points: pendingPoints, force: force)
+        store.commit(events: rows, trip: session.tracker.trip, fences: memories, points: pendingPoints, force: force,
+                     motion: motionRows(events))
         pendingPoints = []
+    }
+
+    /// Automatic trips ended in `events`, the stops begun or left, and the detector's state.
+    private func motionRows(_ events: [TrackingSession.Sequenced]) -> Store.MotionRows? {
+        guard configuration.tracker.tripMode == .auto else { return nil }
+        let detector = session.tracker.trips
+        let ended = events.compactMap { e -> TripFigures? in
+            if case .tracker(.tripEnd(let f)) = e.event { return f }
+            return nil
+        }
+        let stops = [detector.lastEndedStop, detector.currentStop].compactMap { $0 }.map { ($0, fenceNames(at: $0.at)) }
+        return Store.MotionRows(state: detector.encodedState(), trips: ended, stops: stops)
+    }
+
+    private func fenceNames(at p: Coordinate) -> [String] {
+        guard let index = session.geofences?.index else { return [] }
+        return TrackingSession.fenceNames(at: p, in: index)
     }
 
     private static func name(of e: TrackingSession.Sequenced) -> String {
@@ -354,6 +373,25 @@ public actor TrackerService {
         case .watch:
             o.add("watching", true)
             return (o.encoded, true)
+        case .trips where configuration.tracker.tripMode == .auto:
+            persist(force: true)
+            guard let store, store.degradedReason == nil else { return (ControlError("storage unavailable: \(store?.degradedReason ?? "no state directory")").line, false) }
+            var items = store.autoTrips().map { Self.tripObject($0, state: "ended").encoded }
+            if let open = openTripObject() { items.append(open.encoded) }
+            o.add("trips", raw: "[" + items.joined(separator: ",") + "]")
+        case .stops:
+            persist(force: true)
+            guard let store, store.degradedReason == nil else { return (ControlError("storage unavailable: \(store?.degradedReason ?? "no state directory")").line, false) }
+            let items = store.stops().map { stop, names -> String in
+                var j = JSONObject()
+                j.add("arrival", Timestamp.iso8601(stop.arrival))
+                j.add("departure", stop.departure.map(Timestamp.iso8601))
+                j.add("duration_s", (stop.departure ?? session.tracker.lastAccepted?.time).map { $0 - stop.arrival }, decimals: 1)
+                j.add("at", EventJSON.place(stop.at, fences: names))
+                if let trip = stop.afterTrip { j.add("after_trip", trip) }
+                return j.encoded
+            }
+            o.add("stops", raw: "[" + items.joined(separator: ",") + "]")
         case .trips:
             persist(force: true)
             guard let store, store.degradedReason == nil else { return (ControlError("storage unavailable: \(store?.degradedReason ?? "no state directory")").line, false) }
@@ -378,7 +416,19 @@ public actor TrackerService {
         case .export(let trip, let since, let until):
             persist(force: true)
             guard let store, store.degradedReason == nil else { return (ControlError("storage unavailable: \(store?.degradedReason ?? "no state directory")").line, false) }
-            let points = store.points(trip: trip, since: since, until: until)
+            var points: [(Int64, [Store.PointRow])]
+            if configuration.tracker.tripMode == .auto, let n = trip {
+                // An automatic trip is a span of time: its points, whatever odometer run holds them.
+                let open = session.tracker.trips.openTrip
+                guard let span = store.autoTrips().first(where: { $0.id == n }).map({ ($0.start, $0.end) })
+                        ?? open.flatMap({ $0.id == Int(n) ? ($0.start, session.tracker.lastAccepted?.time ?? $0.start) : nil }) else {
+                    return (ControlError("no trip \(n)").line, false)
+                }
+                let all = store.points(trip: nil, since: span.0, until: span.1).flatMap(\.1)
+                points = all.isEmpty ? [] : [(n, all)]
+            } else {
+                points = store.points(trip: trip, since: since, until: until)
+            }
             o.add("points", points.reduce(0) { $0 + $1.1.count })
             o.add("gpx", GPXWriter.document(points))
         }
@@ -410,6 +460,14 @@ public actor TrackerService {
             o.add("fix", raw: "null")
         }
         o.add("trip", raw: tripJSON())
+        if configuration.tracker.tripMode == .auto {
+            let (motion, since) = session.tracker.trips.motion
+            var m = JSONObject()
+            m.add("state", motion.rawValue)
+            m.add("since", since.map(Timestamp.iso8601))
+            o.add("motion", m)
+            if let open = openTripObject() { o.add("current_trip", open) } else { o.add("current_trip", raw: "null") }
+        }
         o.add("fences", raw: fencesJSON(detailed: false))
         let c = session.tracker.counters
         var counters = JSONObject()
@@ -441,6 +499,37 @@ public actor TrackerService {
         o.add("version", Daemon.version)
         o.add("uptime_s", MonotonicClock.now() - startedAt, decimals: 1)
         return o.encoded
+    }
+
+    /// One automatic trip for `trips` and `status`.
+    static func tripObject(_ f: TripFigures, state: String) -> JSONObject {
+        var j = JSONObject()
+        j.add("id", f.id)
+        j.add("state", state)
+        j.add("started_at", Timestamp.iso8601(f.start))
+        j.add("ended_at", Timestamp.iso8601(f.end))
+        j.add("from", EventJSON.place(f.from, fences: f.fromFences))
+        j.add("to", EventJSON.place(f.to, fences: f.toFences))
+        j.add("traveled_m", f.traveledM, decimals: 2)
+        j.add("straight_line_m", f.straightLineM, decimals: 2)
+        j.add("duration_s", f.durationS, decimals: 1)
+        j.add("moving_s", f.movingS, decimals: 1)
+        j.add("max_speed_mps", f.maxSpeedMps, decimals: 2)
+        j.add("avg_speed_mps", f.avgSpeedMps, decimals: 2)
+        return j
+    }
+
+    /// The open automatic trip so far, if one is open.
+    private func openTripObject() -> JSONObject? {
+        guard let open = session.tracker.trips.openTrip else { return nil }
+        var j = JSONObject()
+        j.add("id", open.id)
+        j.add("state", "open")
+        j.add("started_at", Timestamp.iso8601(open.start))
+        j.add("from", EventJSON.place(open.from, fences: fenceNames(at: open.from)))
+        j.add("traveled_m", open.traveledM, decimals: 2)
+        if let now = session.tracker.lastAccepted?.time { j.add("duration_s", now - open.start, decimals: 1) }
+        return j
     }
 
     private func tripJSON() -> String {

@@ -49,6 +49,14 @@ enum Formatter {
                          + "\(num(trip["traveled_m"])) m traveled, \(num(trip["straight_line_m"])) m in a straight line")
         }
         if let steps = r["steps"], steps != .null { lines.append("steps     " + Self.steps(steps)) }
+        if let m = r["motion"] {
+            var line = "motion    \(m["state"]?.string ?? "?")"
+            if let since = m["since"]?.string { line += " since \(localTime(since))" }
+            if let t = r["current_trip"], t != .null {
+                line += "; trip \(num(t["id"])) from \(place(t["from"])) since \(localTime(t["started_at"]?.string)), \(num(t["traveled_m"])) m"
+            }
+            lines.append(line)
+        }
         let fences = r["fences"]?.array ?? []
         let inside = fences.filter { $0["state"]?.string == "inside" }.compactMap { $0["id"]?.string }
         lines.append("fences    \(fences.count) loaded; inside: \(inside.isEmpty ? "none" : inside.joined(separator: ", "))")
@@ -61,6 +69,52 @@ enum Formatter {
         }
         lines.append("daemon    gpstrackd \(r["version"]?.string ?? "?"), up \(num(r["uptime_s"])) s, event seq \(num(r["seq"]))")
         return lines.joined(separator: "\n")
+    }
+
+    /// "Home" (the fences at a place), else its coordinates.
+    static func place(_ p: JSONValue?) -> String {
+        let names = p?["fences"]?.array?.compactMap(\.string) ?? []
+        if !names.isEmpty { return names.joined(separator: "/") }
+        return "\(num(p?["lat"], 5)),\(num(p?["lon"], 5))"
+    }
+
+    /// A table of rows, columns padded to their widest cell (the last one not).
+    static func table(_ rows: [[String]]) -> String {
+        guard let width = rows.first?.count else { return "" }
+        let widths = (0..<width).map { c in rows.map { $0[c].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { i, cell in i == width - 1 ? cell : cell + String(repeating: " ", count: widths[i] - cell.count) }
+                .joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
+    /// `gpstrackctl trips` (automatic trips).
+    static func autoTrips(_ r: JSONValue) -> String {
+        var rows = [["ID", "STATE", "START", "END", "FROM → TO", "DISTANCE", "STRAIGHT", "DURATION", "MOVING", "MAX", "AVG"]]
+        for t in r["trips"]?.array ?? [] {
+            let to = t["to"].map(place) ?? "…"
+            rows.append([num(t["id"]), t["state"]?.string ?? "", localTime(t["started_at"]?.string), localTime(t["ended_at"]?.string),
+                         "\(place(t["from"])) → \(to)", "\(num(t["traveled_m"])) m",
+                         t["straight_line_m"] == nil ? "-" : "\(num(t["straight_line_m"])) m", "\(num(t["duration_s"])) s",
+                         t["moving_s"] == nil ? "-" : "\(num(t["moving_s"])) s",
+                         t["max_speed_mps"].map { "\(num(.number(($0.number ?? 0) * 3.6))) km/h" } ?? "-",
+                         t["avg_speed_mps"].map { "\(num(.number(($0.number ?? 0) * 3.6))) km/h" } ?? "-"])
+        }
+        return rows.count == 1 ? "no trips yet" : table(rows)
+    }
+
+    /// `gpstrackctl stops`.
+    static func stops(_ r: JSONValue) -> String {
+        var rows = [["PLACE", "FENCES", "ARRIVAL", "DEPARTURE", "DURATION"]]
+        for s in r["stops"]?.array ?? [] {
+            let at = s["at"]
+            rows.append(["\(num(at?["lat"], 5)),\(num(at?["lon"], 5))",
+                         (at?["fences"]?.array?.compactMap(\.string) ?? []).joined(separator: ", ").isEmpty ? "-"
+                            : (at?["fences"]?.array?.compactMap(\.string) ?? []).joined(separator: ", "),
+                         localTime(s["arrival"]?.string), s["departure"]?.string == nil ? "(here)" : localTime(s["departure"]?.string),
+                         "\(num(s["duration_s"])) s"])
+        }
+        return rows.count == 1 ? "no stops yet" : table(rows)
     }
 
     static func fences(_ r: JSONValue) -> String {

@@ -14,7 +14,8 @@ let usage = """
       reset           zero the trip's figures
       reload          reload the fences file
       watch           print every event as it happens (until interrupted)
-      trips           the stored trips: id, start, end, distance, duration
+      trips           the trips: id, start, end, from → to, distance, duration, speeds
+      stops           the stops: place, fences, arrival, departure, duration
       events [--since TIME] [--fence ID]
                       stored events (TIME as 2026-03-14T08:00:00Z)
       steps [--since TIME]
@@ -55,7 +56,7 @@ switch command {
 case "state":
     guard args.positionals.count == 2 else { fail(.usage, "gpstrackctl: state needs a fence ID\n\(usage)") }
     request.add("fence", args.positionals[1])
-case "status", "fences", "start", "stop", "reset", "reload", "watch", "trips", "events", "export", "steps":
+case "status", "fences", "start", "stop", "reset", "reload", "watch", "trips", "stops", "events", "export", "steps":
     guard args.positionals.count == 1 else { fail(.usage, "gpstrackctl: \(command) takes no argument\n\(usage)") }
     let allowed: [String: Set<String>] = ["events": ["since", "fence"], "steps": ["since"], "export": ["since", "until", "trip", "gpx"]]
     for key in Set(args.options.keys).union(args.flags).subtracting(["socket", "json", "help"])
@@ -100,6 +101,10 @@ switch command {
 case "status": if !json { out(Formatter.status(response)) }
 case "fences": if !json { out(Formatter.fences(response)) }
 case "state": if !json { out("\(args.positionals[1]): \(response["state"]?.string ?? "?") since \(Formatter.localTime(response["since"]?.string))") }
+case "trips" where (response["trips"]?.array ?? []).contains { $0["from"] != nil }:
+    if !json { out(Formatter.autoTrips(response)) }
+case "stops":
+    if !json { out(Formatter.stops(response)) }
 case "trips":
     if !json {
         out("ID  STATE     START                END                  DISTANCE  DURATION")

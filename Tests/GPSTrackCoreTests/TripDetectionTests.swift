@@ -61,6 +61,21 @@ import GPSTrackSim
         #expect(abs(r.tracker.trip.traveledM - total) < 0.01, "the odometer is the trips' sum")
     }
 
+    @Test func aParkingPlaceWhereEveryFixIsRejectedStillEndsTheTripOnArrival() throws {
+        let day = DayScenario.make(seed: 3)
+        var trace = Simulator.run(day.scenario, seed: 3)
+        let t0 = try #require(trace.fixes.first?.time)
+        // A poor sky view where the walk ends: the receiver reports 80 m of error for the 2 h.
+        let (arrived, left) = (t0 + Double(day.trips[1].end), t0 + Double(day.trips[2].start))
+        for i in trace.fixes.indices where (trace.fixes[i].time ?? 0) > arrived + 1 && (trace.fixes[i].time ?? 0) < left - 5 {
+            trace.fixes[i].eph = 80
+        }
+        let r = Self.run(trace.fixes)
+        try #require(r.ends.count == 3)
+        #expect(abs(r.ends[1].end - arrived) <= 30, "the walk ends on arrival, not when fixes come back: \(r.ends[1].end - arrived) s")
+        #expect(abs(r.ends[2].start - left) <= 30)
+    }
+
     @Test(arguments: seeds)
     func aDayWithSpeedAndCourse(seed: UInt64) throws { try check(seed: seed, velocity: true) }
 

@@ -2,15 +2,15 @@ import Foundation
 import GPSTrackCore
 
 /// Reference path lengths from GeographicLib's own `GeodSolve` (geographiclib-tools, installed
-/// by `make test`): never from the code under test.
-enum GeodSolveTruth {
-    static let path = ["/usr/bin/GeodSolve", "/usr/local/bin/GeodSolve"]
+/// by `make test`), for tests: never from the code under test.
+public enum GeodSolveTruth {
+    public static let path = ["/usr/bin/GeodSolve", "/usr/local/bin/GeodSolve"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    struct Missing: Error {}
+    public struct Missing: Error {}
 
     /// The length of each polyline (sum of its geodesic hops), metres.
-    static func lengths(_ lines: [[Coordinate]]) throws -> [Double] {
+    public static func lengths(_ lines: [[Coordinate]]) throws -> [Double] {
         guard let path else { throw Missing() }
         var input = ""
         var counts: [Int] = []
@@ -52,7 +52,7 @@ enum GeodSolveTruth {
     }
 
     /// Geodesic distance between two points.
-    static func distance(_ a: Coordinate, _ b: Coordinate) throws -> Double {
+    public static func distance(_ a: Coordinate, _ b: Coordinate) throws -> Double {
         try lengths([[a, b]])[0]
     }
 }

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import GPSTrackCore
+import GPSTrackSim
+
+/// Automatic trips through the live daemon: gpsd fed by gpsfake, the journal, SQLite, and
+/// restarts (SIGKILL mid-trip, SIGTERM mid-stop) that must lose, split or double no trip.
+@Suite(.serialized, .enabled(if: LiveHarness.available, "gpsd, gpsd-clients and systemd are installed by `make test`"))
+struct LiveTripTests {
+    static let tripEndID = "11c491396e6e4368af6aadb520edbe41"
+
+    init() throws {
+        try LiveHarness.ensureJournald()
+    }
+
+    /// A shorter day: drive 2 km, 7 min parked, a 600 m walk, 15 min parked with a wandering
+    /// receiver, a 2 km drive with 60-120 s lights, 7 min parked.
+    static func day(seed: UInt64) -> (DayScenario, SimulatedTrace) {
+        let day = DayScenario.make(seed: seed, firstDriveM: 2000, walkM: 600, secondDriveM: 2000,
+                                   shortPark: 420, longPark: 900, lastPark: 420)
+        return (day, Simulator.run(day.scenario, seed: seed))
+    }
+
+    /// Plays the day; `interrupt` may stop the daemon (returning its successor) as events come.
+    static func play(_ trace: SimulatedTrace, name: String,
+                     interrupt: (LiveHarness.DaemonProcess) throws -> LiveHarness.DaemonProcess = { $0 })
+        throws -> (daemons: [LiveHarness.DaemonProcess], trips: [[String: Any]], stops: [[String: Any]], feed: LiveHarness.Feed) {
+        let log = try LiveHarness.nmeaFile("\(name).nmea", fixes: trace.fixes, padding: 400)
+        let port = LiveHarness.freePort()
+        let feed = try LiveHarness.Feed(log: log, port: port)
+        let first = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)"])
+        let last = try interrupt(first)
+        try last.waitFor("gpsd_lost", containing: "no report", timeout: 180)
+        let client = try SocketClient(path: last.socketPath)
+        let trips = try #require(client.request(#"{"cmd":"trips"}"#)?["trips"] as? [[String: Any]])
+        let stops = try #require(client.request(#"{"cmd":"stops"}"#)?["stops"] as? [[String: Any]])
+        return (first === last ? [first] : [first, last], trips, stops, feed)
+    }
+
+    static func restart(_ d: LiveHarness.DaemonProcess, _ signal: Int32) throws -> LiveHarness.DaemonProcess {
+        d.signal(signal)
+        d.process.waitUntilExit()
+        return try LiveHarness.DaemonProcess(arguments: d.process.arguments!.suffix(2).map { $0 }, stateDirectory: d.stateDirectory)
+    }
+
+    @Test func aDayMakesItsTrueTripsAndSurvivesRestarts() throws {
+        let (day, trace) = Self.day(seed: 21)
+        let t0 = try #require(trace.fixes.first?.time)
+        let truths = try GeodSolveTruth.lengths(day.trips.map { Array(trace.truth[$0.start...$0.end]) })
+
+        let whole = try Self.play(trace, name: "day-whole")
+        defer { whole.feed.stop() }
+        try #require(whole.trips.count == 3, "\(whole.trips)")
+        for (i, (t, truth)) in zip(whole.trips, day.trips).enumerated() {
+            #expect(t["id"] as? Int == i + 1 && t["state"] as? String == "ended")
+            let start = try #require(Timestamp.parse(t["started_at"] as? String ?? ""))
+            let end = try #require(Timestamp.parse(t["ended_at"] as? String ?? ""))
+            #expect(abs(start - (t0 + Double(truth.start))) <= 30 && abs(end - (t0 + Double(truth.end))) <= 30,
+                    "trip \(i + 1): \(start - t0 - Double(truth.start)) s, \(end - t0 - Double(truth.end)) s off")
+            let traveled = try #require(t["traveled_m"] as? Double)
+            // gpsd rounds positions to its NMEA input's 1e-5 minutes: a few centimetres.
+            #expect(abs(traveled / truths[i] - 1) <= (truth.kind == .walk ? 0.03 : 0.02), "trip \(i + 1): \(traveled) m of \(truths[i]) m")
+        }
+        #expect(whole.stops.count >= 3, "a stop after each trip")
+        let daemon = whole.daemons[0]
+        let ends = try daemon.entries("trip_end")
+        #expect(ends.count == 3 && ends.allSatisfy { $0["MESSAGE_ID"] as? String == Self.tripEndID })
+        #expect(ends.first?["GPSTRACK_TRIP"] as? String == "1" && ends.first?["GPSTRACK_TRIP_TRAVELED_M"] != nil)
+        #expect(try daemon.entries("trip_start").count == 3)
+        let table = try ControlSocketTests.run(["--socket", daemon.socketPath, "trips"])
+        #expect(table.status == 0 && table.stdout.contains("→") && table.stdout.split(separator: "\n").count == 4)
+        let stopsTable = try ControlSocketTests.run(["--socket", daemon.socketPath, "stops"])
+        #expect(stopsTable.status == 0 && stopsTable.stdout.contains("ARRIVAL"))
+        let gpx = try ControlSocketTests.run(["--socket", daemon.socketPath, "export", "--gpx", "--trip", "2"])
+        #expect(gpx.status == 0 && gpx.stdout.components(separatedBy: "<trkpt ").count > 10)
+        let status = try #require(try SocketClient(path: daemon.socketPath).request(#"{"cmd":"status"}"#))
+        #expect((status["motion"] as? [String: Any])?["state"] as? String == "stopped")
+
+        // SIGKILL during the walk (trip 2), SIGTERM during the long stop after it.
+        let broken = try Self.play(trace, name: "day-restarted") { first in
+            try first.waitFor("trip_start", count: 2, timeout: 120)
+            let second = try Self.restart(first, SIGKILL)
+            try second.waitFor("trip_end", timeout: 120)   // the walk's end, told by the successor
+            let third = try Self.restart(second, SIGTERM)
+            return third
+        }
+        defer { broken.feed.stop() }
+        try #require(broken.trips.count == whole.trips.count, "\(broken.trips)")
+        for (a, b) in zip(broken.trips, whole.trips) {
+            #expect(a["id"] as? Int == b["id"] as? Int)
+            let sa = Timestamp.parse(a["started_at"] as? String ?? "") ?? 0, sb = Timestamp.parse(b["started_at"] as? String ?? "") ?? 1
+            let ea = Timestamp.parse(a["ended_at"] as? String ?? "") ?? 0, eb = Timestamp.parse(b["ended_at"] as? String ?? "") ?? 1
+            #expect(abs(sa - sb) <= 30 && abs(ea - eb) <= 30)
+            let da = a["traveled_m"] as? Double ?? 0, db = b["traveled_m"] as? Double ?? 1
+            #expect(abs(da / db - 1) <= 0.03, "trip \(a["id"] ?? "?"): \(da) m after restarts, \(db) m without")
+        }
+    }
+}
