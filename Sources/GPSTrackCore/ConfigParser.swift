@@ -77,6 +77,19 @@ public enum ConfigParser {
         ("min_trip_distance_m", number(\.minTripDistanceM, min: 0, inclusive: true)),
         ("min_trip_s", number(\.minTripS, min: 0, inclusive: true)),
         ("max_gap_s", number(\.maxGapS, min: 0, inclusive: false)),
+        ("guard", { c, v in
+            guard let on = ["on": true, "off": false][v] else { return "expected on or off, got '\(v)'" }
+            c.tracker.guardOn = on
+            return nil
+        }),
+        ("guard_after_s", number(\.guardAfterS, min: 0, inclusive: false)),
+        ("guard_radius_m", number(\.guardRadiusM, min: 0, inclusive: false)),
+        ("speed_limit_kmh", { c, v in
+            guard let x = Double(v), x.isFinite, x > 0 else { return "expected a number of km/h > 0, got '\(v)'" }
+            c.tracker.speedLimitKmh = x
+            return nil
+        }),
+        ("overspeed_min_s", number(\.overspeedMinS, min: 0, inclusive: true)),
     ]
 
     /// Parses `text`, read from `file`, on top of `base`.
@@ -108,6 +121,10 @@ public enum ConfigParser {
             if let problem = setter(&config, value) {
                 throw ConfigError(file: file, line: lineNumber, message: "\(key): \(problem)")
             }
+        }
+        if config.tracker.guardOn, config.tracker.tripMode == .manual {
+            throw ConfigError(file: file, line: seen["guard"] ?? seen["trip_mode"],
+                              message: "guard = on needs trip_mode = auto (the guard arms at stops)")
         }
         return config
     }

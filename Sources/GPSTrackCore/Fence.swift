@@ -32,9 +32,12 @@ public struct Fence: Sendable {
     public var dwellS: Double?
     /// Which transitions are reported (all by default).
     public var notify: Set<Notify>
+    /// Overspeed: the speed limit inside this fence, km/h (`properties.speed_limit_kmh`).
+    public var speedLimitKmh: Double?
 
     public init(index: Int, id: String, name: String? = nil, shape: Shape, dwellS: Double? = nil,
-                notify: Set<Notify> = Set(Notify.allCases)) {
+                notify: Set<Notify> = Set(Notify.allCases), speedLimitKmh: Double? = nil) {
+        self.speedLimitKmh = speedLimitKmh
         self.index = index
         self.id = id
         self.name = name

@@ -96,7 +96,12 @@ public enum GeoJSONFences {
             guard let s = n.string else { throw fail("name must be a string") }
             name = s
         }
-        return Fence(index: i, id: fenceID, name: name, shape: shape, dwellS: dwell, notify: notify)
+        var limit: Double?
+        if let l = properties?["speed_limit_kmh"], l != .null {
+            guard let v = l.number, v.isFinite, v > 0 else { throw fail("speed_limit_kmh must be a number of km/h > 0") }
+            limit = v
+        }
+        return Fence(index: i, id: fenceID, name: name, shape: shape, dwellS: dwell, notify: notify, speedLimitKmh: limit)
     }
 
     static func position(_ v: JSONValue, _ fail: (String) -> FenceError) throws(FenceError) -> Coordinate {

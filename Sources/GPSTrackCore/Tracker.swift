@@ -19,12 +19,15 @@ public struct Tracker: Sendable {
     private var motion: MotionFilter
     /// Stops and trips (`trip_mode = auto`).
     public private(set) var trips: TripDetector
+    /// The parked guard (`trip_mode = auto` only: it arms at stops).
+    public private(set) var parkedGuard: ParkedGuard
 
     public init(config: TrackerConfig = TrackerConfig()) {
         self.config = config
         screen = FixScreen(config: config)
         motion = MotionFilter(config: config)
         trips = TripDetector(config: config)
+        parkedGuard = ParkedGuard(enabled: config.guardOn)
     }
 
     /// Ingests one fix (one epoch: merge gpsd's per-sentence TPVs with `EpochAssembler` first).
@@ -67,6 +70,7 @@ public struct Tracker: Sendable {
         if config.tripMode == .auto {
             let tripEvents = trips.ingest(fix, hop: offered, jumped: jumped)
             events += tripEvents
+            events += parkedGuard.observe(fix, stop: trips.currentStop, config: config)
             trip.traveledM = trips.traveledM
             if !tripEvents.isEmpty, let start = trip.start, let at = trips.currentStop?.at {
                 trip.straightLineM = Geodesic.distance(start, at)
@@ -100,8 +104,15 @@ public struct Tracker: Sendable {
     public mutating func restore(trips state: String) -> Bool {
         guard let detector = TripDetector(config: config, state: state) else { return false }
         trips = detector
+        if let g = ParkedGuard(state: state) { parkedGuard = g }
         return true
     }
+
+    /// Turns the parked guard on or off.
+    public mutating func setGuard(on: Bool) { parkedGuard.set(enabled: on) }
+
+    /// The trip detector's and the guard's state, to store.
+    public var motionState: String { trips.encodedState() + "\n" + parkedGuard.encodedState }
 
     /// Starts counting: resets the trip, which begins at the next accepted fix. In `auto`
     /// mode an open trip ends here (a forced boundary).

@@ -44,5 +44,16 @@ public struct TrackerConfig: Sendable, Equatable {
     /// A gap without any accepted fix longer than this ends a trip at its last fix. Seconds.
     public var maxGapS: Double = 1800
 
+    /// The parked guard: on or off at start (`gpstrackctl guard on|off` changes it).
+    public var guardOn = false
+    /// The guard arms after the receiver has stood at a stop this long. Seconds, > 0.
+    public var guardAfterS: Double = 600
+    /// A fix this far (plus its error estimate) from the parked place breaches it. Metres, > 0.
+    public var guardRadiusM: Double = 100
+    /// Overspeed: the limit everywhere, km/h (nil: none but the fences' own).
+    public var speedLimitKmh: Double?
+    /// Overspeed: seconds above the limit before `overspeed_start`, >= 0.
+    public var overspeedMinS: Double = 10
+
     public init() {}
 }

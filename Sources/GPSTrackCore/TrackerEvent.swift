@@ -5,6 +5,14 @@ public enum TrackerEvent: Sendable {
     case tripStart(trip: Int?, time: Double, at: Coordinate)
     /// An automatic trip ended (the receiver settled at a stop, a gap, or `stop`).
     case tripEnd(TripFigures)
+    /// The parked guard armed around the settled place of a stop.
+    case guardArmed(time: Double, at: Coordinate, radiusM: Double)
+    /// A fix beyond the guard's radius plus its error: once per parking.
+    case guardBreach(time: Double, at: Coordinate, parkedAt: Coordinate, distanceM: Double)
+    /// The speed has exceeded the limit in force for `overspeed_min_s` (time: when it began).
+    case overspeedStart(time: Double, at: Coordinate, limitKmh: Double, speedMps: Double)
+    /// The excess is over.
+    case overspeedEnd(time: Double, at: Coordinate, limitKmh: Double, maxSpeedMps: Double, durationS: Double, distanceM: Double)
     /// The trip's figures were frozen.
     case tripStop(time: Double?, traveledM: Double)
     /// The reference moved after a run of consistent rejections (time stepped back, or the
@@ -17,6 +25,10 @@ public enum TrackerEvent: Sendable {
         switch self {
         case .tripStart: "trip_start"
         case .tripEnd: "trip_end"
+        case .guardArmed: "guard_armed"
+        case .guardBreach: "guard_breach"
+        case .overspeedStart: "overspeed_start"
+        case .overspeedEnd: "overspeed_end"
         case .tripStop: "trip_stop"
         case .discontinuity: "discontinuity"
         }

@@ -16,6 +16,8 @@ public struct TrackingSession: Sendable {
     }
 
     public private(set) var tracker: Tracker
+    /// Speed against the limits in force.
+    public private(set) var overspeedMonitor = OverspeedMonitor()
     public private(set) var geofences: GeofenceMonitor?
     /// The last sequence number given out.
     public private(set) var seq: UInt64
@@ -51,10 +53,25 @@ public struct TrackingSession: Sendable {
                 out.append(next(.fence(e)))
             }
             if let determination { out.append(next(.fencesDetermined(determination))) }
+            for e in overspeed(fix) { out.append(next(.tracker(e))) }
             return out
         }
         for e in trackerEvents { out.append(next(.tracker(e))) }
+        for e in overspeed(fix) { out.append(next(.tracker(e))) }
         return out
+    }
+
+    /// Overspeed against the lowest limit in force: the global one and those of the fences
+    /// the receiver is inside.
+    private mutating func overspeed(_ fix: Fix) -> [TrackerEvent] {
+        guard case .accepted(let delivered, let hop) = tracker.lastOutcome else { return [] }
+        var limit = tracker.config.speedLimitKmh
+        if let monitor = geofences {
+            for (i, f) in monitor.index.fences.enumerated() where f.speedLimitKmh != nil && monitor.statuses[i].state == .inside {
+                limit = min(limit ?? .infinity, f.speedLimitKmh!)
+            }
+        }
+        return overspeedMonitor.observe(fix, hop: delivered ? hop : nil, limitKmh: limit, config: tracker.config)
     }
 
     /// Carries on from stored state: the trip, the sequence numbers and the fences' memberships.
@@ -93,6 +110,9 @@ public struct TrackingSession: Sendable {
 
     /// Freezes the trip's figures.
     public mutating func stopTrip() -> [Sequenced] { tracker.stopTrip().map { next(.tracker(named($0))) } }
+
+    /// Turns the parked guard on or off.
+    public mutating func setGuard(on: Bool) { tracker.setGuard(on: on) }
 
     /// Zeroes the trip's figures.
     public mutating func resetTrip() -> [Sequenced] { tracker.resetTrip().map { next(.tracker(named($0))) } }

@@ -12,6 +12,8 @@ public enum ControlRequest: Sendable, Equatable {
     case watch
     case trips
     case stops
+    /// `{"cmd":"guard","on":true}`: the parked guard on or off.
+    case `guard`(Bool)
     case events(since: Double?, fence: String?)
     case export(trip: Int64?, since: Double?, until: Double?)
     case steps(since: Double?)
@@ -22,7 +24,7 @@ public enum ControlRequest: Sendable, Equatable {
     /// Commands that change the daemon's state and need a privileged peer.
     public var isMutating: Bool {
         switch self {
-        case .start, .stop, .reset, .reload: true
+        case .start, .stop, .reset, .reload, .guard: true
         default: false
         }
     }
@@ -33,7 +35,7 @@ public enum ControlRequest: Sendable, Equatable {
         guard case .object(let o) = value else { return .failure(.init("a request is a JSON object")) }
         guard let cmdValue = o["cmd"] else { return .failure(.init("missing \"cmd\"")) }
         guard let cmd = cmdValue.string else { return .failure(.init("\"cmd\" must be a string")) }
-        let fields: [String: Set<String>] = ["state": ["fence"], "events": ["since", "fence"],
+        let fields: [String: Set<String>] = ["state": ["fence"], "events": ["since", "fence"], "guard": ["on"],
                                              "export": ["format", "trip", "since", "until"], "steps": ["since"]]
         let allowed = (fields[cmd] ?? []).union(["cmd"])
         func time(_ key: String) -> Result<Double?, ControlError> {
@@ -60,6 +62,9 @@ public enum ControlRequest: Sendable, Equatable {
         case "watch": return .success(.watch)
         case "trips": return .success(.trips)
         case "stops": return .success(.stops)
+        case "guard":
+            guard case .bool(let on)? = o["on"] else { return .failure(.init("guard needs \"on\": true or false")) }
+            return .success(.guard(on))
         case "events":
             if let f = o["fence"], f.string == nil { return .failure(.init("\"fence\" must be a string")) }
             return time("since").map { .events(since: $0, fence: o["fence"]?.string) }
@@ -77,7 +82,7 @@ public enum ControlRequest: Sendable, Equatable {
             case (.success(let since), .success(let until)): return .success(.export(trip: trip, since: since, until: until))
             }
         default:
-            return .failure(.init("unknown cmd \"\(cmd.prefix(64))\" (status, fences, state, start, stop, reset, reload, watch, trips, stops, events, export, steps)"))
+            return .failure(.init("unknown cmd \"\(cmd.prefix(64))\" (status, fences, state, start, stop, reset, reload, watch, trips, stops, guard, events, export, steps)"))
         }
     }
 }

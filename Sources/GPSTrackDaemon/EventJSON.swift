@@ -51,6 +51,31 @@ public enum EventJSON {
             o.add("time", Timestamp.iso8601(time))
             o.add("lat", at.latitude)
             o.add("lon", at.longitude)
+        case .guardArmed(let time, let at, let radius):
+            o.add("time", Timestamp.iso8601(time))
+            o.add("lat", at.latitude)
+            o.add("lon", at.longitude)
+            o.add("radius_m", radius, decimals: 1)
+        case .guardBreach(let time, let at, let parked, let distance):
+            o.add("time", Timestamp.iso8601(time))
+            o.add("lat", at.latitude)
+            o.add("lon", at.longitude)
+            o.add("distance_m", distance, decimals: 1)
+            o.add("parked", place(parked, fences: []))
+        case .overspeedStart(let time, let at, let limit, let speed):
+            o.add("time", Timestamp.iso8601(time))
+            o.add("lat", at.latitude)
+            o.add("lon", at.longitude)
+            o.add("limit_kmh", limit, decimals: 1)
+            o.add("speed_mps", speed, decimals: 2)
+        case .overspeedEnd(let time, let at, let limit, let maxSpeed, let duration, let distance):
+            o.add("time", Timestamp.iso8601(time))
+            o.add("lat", at.latitude)
+            o.add("lon", at.longitude)
+            o.add("limit_kmh", limit, decimals: 1)
+            o.add("max_speed_mps", maxSpeed, decimals: 2)
+            o.add("duration_s", duration, decimals: 1)
+            o.add("distance_m", distance, decimals: 1)
         case .tripEnd(let f):
             o.add("trip", f.id)
             o.add("start", Timestamp.iso8601(f.start))

@@ -134,6 +134,25 @@ public actor TrackerService {
         mqtt.enqueue(kind: "transition", topic: mqtt.baseTopic + "/event", payload: o.encoded, qos: 1)
     }
 
+    /// OwnTracks `transition` for a guard breach (`event: leave`, `desc: parked`), so that Home
+    /// Assistant shows it.
+    private func publishBreach(time: Double, at: Coordinate, parkedAt: Coordinate) {
+        guard let mqtt else { return }
+        var o = JSONObject()
+        o.add("_type", "transition")
+        o.add("tid", mqtt.trackerID)
+        o.add("event", "leave")
+        o.add("desc", "parked")
+        o.add("rid", "parked")
+        o.add("wtst", Int(session.tracker.parkedGuard.armedSince ?? time))
+        o.add("tst", Int(time))
+        o.add("lat", at.latitude)
+        o.add("lon", at.longitude)
+        o.add("acc", Self.accuracy(session.tracker.lastAccepted?.horizontalError, assumed: configuration.tracker.assumedErrorM))
+        o.add("t", "c")
+        mqtt.enqueue(kind: "transition", topic: mqtt.baseTopic + "/event", payload: o.encoded, qos: 1)
+    }
+
     /// Commits events, then reports them (journal, watchers, MQTT): each event is encoded once
     /// and nobody hears of it before it is stored.
     private func deliver(_ events: [TrackingSession.Sequenced], force: Bool = false) {
@@ -151,6 +170,7 @@ public actor TrackerService {
                     stepsTripEnded(from: session.tracker.trip.startedAt, to: session.tracker.lastAccepted?.time)
                 }
             }
+            if case .tracker(.guardBreach(let t, let at, let parked, _)) = e.event { publishBreach(time: t, at: at, parkedAt: parked) }
         }
     }
 
@@ -179,6 +199,8 @@ public actor TrackerService {
                 case .tripStart(_, let at, _), .discontinuity(let at, _, _): time = at
                 case .tripEnd(let f): time = f.end
                 case .tripStop(let at, _): time = at
+                case .guardArmed(let at, _, _), .guardBreach(let at, _, _, _), .overspeedStart(let at, _, _, _),
+                     .overspeedEnd(let at, _, _, _, _, _): time = at
                 }
             }
             rows.append(Store.EventRow(seq: e.seq, time: time, event: Self.name(of: e), fence: fenceID, json: line))
@@ -197,7 +219,7 @@ public actor TrackerService {
             return nil
         }
         let stops = [detector.lastEndedStop, detector.currentStop].compactMap { $0 }.map { ($0, fenceNames(at: $0.at)) }
-        return Store.MotionRows(state: detector.encodedState(), trips: ended, stops: stops)
+        return Store.MotionRows(state: session.tracker.motionState, trips: ended, stops: stops)
     }
 
     private func fenceNames(at p: Coordinate) -> [String] {
@@ -370,6 +392,15 @@ public actor TrackerService {
         case .reload:
             if let error = reloadFences() { return (ControlError(error).line, false) }
             o.add("fences", session.geofences?.index.fences.count ?? 0)
+        case .guard(let on):
+            guard configuration.tracker.tripMode == .auto else {
+                return (ControlError("the parked guard needs trip_mode = auto (it arms at stops)").line, false)
+            }
+            session.setGuard(on: on)
+            persist(force: true)
+            emit(LogEntry(event: "guard_set", priority: .info, message: "Parked guard \(on ? "on" : "off")",
+                          fields: [("GPSTRACK_GUARD", on ? "on" : "off")]))
+            o.add("guard", guardJSON())
         case .watch:
             o.add("watching", true)
             return (o.encoded, true)
@@ -467,6 +498,7 @@ public actor TrackerService {
             m.add("since", since.map(Timestamp.iso8601))
             o.add("motion", m)
             if let open = openTripObject() { o.add("current_trip", open) } else { o.add("current_trip", raw: "null") }
+            o.add("guard", guardJSON())
         }
         o.add("fences", raw: fencesJSON(detailed: false))
         let c = session.tracker.counters
@@ -499,6 +531,22 @@ public actor TrackerService {
         o.add("version", Daemon.version)
         o.add("uptime_s", MonotonicClock.now() - startedAt, decimals: 1)
         return o.encoded
+    }
+
+    /// The parked guard's state for `status` and `guard`.
+    private func guardJSON() -> JSONObject {
+        let g = session.tracker.parkedGuard
+        var j = JSONObject()
+        j.add("state", g.state)
+        if let at = g.armedAt {
+            var p = JSONObject()
+            p.add("lat", at.latitude)
+            p.add("lon", at.longitude)
+            j.add("armed_at", p)
+            j.add("since", g.armedSince.map(Timestamp.iso8601))
+            j.add("radius_m", configuration.tracker.guardRadiusM, decimals: 1)
+        }
+        return j
     }
 
     /// One automatic trip for `trips` and `status`.
@@ -704,6 +752,27 @@ public actor TrackerService {
                                 fields: fields)
             case .tripStop(_, let traveled):
                 return LogEntry(event: "trip_stop", priority: .info, message: "Trip stopped after \(Self.metres(traveled))", fields: fields)
+            case .guardArmed(let time, let at, let radius):
+                fields += [("GPSTRACK_TIME", Timestamp.iso8601(time)), ("GPSTRACK_RADIUS_M", Self.number(radius))] + position(at)
+                return LogEntry(event: "guard_armed", priority: .notice,
+                                message: "Parked guard armed: \(Self.metres(radius)) around \(Self.coordinate(at))", fields: fields)
+            case .guardBreach(let time, let at, let parked, let distance):
+                fields += [("GPSTRACK_TIME", Timestamp.iso8601(time)), ("GPSTRACK_DISTANCE_M", Self.number(distance)),
+                           ("GPSTRACK_PARKED_LAT", "\(parked.latitude)"), ("GPSTRACK_PARKED_LON", "\(parked.longitude)")] + position(at)
+                return LogEntry(event: "guard_breach", priority: .warning,
+                                message: "Parked guard breached: \(Self.metres(distance)) from where it was parked", fields: fields)
+            case .overspeedStart(let time, let at, let limit, let speed):
+                fields += [("GPSTRACK_TIME", Timestamp.iso8601(time)), ("GPSTRACK_LIMIT_KMH", Self.number(limit)),
+                           ("GPSTRACK_SPEED_MPS", Self.number(speed))] + position(at)
+                return LogEntry(event: "overspeed_start", priority: .notice,
+                                message: "Over the \(Int(limit.rounded())) km/h limit", fields: fields)
+            case .overspeedEnd(let time, let at, let limit, let maxSpeed, let duration, let distance):
+                fields += [("GPSTRACK_TIME", Timestamp.iso8601(time)), ("GPSTRACK_LIMIT_KMH", Self.number(limit)),
+                           ("GPSTRACK_MAX_SPEED_MPS", Self.number(maxSpeed)), ("GPSTRACK_DURATION_S", Self.number(duration)),
+                           ("GPSTRACK_DISTANCE_M", Self.number(distance))] + position(at)
+                return LogEntry(event: "overspeed_end", priority: .notice,
+                                message: "Back under the \(Int(limit.rounded())) km/h limit after \(Int(duration.rounded())) s, "
+                                    + "\(Self.metres(distance)) over it, at most \(Int((maxSpeed * 3.6).rounded())) km/h", fields: fields)
             case .discontinuity(let time, let at, let counted):
                 fields += [("GPSTRACK_TIME", Timestamp.iso8601(time)), ("GPSTRACK_COUNTED", counted ? "1" : "0")] + position(at)
                 return LogEntry(event: "discontinuity", priority: .info,

@@ -57,6 +57,11 @@ enum Formatter {
             }
             lines.append(line)
         }
+        if let g = r["guard"] {
+            var line = "guard     \(g["state"]?.string ?? "?")"
+            if let at = g["armed_at"] { line += " around \(num(at["lat"], 6)),\(num(at["lon"], 6)) since \(localTime(g["since"]?.string))" }
+            lines.append(line)
+        }
         let fences = r["fences"]?.array ?? []
         let inside = fences.filter { $0["state"]?.string == "inside" }.compactMap { $0["id"]?.string }
         lines.append("fences    \(fences.count) loaded; inside: \(inside.isEmpty ? "none" : inside.joined(separator: ", "))")

@@ -16,6 +16,7 @@ let usage = """
       watch           print every event as it happens (until interrupted)
       trips           the trips: id, start, end, from → to, distance, duration, speeds
       stops           the stops: place, fences, arrival, departure, duration
+      guard on|off    arm the parked guard at stops, or disarm it
       events [--since TIME] [--fence ID]
                       stored events (TIME as 2026-03-14T08:00:00Z)
       steps [--since TIME]
@@ -56,6 +57,11 @@ switch command {
 case "state":
     guard args.positionals.count == 2 else { fail(.usage, "gpstrackctl: state needs a fence ID\n\(usage)") }
     request.add("fence", args.positionals[1])
+case "guard":
+    guard args.positionals.count == 2, ["on", "off"].contains(args.positionals[1]) else {
+        fail(.usage, "gpstrackctl: guard needs on or off\n\(usage)")
+    }
+    request.add("on", args.positionals[1] == "on")
 case "status", "fences", "start", "stop", "reset", "reload", "watch", "trips", "stops", "events", "export", "steps":
     guard args.positionals.count == 1 else { fail(.usage, "gpstrackctl: \(command) takes no argument\n\(usage)") }
     let allowed: [String: Set<String>] = ["events": ["since", "fence"], "steps": ["since"], "export": ["since", "until", "trip", "gpx"]]
@@ -105,6 +111,8 @@ case "trips" where (response["trips"]?.array ?? []).contains { $0["from"] != nil
     if !json { out(Formatter.autoTrips(response)) }
 case "stops":
     if !json { out(Formatter.stops(response)) }
+case "guard":
+    if !json { out("guard: \(response["guard"]?["state"]?.string ?? "?")") }
 case "trips":
     if !json {
         out("ID  STATE     START                END                  DISTANCE  DURATION")

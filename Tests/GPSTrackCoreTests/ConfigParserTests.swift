@@ -35,6 +35,11 @@ import GPSTrackCore
         ("min_stop_s = 0\n", 1, "must be > 0"),
         ("min_trip_distance_m = -5\n", 1, "must be >= 0"),
         ("max_gap_s = soon\n", 1, "expected a number"),
+        ("guard = maybe\n", 1, "expected on or off"),
+        ("trip_mode = manual\n\nguard = on\n", 3, "guard = on needs trip_mode = auto"),
+        ("speed_limit_kmh = -30\n", 1, "km/h > 0"),
+        ("guard_radius_m = 0\n", 1, "must be > 0"),
+        ("overspeed_min_s = x\n", 1, "expected a number"),
     ])
     func errorsNameFileAndLine(_ text: String, _ line: Int, _ fragment: String) {
         #expect {
@@ -52,6 +57,11 @@ import GPSTrackCore
         #expect(c.tracker.tripMode == .manual)
         #expect(c.tracker.minStopS == 120 && c.tracker.minTripDistanceM == 500 && c.tracker.minTripS == 30 && c.tracker.maxGapS == 600)
         #expect(TrackerConfig().tripMode == .auto, "automatic trips by default")
+        let g = try ConfigParser.parse("guard = on\nguard_after_s = 60\nguard_radius_m = 150\nspeed_limit_kmh = 80\noverspeed_min_s = 5\n",
+                                       file: "t.conf")
+        #expect(g.tracker.guardOn && g.tracker.guardAfterS == 60 && g.tracker.guardRadiusM == 150)
+        #expect(g.tracker.speedLimitKmh == 80 && g.tracker.overspeedMinS == 5)
+        #expect(TrackerConfig().speedLimitKmh == nil && !TrackerConfig().guardOn)
     }
 
     @Test func hostPortForms() {

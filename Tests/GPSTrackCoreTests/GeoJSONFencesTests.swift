@@ -14,6 +14,14 @@ import GPSTrackSim
         return try FenceIndex(fences: fences, file: "f.geojson")
     }
 
+    @Test func speedLimitsAreReadAndChecked() throws {
+        let idx = try load(Self.collection(#"{"type":"Feature","id":"z","properties":{"radius":50,"speed_limit_kmh":30},"geometry":{"type":"Point","coordinates":[8.5,47.3]}}"#))
+        #expect(idx.fences[0].speedLimitKmh == 30)
+        #expect(try load(Self.collection(Self.good)).fences[0].speedLimitKmh == nil)
+        #expect { _ = try load(Self.collection(#"{"type":"Feature","id":"z","properties":{"radius":50,"speed_limit_kmh":"fast"},"geometry":{"type":"Point","coordinates":[8.5,47.3]}}"#)) }
+            throws: { ($0 as? FenceError)?.description.contains("feature 0 (id \"z\"): speed_limit_kmh must be a number of km/h > 0") == true }
+    }
+
     @Test func readsCirclesPolygonsAndProperties() throws {
         let text = Self.collection(Self.good + "," + #"""
             {"type":"Feature","properties":{"id":"b","name":"Bee","dwell_s":30,"notify":["exit"]},

@@ -1,0 +1,72 @@
+/// The parked guard (anti-theft, towing): once the receiver has stood at a stop for
+/// `guard_after_s`, it arms around the stop's settled place; the first accepted fix farther
+/// than `guard_radius_m` plus its error estimate raises one breach for that parking.
+public struct ParkedGuard: Sendable, Equatable {
+    /// Whether the guard is on (`guard = on`, `gpstrackctl guard on|off`).
+    public var enabled: Bool
+    /// Where it is armed, since when, and for which stop (its arrival).
+    public private(set) var armedAt: Coordinate?
+    public private(set) var armedSince: Double?
+    /// The stop (by arrival) the guard last armed for; a breach disarms it until the next stop.
+    public private(set) var parking: Double?
+    public private(set) var breached = false
+
+    public init(enabled: Bool) {
+        self.enabled = enabled
+    }
+
+    /// `off`, `waiting` (on, not armed) or `armed`.
+    public var state: String { !enabled ? "off" : armedAt == nil ? "waiting" : "armed" }
+
+    /// Takes an accepted fix with the stop the trip detector says the receiver is at.
+    mutating func observe(_ fix: Fix, stop: StopFigures?, config: TrackerConfig) -> [TrackerEvent] {
+        guard enabled, let t = fix.time else { return [] }
+        if let at = armedAt {
+            let d = Geodesic.distance(at, fix.coordinate)
+            guard d > config.guardRadiusM + (fix.horizontalError ?? config.assumedErrorM) else { return [] }
+            armedAt = nil
+            armedSince = nil
+            breached = true
+            return [.guardBreach(time: t, at: fix.coordinate, parkedAt: at, distanceM: d)]
+        }
+        guard let stop, stop.arrival != parking, t - stop.arrival >= config.guardAfterS else { return [] }
+        parking = stop.arrival
+        breached = false
+        armedAt = stop.at
+        armedSince = t
+        return [.guardArmed(time: t, at: stop.at, radiusM: config.guardRadiusM)]
+    }
+
+    /// Turns the guard on or off; off disarms it.
+    public mutating func set(enabled on: Bool) {
+        enabled = on
+        if !on { armedAt = nil; armedSince = nil }
+    }
+
+    /// Lines for the stored state (beside the trip detector's).
+    public var encodedState: String {
+        var lines = ["guard=\(enabled ? 1 : 0)"]
+        if let a = armedAt, let s = armedSince { lines.append("guard_armed=\(a.latitude),\(a.longitude),\(s)") }
+        if let p = parking { lines.append("guard_parking=\(p),\(breached ? 1 : 0)") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Reads back `encodedState` from a stored state's lines; nil without a `guard=` line.
+    public init?(state: String) {
+        var fields: [String: [Double]] = [:]
+        for line in state.split(separator: "\n") {
+            guard let eq = line.firstIndex(of: "="), line.hasPrefix("guard") else { continue }
+            fields[String(line[..<eq])] = line[line.index(after: eq)...].split(separator: ",").compactMap { Double($0) }
+        }
+        guard let on = fields["guard"]?.first else { return nil }
+        self.init(enabled: on == 1)
+        if let a = fields["guard_armed"], a.count == 3 {
+            armedAt = Coordinate(latitude: a[0], longitude: a[1])
+            armedSince = a[2]
+        }
+        if let p = fields["guard_parking"], p.count == 2 {
+            parking = p[0]
+            breached = p[1] == 1
+        }
+    }
+}
