@@ -93,11 +93,16 @@ struct ControlSocketTests {
         #expect(stat(sock, &st) == 0 && st.st_mode & 0o777 == 0o660 && st.st_gid == 65534)
         let nobody = (uid: 65534, gid: 65534)
         #expect(try Self.run(["--socket", sock, "status"], as: nobody).status == 0)
-        for cmd in ["stop", "start", "reset", "reload"] {
-            let refused = try Self.run(["--socket", sock, cmd], as: nobody)
+        for cmd in [["stop"], ["start"], ["reset"], ["reload"], ["guard", "on"], ["guard", "off"]] {
+            let refused = try Self.run(["--socket", sock] + cmd, as: nobody)
             #expect(refused.status == 1 && refused.stderr.contains("permission denied"), "\(cmd): \(refused.stderr)")
         }
         #expect(try Self.run(["--socket", sock, "stop"]).status == 0, "root may")
+        let guarded = try Self.run(["--socket", sock, "guard", "on"])
+        #expect(guarded.status == 0 && guarded.stdout.contains("guard: waiting"), "\(guarded.stdout)")
+        let status = try #require(try SocketClient(path: sock).request(#"{"cmd":"status"}"#))
+        #expect((status["guard"] as? [String: Any])?["state"] as? String == "waiting")
+        #expect(try Self.run(["--socket", sock, "guard", "maybe"]).status == 64)
         // Without the socket's group, not even a connection.
         let stranger = try Self.run(["--socket", sock, "status"], as: (uid: 65534, gid: 1))
         #expect(stranger.status == 69 && stranger.stderr.contains("ermission denied"))

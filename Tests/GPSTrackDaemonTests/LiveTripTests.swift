@@ -95,4 +95,48 @@ struct LiveTripTests {
             #expect(abs(da / db - 1) <= 0.03, "trip \(a["id"] ?? "?"): \(da) m after restarts, \(db) m without")
         }
     }
+
+    /// Parked 15 min with the guard on, then towed 300 m at 3 m/s: one `guard_breach` at
+    /// warning priority, and an OwnTracks `leave` transition for `parked`.
+    @Test func aTowedCarBreachesTheGuardOnceAndTellsTheBroker() throws {
+        let dir = NSTemporaryDirectory() + "gpstrackd-guard-\(getpid())"
+        try? FileManager.default.removeItem(atPath: dir)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let mqttPort = LiveHarness.freePort()
+        let broker = try MQTTTests.Broker(port: mqttPort, dir: dir)
+        defer { broker.stop() }
+        let sub = try MQTTTests.Subscriber(port: mqttPort, file: dir + "/sub.txt")
+        try LiveHarness.waitFor("the subscriber", timeout: 10) { sub.process.isRunning }
+        usleep(500_000)
+
+        let steps = Array(repeating: Scenario.Step(speed: 0, heading: 0), count: 900)
+            + Array(repeating: Scenario.Step(speed: 3, heading: 200), count: 100)
+            + Array(repeating: Scenario.Step(speed: 0, heading: 200), count: 120)
+        let trace = Simulator.run(Scenario(name: "towed", start: LiveDaemonTests.base, steps: steps), seed: 31)
+        let log = try LiveHarness.nmeaFile("towed.nmea", fixes: trace.fixes, padding: 400)
+        let port = LiveHarness.freePort()
+        let feed = try LiveHarness.Feed(log: log, port: port)
+        defer { feed.stop() }
+        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)"],
+                                                   extraConfig: "guard = on\nmqtt_host = 127.0.0.1\nmqtt_port = \(mqttPort)\nmqtt_topic = owntracks/fleet/van\n")
+        try daemon.waitFor("gpsd_lost", containing: "no report", timeout: 180)
+        #expect(try daemon.entries("guard_armed").count == 1)
+        let breaches = try daemon.entries("guard_breach")
+        try #require(breaches.count == 1, "once per parking")
+        #expect(breaches[0]["PRIORITY"] as? String == "4", "warning")
+        #expect(Double(breaches[0]["GPSTRACK_DISTANCE_M"] as? String ?? "") ?? 0 > 100)
+        let t0 = try #require(trace.fixes.first?.time)
+        let parked = trace.truth[899]
+        let left = try #require(trace.truth.indices.first { try! GeodSolveTruth.distance(parked, trace.truth[$0]) > 100 })
+        let breachTime = try #require(Timestamp.parse(breaches[0]["GPSTRACK_TIME"] as? String ?? ""))
+        #expect(breachTime - (t0 + Double(left)) <= 60 && breachTime > t0 + 899)
+        try LiveHarness.waitFor("the parked transition", timeout: 30) {
+            sub.messages().contains { $0.1["desc"] as? String == "parked" }
+        }
+        let transition = try #require(sub.messages().first { $0.1["desc"] as? String == "parked" })
+        #expect(transition.0 == "owntracks/fleet/van/event")
+        #expect(transition.1["_type"] as? String == "transition" && transition.1["event"] as? String == "leave")
+        #expect(transition.1["tst"] is Int && transition.1["lat"] is Double && transition.1["acc"] is Int)
+        #expect(daemon.stop() == 0)
+    }
 }
