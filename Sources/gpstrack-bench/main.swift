@@ -161,30 +161,55 @@ defer { unlink(logPath) }
 let me = CommandLine.arguments[0]
 let dir = me.contains("/") ? String(me[..<me.lastIndex(of: "/")!]) : "."
 let binary = dir + "/gpstrackd"
-var runs: [Double] = []
-var peakKiB = 0
-for _ in 0..<3 {
-    var pid: pid_t = 0
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    let argv: [UnsafeMutablePointer<CChar>?] = [strdup(binary), strdup("replay"), strdup(logPath), nil]
-    let t0 = MonotonicClock.now()
-    guard posix_spawn(&pid, binary, &actions, nil, argv, environ) == 0 else {
-        print("cannot start \(binary)")
-        exit(1)
+/// Best of three `gpstrackd replay` runs of the log, with `config` (nil: defaults), and the peak RSS.
+func replayRuns(config: String?) -> (best: Double, peakKiB: Int) {
+    var runs: [Double] = []
+    var peakKiB = 0
+    for _ in 0..<3 {
+        var pid: pid_t = 0
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        var args = [binary, "replay"]
+        if let config { args += ["--config", config] }
+        args.append(logPath)
+        let argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
+        let t0 = MonotonicClock.now()
+        guard posix_spawn(&pid, binary, &actions, nil, argv, environ) == 0 else {
+            print("cannot start \(binary)")
+            exit(1)
+        }
+        var status: Int32 = 0
+        var usage = rusage()
+        _ = wait4(pid, &status, 0, &usage)
+        runs.append(MonotonicClock.now() - t0)
+        peakKiB = max(peakKiB, Int(usage.ru_maxrss))
+        for p in argv { free(p) }
     }
-    var status: Int32 = 0
-    var usage = rusage()
-    _ = wait4(pid, &status, 0, &usage)
-    runs.append(MonotonicClock.now() - t0)
-    peakKiB = max(peakKiB, Int(usage.ru_maxrss))
-    for p in argv { free(p) }
+    return (runs.min() ?? 1, peakKiB)
 }
-let best = runs.min() ?? 1
+
+// The same log with trip_mode = manual: the odometer alone, as replay cost before automatic
+// trips, stops, the guard and overspeed; measured in this run, beside today's default.
+let manualConfig = "/tmp/gpstrackd-bench-\(getpid()).conf"
+do {
+    let fd = open(manualConfig, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let writer = OutputWriter(fd: fd)
+    try writer.writeLine("trip_mode = manual")
+    try writer.flush()
+    close(fd)
+} catch {
+    print("cannot write \(manualConfig): \(error)")
+    exit(1)
+}
+defer { unlink(manualConfig) }
+let manual = replayRuns(config: manualConfig)
+let (best, peakKiB) = replayRuns(config: nil)
 var selfUsage = rusage()
 getrusage(RUSAGE_SELF.rawValue, &selfUsage)
 print("replay of 100,000 fixes (gpstrackd replay, release): best of 3 \(fmt(best, 3)) s, \(Int(100_000 / best)) fixes/s, peak RSS \(fmt(Double(peakKiB) / 1024, 1)) MiB")
+print("replay per-fix cost: \(fmt(best / 100_000 * 1e6, 2)) µs with automatic trips (trip_mode = auto, the default), "
+      + "\(fmt(manual.best / 100_000 * 1e6, 2)) µs with the odometer alone (trip_mode = manual, as before issue 10)")
 print("(the spawning benchmark itself peaked at \(fmt(Double(selfUsage.ru_maxrss) / 1024, 1)) MiB; the child's figure cannot be below that)")
 
 FenceBench.run()
