@@ -24,9 +24,10 @@ public enum NMEAWriter {
             let sd = eph / 2
             out.append("GPGST,\(hms),\(f(sd, 1)),\(f(sd, 1)),\(f(sd, 1)),0.0,\(f(sd / 2.0.squareRoot(), 1)),\(f(sd / 2.0.squareRoot(), 1)),\(f(sd * 1.5, 1))")
         }
-        let knots = fix.speed.isFinite ? fix.speed / 0.514444 : 0
-        let course = fix.track.isFinite ? fix.track : 0
-        out.append("GPRMC,\(hms),\(valid ? "A" : "V"),\(lat),\(ns),\(lon),\(ew),\(f(knots, 2)),\(f(course, 1)),\(date),,,\(valid ? "A" : "N")")
+        // A receiver that reports no speed or course leaves RMC's fields empty.
+        let knots = fix.speed.isFinite ? f(fix.speed / 0.514444, 2) : valid ? "" : f(0, 2)
+        let course = fix.track.isFinite ? f(fix.track, 1) : valid ? "" : f(0, 1)
+        out.append("GPRMC,\(hms),\(valid ? "A" : "V"),\(lat),\(ns),\(lon),\(ew),\(knots),\(course),\(date),,,\(valid ? "A" : "N")")
         return out.map { "$" + $0 + "*" + checksum($0) + "\r" }
     }
 
