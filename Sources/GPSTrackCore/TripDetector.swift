@@ -2,9 +2,9 @@
 ///
 /// - A *stop* begins when the fixes stay within `stopRadiusM` of their running mean for
 ///   `min_stop_s`. Its arrival is backdated to the first fix at which the receiver was still
-///   (Doppler speed below `stationary_speed_mps`, or, without speed, fixes that kept within
-///   `stillRadiusM` for `stillWindowS`), and its place is where it *settled*: the median of its
-///   fixes from the arrival on.
+///   (the fixes of the next `stillWindowS` kept within `stillRadiusM` of it; positions, not the
+///   reported speed, which gpsd derives from jittering positions for receivers that report
+///   none), and its place is where it *settled*: the median of its fixes from the arrival on.
 /// - The stop ends when `departRun` consecutive fixes lie beyond `stopRadiusM` of the settled
 ///   place; the departure is backdated the same way, to the last fix at which it was still.
 /// - The movement in between is measured from the settled place of one stop to the settled
@@ -314,29 +314,6 @@ public struct TripDetector: Sendable {
 
     /// The first fix from `first` on at which the receiver was still and stayed so.
     private func arrival(from first: Int) -> Int {
-        if recent[first...].contains(where: { $0.speed.isFinite }) {
-            // A moving claim right after a gap in the fixes, at the stop's place, is the speed
-            // gpsd derives across the gap, not movement.
-            let place = Self.median(recent[first...].map(\.at))
-            var end = recent.count
-            var found: Int?
-            while let k = recent[first..<end].lastIndex(where: { $0.speed.isFinite && $0.speed >= config.stationarySpeedMps }) {
-                if k > first, recent[k].time - recent[k - 1].time > Self.stillWindowS,
-                   !Self.farther(place, recent[k].at, than: Self.stopRadiusM) {
-                    end = k
-                    continue
-                }
-                found = k
-                break
-            }
-            guard let lastMoving = found else { return first }
-            // No fix accepted for a while after the last moving one (a poor sky view at the
-            // parking place): it arrived then, not when the fixes came back.
-            if lastMoving + 1 < recent.count, recent[lastMoving + 1].time - recent[lastMoving].time > Self.stillWindowS {
-                return lastMoving
-            }
-            return min(lastMoving + 1, recent.count - 1)
-        }
         for k in first..<recent.count where isStill(k, forward: true) { return k }
         return first
     }
@@ -345,10 +322,6 @@ public struct TripDetector: Sendable {
     private func departureTime(before index: Int) -> Double? {
         let end = min(recent.count - 1, max(0, index - recentBase))
         guard end > 0 else { return nil }
-        if recent[...end].contains(where: { $0.speed.isFinite }) {
-            let k = recent[...end].lastIndex { $0.speed.isFinite && $0.speed < config.stationarySpeedMps }
-            return k.map { recent[$0].time }
-        }
         for k in stride(from: end, through: 0, by: -1) where isStill(k, forward: false) { return recent[k].time }
         return nil
     }
