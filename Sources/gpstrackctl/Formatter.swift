@@ -139,7 +139,15 @@ enum Formatter {
 
     static func event(_ e: JSONValue) -> String {
         let name = e["event"]?.string ?? "?"
-        var text = "\(localTime(e["time"]?.string))  \(name)"
+        var text = "\(localTime((e["time"] ?? e["end"])?.string))  \(name)"
+        if let trip = e["trip"]?.number { text += " \(Int(trip))" }
+        if name == "trip_end" {
+            text += ": \(place(e["from"])) → \(place(e["to"])), \(num(e["traveled_m"])) m in \(num(e["duration_s"])) s"
+                + " (from \(localTime(e["start"]?.string)))"
+        }
+        if let d = e["distance_m"]?.number { text += ", \(num(.number(d))) m" }
+        if let limit = e["limit_kmh"]?.number { text += ", limit \(num(.number(limit))) km/h" }
+        if let v = (e["max_speed_mps"] ?? e["speed_mps"])?.number, name.hasPrefix("overspeed") { text += ", \(num(.number(v * 3.6))) km/h" }
         if let fence = e["fence"]?.string {
             text += " \(fence)"
             if let n = e["name"]?.string { text += " (\(n))" }
