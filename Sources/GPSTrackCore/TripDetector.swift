@@ -337,7 +337,8 @@ public struct TripDetector: Sendable {
             seen = true
             i += forward ? 1 : -1
         }
-        return seen
+        // The fixes kept must cover the window: a walk's first seconds are no standstill.
+        return seen && i >= 0 && i < recent.count
     }
 
     private mutating func trimRecent(before t: Double) {
