@@ -76,23 +76,25 @@ struct LiveTripTests {
         let status = try #require(try SocketClient(path: daemon.socketPath).request(#"{"cmd":"status"}"#))
         #expect((status["motion"] as? [String: Any])?["state"] as? String == "stopped")
 
-        // SIGKILL during the walk (trip 2), SIGTERM during the long stop after it.
-        let broken = try Self.play(trace, name: "day-restarted") { first in
-            try first.waitFor("trip_start", count: 2, timeout: 120)
-            let second = try Self.restart(first, SIGKILL)
-            try second.waitFor("trip_end", timeout: 120)   // the walk's end, told by the successor
-            let third = try Self.restart(second, SIGTERM)
-            return third
-        }
-        defer { broken.feed.stop() }
-        try #require(broken.trips.count == whole.trips.count, "\(broken.trips)")
-        for (a, b) in zip(broken.trips, whole.trips) {
-            #expect(a["id"] as? Int == b["id"] as? Int)
-            let sa = Timestamp.parse(a["started_at"] as? String ?? "") ?? 0, sb = Timestamp.parse(b["started_at"] as? String ?? "") ?? 1
-            let ea = Timestamp.parse(a["ended_at"] as? String ?? "") ?? 0, eb = Timestamp.parse(b["ended_at"] as? String ?? "") ?? 1
-            #expect(abs(sa - sb) <= 30 && abs(ea - eb) <= 30)
-            let da = a["traveled_m"] as? Double ?? 0, db = b["traveled_m"] as? Double ?? 1
-            #expect(abs(da / db - 1) <= 0.03, "trip \(a["id"] ?? "?"): \(da) m after restarts, \(db) m without")
+        // SIGKILL during the walk (trip 2) and SIGTERM during the long stop after it; then the
+        // other way round.
+        for (midTrip, midStop) in [(SIGKILL, SIGTERM), (SIGTERM, SIGKILL)] {
+            let broken = try Self.play(trace, name: "day-restarted-\(midTrip)") { first in
+                try first.waitFor("trip_start", count: 2, timeout: 120)
+                let second = try Self.restart(first, midTrip)
+                try second.waitFor("trip_end", timeout: 120)   // the walk's end, told by the successor
+                return try Self.restart(second, midStop)
+            }
+            defer { broken.feed.stop() }
+            try #require(broken.trips.count == whole.trips.count, "signal \(midTrip), then \(midStop): \(broken.trips)")
+            for (a, b) in zip(broken.trips, whole.trips) {
+                #expect(a["id"] as? Int == b["id"] as? Int)
+                let sa = Timestamp.parse(a["started_at"] as? String ?? "") ?? 0, sb = Timestamp.parse(b["started_at"] as? String ?? "") ?? 1
+                let ea = Timestamp.parse(a["ended_at"] as? String ?? "") ?? 0, eb = Timestamp.parse(b["ended_at"] as? String ?? "") ?? 1
+                #expect(abs(sa - sb) <= 30 && abs(ea - eb) <= 30, "signal \(midTrip), then \(midStop)")
+                let da = a["traveled_m"] as? Double ?? 0, db = b["traveled_m"] as? Double ?? 1
+                #expect(abs(da / db - 1) <= 0.03, "trip \(a["id"] ?? "?"): \(da) m after restarts, \(db) m without")
+            }
         }
     }
 
