@@ -1,3 +1,5 @@
+import GPSTrackCore
+
 /// The history the control socket reads: trips, events and track points.
 extension Store {
     /// A trip in the history.
