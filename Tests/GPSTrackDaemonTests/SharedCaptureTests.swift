@@ -27,8 +27,9 @@ import Testing
 
     /// The replay's summary, and whether it left a jump uncounted (a `discontinuity` event
     /// with `counted: false`).
-    func replay(_ c: Capture) throws -> (summary: [String: Any], uncountedJump: Bool) {
-        let r = try ExecutableRunner.run(["replay", Self.folder.appendingPathComponent("json/\(c.name).json").path])
+    func replay(_ c: Capture, tripMode: String = "auto") throws -> (summary: [String: Any], uncountedJump: Bool) {
+        let config = try ExecutableRunner.temporaryFile("capture-\(c.name)-\(tripMode).conf", contents: "trip_mode = \(tripMode)\n")
+        let r = try ExecutableRunner.run(["replay", "--config", config, Self.folder.appendingPathComponent("json/\(c.name).json").path])
         #expect(r.status == 0)
         let lines = r.lines.compactMap(ExecutableRunner.json)
         let uncounted = lines.contains { $0["event"] as? String == "discontinuity" && $0["counted"] as? Bool == false }
@@ -39,7 +40,8 @@ import Testing
 
     @Test(.enabled(if: available), arguments: captures)
     func replaysEveryCaptureSanely(_ c: Capture) throws {
-        let (s, uncountedJump) = try replay(c)
+        // The odometer itself: one manual trip over the whole capture.
+        let (s, uncountedJump) = try replay(c, tripMode: "manual")
         let traveled = try #require(s["traveled_m"] as? Double)
         let straight = try #require(s["straight_line_m"] as? Double)
         // An uncounted jump moves the position without adding to the traveled distance.
@@ -50,6 +52,9 @@ import Testing
             // receivers whose positions jump by tens of metres (quectel-eg25-g, whose
             // accuracy-filtered naive sum is 343.6 m).
             #expect(traveled <= 15, "\(c.name): \(traveled) m while standing")
+            // Automatic trips: a receiver standing still makes none, however it jumps.
+            let auto = try replay(c).summary
+            #expect(auto["trips"] as? Int == 0 && auto["traveled_m"] as? Double == 0, "\(c.name): \(auto["trips"] ?? "?") trips")
         }
     }
 
