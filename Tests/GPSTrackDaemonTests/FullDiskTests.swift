@@ -145,7 +145,8 @@ struct FullDiskTests {
     }
 
     /// The space returns only after the walk: no fix comes to retry on, and what waits is
-    /// written at shutdown (before the fix, 3 of 8 transitions survived this).
+    /// written at shutdown (the code before the fix stored 1 of the 8 here: only the one before the
+    /// disk filled; what waited was dropped at shutdown).
     @Test func whatWaitsIsWrittenAtShutdownWhenNoFixComes() throws {
         let (daemon, disk, _) = try Self.walkOnAFullDisk("fulldisk-late", freeAfterTheWalk: true)
         #expect(try daemon.entries("storage_recovered").isEmpty, "still degraded when the walk ends")
