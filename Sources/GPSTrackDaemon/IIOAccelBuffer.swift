@@ -90,18 +90,21 @@ final class IIOAccelBuffer {
         IIODevice.writeText(device.path + "/buffer/enable", "0")
     }
 
-    /// Reads what the buffer holds, handing each decoded sample to `sample`. Throws when the
-    /// device is gone (an error, or the end of the file).
-    func drain(_ sample: (AccelSample) -> Void) throws(IIOError) {
+    /// Reads what the buffer holds, handing each decoded sample to `sample`; returns the bytes
+    /// read. Throws when the device is gone (an error, or the end of the file).
+    @discardableResult
+    func drain(_ sample: (AccelSample) -> Void) throws(IIOError) -> Int {
         var chunk = [UInt8](repeating: 0, count: 4096)
+        var total = 0
         while true {
             let fd = self.fd
             let n: Int
             do { n = try syscall("read") { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } } } catch {
-                if error.code == EAGAIN { return }
+                if error.code == EAGAIN { return total }
                 throw IIOError("reading \(device.id): \(error)")
             }
             if n == 0 { throw IIOError("\(device.id): the buffer device was closed") }
+            total += n
             partial.append(contentsOf: chunk[0..<n])
             let size = layout.recordBytes
             let whole = partial.count / size * size
@@ -113,7 +116,7 @@ final class IIOAccelBuffer {
                 }
             }
             partial.removeFirst(whole)
-            if n < chunk.count { return }
+            if n < chunk.count { return total }
         }
     }
 

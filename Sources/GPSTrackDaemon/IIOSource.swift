@@ -144,8 +144,9 @@ public final class IIOSource: @unchecked Sendable {   // mutable state only on i
             if isStopping { return nil }
             if fds[0].revents != 0 {
                 // Steps are reported as the detector confirms them, with their samples' time.
+                let read: Int
                 do {
-                    try buffer.drain { s in
+                    read = try buffer.drain { s in
                         if detector.ingest(s) > 0 {
                             out.yield(.steps(count: detector.steps - reported.steps, walkingS: detector.walkingSeconds - reported.walking,
                                              time: s.t))
@@ -155,6 +156,10 @@ public final class IIOSource: @unchecked Sendable {   // mutable state only on i
                         latest = s.t
                     }
                 } catch { return error.description }
+                // An error or hang-up with nothing to read would wake poll at once, forever.
+                if read == 0 && fds[0].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
+                    return "\(device.label): the buffer device reports an error"
+                }
                 if buffer.garbageRun > 1000 { return "\(device.label): the buffer returns garbage (no accelerometer reads over 50 g)" }
             }
             if let t = latest, t - lastTick >= 2 {

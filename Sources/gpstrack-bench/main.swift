@@ -97,6 +97,9 @@ func fmt(_ v: Double, _ decimals: Int = 1) -> String {
     return "\(r)"
 }
 
+/// `gpstrack-bench --steps`: the step detector's figures alone.
+if CommandLine.arguments.dropFirst().first == "--steps" { StepBench.run(); exit(0) }
+
 print("Tracking quality over \(seeds.count) seeds (ReceiverModel defaults: 3 m wander, 1 m white noise,")
 print("1.5 % no-fix epochs, 1 % multipath jumps with large eph, 0.15 % jumps without):")
 print("naive: drop invalid fixes, 10 m filter, sum the hops; +eph50: also drop eph > 50 m")
