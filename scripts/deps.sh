@@ -4,7 +4,7 @@
 set -euo pipefail
 
 build=(pkg-config libgps-dev libproj-dev libgeos-dev libsystemd-dev libsqlite3-dev libmosquitto-dev libssl-dev)
-test=(geographiclib-tools gpsd gpsd-clients systemd gpsbabel libxml2-utils mosquitto mosquitto-clients openssl nftables iproute2)
+test=(scdoc man-db groff-base lintian dpkg-dev debhelper fakeroot geographiclib-tools gpsd gpsd-clients systemd gpsbabel libxml2-utils mosquitto mosquitto-clients openssl nftables iproute2)
 demo=(gpsd gpsd-clients)                                # a real gpsd, fed by gpsfake
 bench=(gpsd gpsd-clients time python3-venv)             # gpxlogger side by side, GNU time
 want=("${build[@]}")

@@ -321,7 +321,7 @@ public actor TrackerService {
     public func reloadFences() -> String? {
         guard let path = configuration.fencesPath else {
             let message = "no fences file is configured"
-            emit(LogEntry(event: "fences_reload_failed", priority: .warning, message: "Reload asked, but \(message)"))
+            emit(LogEntry(event: "fences_reload_failed", priority: .err, message: "Reload asked, but \(message)"))
             return message
         }
         do {
@@ -333,7 +333,7 @@ public actor TrackerService {
                           fields: [("GPSTRACK_FENCES", String(index.fences.count))]))
             return nil
         } catch {
-            emit(LogEntry(event: "fences_reload_failed", priority: .warning,
+            emit(LogEntry(event: "fences_reload_failed", priority: .err,
                           message: "Fences not reloaded, the previous ones stay in force: \(error)"))
             return "fences not reloaded, the previous ones stay in force: \(error)"
         }
