@@ -4,7 +4,7 @@ SWIFT ?= swift
 SAMPLE ?= samples/walk-and-drive.gpsd.json
 FENCES ?= config/fences.geojson
 
-.PHONY: all build deps test-deps demo replay-demo test bench sample install install-files man deb clean
+.PHONY: all build deps test-deps demo replay-demo test test-systemd bench sample install install-files man deb clean
 
 all: build
 
@@ -29,6 +29,12 @@ replay-demo: build
 test: test-deps
 	$(SWIFT) build --build-tests
 	GPSTRACKD_BIN=$$($(SWIFT) build --show-bin-path)/gpstrackd $(SWIFT) test
+	$(MAKE) deb
+	Tests/systemd/run.sh gpstrackd_*.deb
+
+# The system test alone: the package under a real systemd (PID 1 in a namespace), as root.
+test-systemd: deb
+	Tests/systemd/run.sh gpstrackd_*.deb
 
 bench: deps
 	scripts/deps.sh bench
