@@ -4,7 +4,7 @@ SWIFT ?= swift
 SAMPLE ?= samples/walk-and-drive.gpsd.json
 FENCES ?= config/fences.geojson
 
-.PHONY: all build deps test-deps demo replay-demo test bench sample install clean
+.PHONY: all build deps test-deps demo replay-demo test test-systemd bench sample install install-files man deb clean
 
 all: build
 
@@ -29,6 +29,12 @@ replay-demo: build
 test: test-deps
 	$(SWIFT) build --build-tests
 	GPSTRACKD_BIN=$$($(SWIFT) build --show-bin-path)/gpstrackd $(SWIFT) test
+	$(MAKE) deb
+	Tests/systemd/run.sh gpstrackd_*.deb
+
+# The system test alone: the package under a real systemd (PID 1 in a namespace), as root.
+test-systemd: deb
+	Tests/systemd/run.sh gpstrackd_*.deb
 
 bench: deps
 	scripts/deps.sh bench
@@ -45,24 +51,53 @@ sample: build
 	.build/debug/gpstrack-bench --write-sample $(SAMPLE)
 	.build/debug/gpstrack-bench --write-nmea samples/walk-and-drive.nmea
 
-# Installs the daemon, its unit, its sysusers entry, a sample config and sample fences.
+# Installs the daemon, its unit, its sysusers entry, the man pages, a sample config and sample
+# fences. `install-files` copies what is built (the package build uses it with its own layout).
 PREFIX ?= /usr/local
 DESTDIR ?=
 SYSCONFDIR ?= /etc
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
-install: deps
+MANDIR ?= $(PREFIX)/share/man
+BINDIR_BUILT ?= $$($(SWIFT) build -c release --show-bin-path)
+MANPAGES := gpstrackd.8 gpstrackctl.1 gpstrackd.conf.5 gpstrackd-fences.5
+install: deps man
 	$(SWIFT) build -c release --product gpstrackd
 	$(SWIFT) build -c release --product gpstrackctl
-	install -D -m 0755 $$($(SWIFT) build -c release --show-bin-path)/gpstrackd $(DESTDIR)$(PREFIX)/bin/gpstrackd
-	install -D -m 0755 $$($(SWIFT) build -c release --show-bin-path)/gpstrackctl $(DESTDIR)$(PREFIX)/bin/gpstrackctl
+	$(MAKE) install-files
+
+install-files:
+	install -D -m 0755 $(BINDIR_BUILT)/gpstrackd $(DESTDIR)$(PREFIX)/bin/gpstrackd
+	install -D -m 0755 $(BINDIR_BUILT)/gpstrackctl $(DESTDIR)$(PREFIX)/bin/gpstrackctl
 	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(SYSCONFDIR)/gpstrackd
 	sed 's|/usr/local/bin/gpstrackd|$(PREFIX)/bin/gpstrackd|; s|/etc/gpstrackd/|$(SYSCONFDIR)/gpstrackd/|' \
 	  systemd/gpstrackd.service > $(DESTDIR)$(UNITDIR)/gpstrackd.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/gpstrackd.service
 	install -m 0644 systemd/gpstrackd.sysusers $(DESTDIR)$(SYSUSERSDIR)/gpstrackd.conf
 	test -e $(DESTDIR)$(SYSCONFDIR)/gpstrackd/gpstrackd.conf || \
 	  install -m 0644 config/gpstrackd.conf $(DESTDIR)$(SYSCONFDIR)/gpstrackd/gpstrackd.conf
 	install -m 0644 config/fences.geojson $(DESTDIR)$(SYSCONFDIR)/gpstrackd/fences.geojson.example
+	for page in $(MANPAGES); do \
+	  install -D -m 0644 .build/man/$$page $(DESTDIR)$(MANDIR)/man$${page##*.}/$$page || exit 1; done
+
+# The man pages, from man/*.scd (scdoc).
+man: $(MANPAGES:%=.build/man/%)
+.build/man/%: man/%.scd
+	@command -v scdoc >/dev/null || scripts/deps.sh test
+	@mkdir -p .build/man
+	scdoc < $< > $@
+
+# The Debian package, built with debhelper: .build/deb/gpstrackd_<version>_<arch>.deb, copied
+# beside the Makefile for `apt-get install ./gpstrackd_*.deb`. lintian must find no error.
+deb: deps
+	scripts/deps.sh deb
+	rm -f gpstrackd_*.deb
+	rm -rf .build/deb debian/gpstrackd debian/.debhelper debian/debhelper-build-stamp debian/files debian/*.substvars debian/*.debhelper.log
+	dpkg-checkbuilddeps
+	debian/rules binary
+	cp .build/deb/gpstrackd_*.deb .
+	rm -rf debian/gpstrackd debian/.debhelper debian/debhelper-build-stamp debian/files debian/*.substvars
+	lintian --fail-on error gpstrackd_*.deb
 
 clean:
 	rm -rf .build

@@ -37,6 +37,9 @@ let package = Package(
             name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]),
 
+        // The crash handler: a backtrace on a fatal signal (header only, no library).
+        .systemLibrary(name: "CCrash", path: "Sources/CCrash"),
+
         // Pure logic: no I/O, no clocks.
         .target(name: "GPSTrackCore", dependencies: ["CProj", "CGEOS"]),
         // Adapters: gpsd JSON through libgps, files, replay.
@@ -44,7 +47,7 @@ let package = Package(
         // Seeded receiver simulator: test support and benchmarks.
         .target(name: "GPSTrackSim", dependencies: ["GPSTrackCore"]),
 
-        .executableTarget(name: "gpstrackd", dependencies: ["GPSTrackDaemon", "GPSTrackCore"]),
+        .executableTarget(name: "gpstrackd", dependencies: ["GPSTrackDaemon", "GPSTrackCore", "CCrash"]),
         .executableTarget(name: "gpstrackctl", dependencies: ["GPSTrackDaemon", "GPSTrackCore"]),
         .executableTarget(
             name: "gpstrack-bench",

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Installs the Debian packages gpstrackd needs to build, test and benchmark, when missing.
-# Usage: scripts/deps.sh [build|test|demo|bench]    (as root, or through sudo)
+# Usage: scripts/deps.sh [build|test|demo|bench|deb]    (as root, or through sudo)
 set -euo pipefail
 
 build=(pkg-config libgps-dev libproj-dev libgeos-dev libsystemd-dev libsqlite3-dev libmosquitto-dev libssl-dev)
-test=(geographiclib-tools gpsd gpsd-clients systemd gpsbabel libxml2-utils mosquitto mosquitto-clients openssl nftables iproute2)
+test=(scdoc man-db groff-base lintian dpkg-dev debhelper fakeroot geographiclib-tools gpsd gpsd-clients systemd gpsbabel libxml2-utils mosquitto mosquitto-clients openssl nftables iproute2)
 demo=(gpsd gpsd-clients)                                # a real gpsd, fed by gpsfake
 bench=(gpsd gpsd-clients time python3-venv)             # gpxlogger side by side, GNU time
+deb=(dpkg-dev debhelper fakeroot lintian scdoc)         # make deb: debhelper, then lintian
 want=("${build[@]}")
 [ "${1:-build}" = test ] && want+=("${test[@]}")
 [ "${1:-build}" = demo ] && want+=("${demo[@]}")
 [ "${1:-build}" = bench ] && want+=("${bench[@]}")
+[ "${1:-build}" = deb ] && want+=("${deb[@]}")
 
 missing=()
 for p in "${want[@]}"; do

@@ -11,6 +11,14 @@ public struct FixCounters: Sendable, Equatable {
 
     public init() {}
 
+    /// Counters carried on from a stored state (a restart continues them).
+    public init(total: Int, accepted: Int, delivered: Int, rejected: [RejectReason: Int]) {
+        self.total = total
+        self.accepted = accepted
+        self.delivered = delivered
+        self.rejected = rejected
+    }
+
     /// All rejections.
     public var rejectedTotal: Int { rejected.values.reduce(0, +) }
 }

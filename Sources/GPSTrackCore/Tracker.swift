@@ -98,6 +98,11 @@ public struct Tracker: Sendable {
         motion.restore(lastDelivered: stored.lastDelivered)
     }
 
+    /// Carries on with stored counters: a restart does not count the fixes from zero again.
+    public mutating func restore(counters stored: FixCounters) {
+        counters = stored
+    }
+
     /// Carries on with stored trips and stops (`TripDetector.encodedState()`); false when the
     /// text is not usable (the detector then starts afresh, keeping nothing).
     @discardableResult

@@ -74,9 +74,12 @@ public struct TrackingSession: Sendable {
         return overspeedMonitor.observe(fix, hop: delivered ? hop : nil, limitKmh: limit, config: tracker.config)
     }
 
-    /// Carries on from stored state: the trip, the sequence numbers and the fences' memberships.
-    public mutating func restore(trip: Trip?, seq stored: UInt64, fences: [String: FenceMemory], trips: String? = nil) {
+    /// Carries on from stored state: the trip, the fix counters, the sequence numbers and the
+    /// fences' memberships.
+    public mutating func restore(trip: Trip?, counters: FixCounters? = nil, seq stored: UInt64, fences: [String: FenceMemory],
+                                 trips: String? = nil) {
         if let trip { tracker.restore(trip: trip) }
+        if let counters { tracker.restore(counters: counters) }
         if let trips { tracker.restore(trips: trips) }
         seq = max(seq, stored)
         if var monitor = geofences {

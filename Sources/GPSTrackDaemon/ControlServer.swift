@@ -124,7 +124,11 @@ public final class ControlServer: @unchecked Sendable {
             }
             // Not world-accessible: owner and group only.
             try syscall("chmod") { chmod(path, 0o660) }
-            if let gid = PeerCredentials.groupID(group) {
+            var made = stat()
+            if let gid = PeerCredentials.groupID(group), stat(path, &made) == 0, made.st_gid == gid {
+                // Already the socket's group (the unit's Group=): no chown, which the unit's
+                // system call filter refuses.
+            } else if let gid = PeerCredentials.groupID(group) {
                 do throws(ErrnoError) {
                     try syscall("chown") { chown(path, UInt32.max, gid) }
                 } catch {

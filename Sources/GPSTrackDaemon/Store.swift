@@ -39,6 +39,8 @@ public final class Store: @unchecked Sendable {
         public var fences: [String: FenceMemory]
         /// The trip detector's state (`TripDetector.encodedState()`), if stored.
         public var motion: String? = nil
+        /// The fix counters of the runs before, nil when none were stored.
+        public var counters: FixCounters? = nil
     }
 
     /// Automatic trips and stops to write with a commit (`trip_mode = auto`).
@@ -69,6 +71,8 @@ public final class Store: @unchecked Sendable {
     private var pendingFences: [String: FenceMemory] = [:]
     private var pendingMotion: MotionRows?
     private var pendingPoints: [PointRow] = []
+    /// The fix counters as of the latest commit (written with the next successful one).
+    private var pendingCounters: FixCounters?
     private var lastAttempt = -Double.infinity
     private var degradedSince = 0.0
     /// Seconds between write attempts in a degraded spell.
@@ -155,6 +159,8 @@ public final class Store: @unchecked Sendable {
                 try db.query("PRAGMA user_version = 2")
             }
         }
+        // Added beside version 1's tables; IF NOT EXISTS keeps it harmless on every open.
+        try db.query("CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)")
     }
 
     /// Pruned pages go back to the file system a few at a time (`auto_vacuum=INCREMENTAL`, see
@@ -223,17 +229,35 @@ public final class Store: @unchecked Sendable {
             result.fences[id] = FenceMemory(membership: row[1].int.map { $0 != 0 }, since: row[2].double,
                                             enteredAt: row[3].double, dwellSent: row[4].int == 1)
         }
+        result.counters = Self.counters(from: (try? db.query("SELECT name, value FROM counters")) ?? [])
         return result
     }
 
-    /// Writes events, the trip's figures, fence memories and track points in one transaction,
-    /// with whatever waited from earlier failures first (in order). In a degraded spell the
-    /// write is tried at most once a second unless `force` (shutdown). Returns false when
-    /// nothing could be written: the rows wait in memory and the caller reports the events
-    /// all the same.
+    /// Counters from their rows: `total`, `accepted`, `delivered` and `rejected.<reason>`.
+    private static func counters(from rows: [[SQLiteDatabase.Value]]) -> FixCounters? {
+        guard !rows.isEmpty else { return nil }
+        var values: [String: Int] = [:]
+        for row in rows { if let name = row[0].string, let v = row[1].int { values[name] = Int(v) } }
+        var rejected: [RejectReason: Int] = [:]
+        for reason in RejectReason.allCases { if let n = values["rejected." + reason.rawValue] { rejected[reason] = n } }
+        return FixCounters(total: values["total"] ?? 0, accepted: values["accepted"] ?? 0,
+                           delivered: values["delivered"] ?? 0, rejected: rejected)
+    }
+
+    private static func rows(of counters: FixCounters) -> [(String, Int)] {
+        [("total", counters.total), ("accepted", counters.accepted), ("delivered", counters.delivered)]
+            + counters.rejected.map { ("rejected." + $0.key.rawValue, $0.value) }
+    }
+
+    /// Writes events, the trip's figures, the fix counters, fence memories and track points in
+    /// one transaction, with whatever waited from earlier failures first (in order). In a
+    /// degraded spell the write is tried at most once a second unless `force` (shutdown).
+    /// Returns false when nothing could be written: the rows wait in memory and the caller
+    /// reports the events all the same.
     @discardableResult
-    public func commit(events: [EventRow], trip: Trip, fences: [String: FenceMemory], points: [PointRow], force: Bool = false,
-                       motion: MotionRows? = nil) -> Bool {
+    public func commit(events: [EventRow], trip: Trip, counters: FixCounters? = nil, fences: [String: FenceMemory],
+                       points: [PointRow], force: Bool = false, motion: MotionRows? = nil) -> Bool {
+        if let counters { pendingCounters = counters }
         pendingEvents += events
         for (k, v) in fences { pendingFences[k] = v }
         pendingPoints += points
@@ -273,6 +297,9 @@ public final class Store: @unchecked Sendable {
                     try db.query("INSERT INTO points (trip_id, time, lat, lon, alt, eph, mode) VALUES (?, ?, ?, ?, ?, ?, ?)",
                                  [.int(id), .real(p.time), .real(p.latitude), .real(p.longitude), .real(p.altitude),
                                   .real(p.eph), .int(Int64(p.mode))])
+                }
+                for (name, value) in pendingCounters.map(Self.rows(of:)) ?? [] {
+                    try db.query("INSERT OR REPLACE INTO counters (name, value) VALUES (?, ?)", [.text(name), .int(Int64(value))])
                 }
                 try db.query("""
                     UPDATE trips SET state = ?, started_at = ?, start_lat = ?, start_lon = ?, traveled_m = ?, straight_line_m = ?,

@@ -46,13 +46,15 @@ public actor TrackerService {
         if configuration.pedometer == .auto { steps = StepFigures(strideM: configuration.strideM, databasePath: store?.path) }
         if let store {
             let restored = store.restore()
-            session.restore(trip: restored.trip, seq: restored.seq, fences: restored.fences,
+            session.restore(trip: restored.trip, counters: restored.counters, seq: restored.seq, fences: restored.fences,
                             trips: configuration.tracker.tripMode == .auto ? restored.motion : nil)
             if let trip = restored.trip {
                 journal.log(LogEntry(event: "restored", priority: .info,
                                      message: "Carrying on: trip of \(Self.metres(trip.traveledM)), events from #\(restored.seq + 1), "
-                                        + "\(restored.fences.count) fences remembered",
-                                     fields: [("GPSTRACK_TRAVELED_M", Self.number(trip.traveledM)), ("GPSTRACK_SEQ", String(restored.seq))]))
+                                        + "\(restored.fences.count) fences remembered, \(restored.counters?.total ?? 0) fixes counted",
+                                     fields: [("GPSTRACK_TRAVELED_M", Self.number(trip.traveledM)), ("GPSTRACK_SEQ", String(restored.seq)),
+                                              ("GPSTRACK_FIXES_TOTAL", String(restored.counters?.total ?? 0)),
+                                              ("GPSTRACK_FIXES_ACCEPTED", String(restored.counters?.accepted ?? 0))]))
             }
         }
     }
@@ -205,8 +207,8 @@ public actor TrackerService {
             }
             rows.append(Store.EventRow(seq: e.seq, time: time, event: Self.name(of: e), fence: fenceID, json: line))
         }
-        store.commit(events: rows, trip: session.tracker.trip, fences: memories, points: pendingPoints, force: force,
-                     motion: motionRows(events))
+        store.commit(events: rows, trip: session.tracker.trip, counters: session.tracker.counters, fences: memories,
+                     points: pendingPoints, force: force, motion: motionRows(events))
         pendingPoints = []
     }
 
@@ -319,7 +321,7 @@ public actor TrackerService {
     public func reloadFences() -> String? {
         guard let path = configuration.fencesPath else {
             let message = "no fences file is configured"
-            emit(LogEntry(event: "fences_reload_failed", priority: .warning, message: "Reload asked, but \(message)"))
+            emit(LogEntry(event: "fences_reload_failed", priority: .err, message: "Reload asked, but \(message)"))
             return message
         }
         do {
@@ -331,7 +333,7 @@ public actor TrackerService {
                           fields: [("GPSTRACK_FENCES", String(index.fences.count))]))
             return nil
         } catch {
-            emit(LogEntry(event: "fences_reload_failed", priority: .warning,
+            emit(LogEntry(event: "fences_reload_failed", priority: .err,
                           message: "Fences not reloaded, the previous ones stay in force: \(error)"))
             return "fences not reloaded, the previous ones stay in force: \(error)"
         }

@@ -1,8 +1,13 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CCrash
 import GPSTrackCore
 import GPSTrackDaemon
+
+// A fatal signal leaves the crashing thread's backtrace on stderr: the journal under systemd
+// (JOURNAL_STREAM set), where each line is logged at `crit`.
+gpstrack_install_crash_handler(getenv("JOURNAL_STREAM") != nil ? 1 : 0)
 
 // Signals first: every thread started from here on inherits the mask, and SIGTERM, SIGINT and
 // SIGHUP reach the daemon only through SignalStream's sigwait.

@@ -153,10 +153,13 @@ struct LiveDaemonTests {
         let unit = try String(contentsOf: ExecutableRunner.packageRoot.appendingPathComponent("systemd/gpstrackd.service"), encoding: .utf8)
             .replacingOccurrences(of: "/usr/local/bin/gpstrackd", with: ExecutableRunner.binary)
         let path = try ExecutableRunner.temporaryFile("gpstrackd.service", contents: unit)
+        // verify runs man on Documentation=: the pages as built from man/*.scd.
+        let manpath = try ManPages.render().path + ":"
         func analyze(_ args: [String]) throws -> (Int32, String) {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: Self.analyze)
             p.arguments = args
+            p.environment = ProcessInfo.processInfo.environment.merging(["MANPATH": manpath]) { $1 }
             let out = Pipe()
             p.standardOutput = out
             p.standardError = out

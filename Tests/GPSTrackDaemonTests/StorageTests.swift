@@ -44,7 +44,12 @@ struct StorageTests {
         let b = try #require((status["trip"] as? [String: Any])?["traveled_m"] as? Double)
         // At risk: one batch of track points (5 s of fix time, 7 m at 1.4 m/s) and a filter step.
         #expect(abs(a - b) < 20, "uninterrupted \(a) m, killed and restarted \(b) m")
-        #expect(try after.entries("restored").count == 1)
+        let restored = try after.entries("restored")
+        #expect(restored.count == 1)
+        // The fix counters carry on from what was committed before the kill.
+        let restoredTotal = Int(restored.first?["GPSTRACK_FIXES_TOTAL"] as? String ?? "") ?? 0
+        let finalTotal = try #require((status["counters"] as? [String: Any])?["fixes_total"] as? Int)
+        #expect(restoredTotal > 0 && finalTotal > restoredTotal, "restored \(restoredTotal) fixes, \(finalTotal) at the end")
 
         // Events: every one stored once, in growing sequence; one enter and one exit in all.
         let events = try #require(client.request(#"{"cmd":"events"}"#)?["events"] as? [[String: Any]])
