@@ -23,6 +23,8 @@ let err = OutputWriter(fd: STDERR_FILENO)
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+// The offline commands end at once on SIGTERM or SIGINT, whatever they are doing.
+if arguments.first == "replay" || arguments.first == "replay-accel" { SignalStream.restoreDefaultActions() }
 if arguments.first == "replay" {
     do {
         let replay = try Replay(arguments: Array(arguments.dropFirst()))

@@ -79,3 +79,36 @@ import GPSTrackSim
         #expect(entry["GPSTRACK_REASON"] as? String != nil)
     }
 }
+
+/// `replay` ends at once on SIGTERM and SIGINT, even when started with them blocked (as a
+/// child of this test process, whose worker threads block signals).
+@Suite struct ReplaySignalTests {
+    @Test(arguments: [SIGTERM, SIGINT])
+    func replayEndsAtOnceOnSignal(_ sig: Int32) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ExecutableRunner.binary)
+        process.arguments = ["replay", "-"]
+        let input = Pipe()
+        process.standardInput = input   // held open: replay waits in read(2) for ever
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { try? input.fileHandleForWriting.close() }
+        let pid = process.processIdentifier
+        input.fileHandleForWriting.write(Data((GPSDLogWriter.header.joined(separator: "\n") + "\n").utf8))
+        // Waiting in read(2) for more: state S in /proc/PID/stat, running our binary.
+        try LiveHarness.waitFor("replay waiting for input", timeout: 10) {
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            let cmd = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? ""
+            return cmd.contains("replay") && stat.split(separator: ")").last?.split(separator: " ").first == "S"
+        }
+        kill(pid, sig)
+        let deadline = Date().addingTimeInterval(1)
+        while process.isRunning && Date() < deadline { usleep(5_000) }
+        let running = process.isRunning
+        if running { kill(pid, SIGKILL) }
+        process.waitUntilExit()
+        #expect(!running, "replay still running 1 s after signal \(sig)")
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == sig)
+    }
+}
