@@ -22,7 +22,7 @@ public enum Daemon {
         if config.mqtt.host != nil {
             do {
                 mqtt = try MQTTPublisher(config: config.mqtt, databasePath: store.path, journal: journal,
-                                         configFile: options.configPath ?? "configuration")
+                                         configFile: config.origins["mqtt_password_file"] ?? options.configPath ?? "configuration")
             } catch {
                 journal.log(LogEntry(event: "failed", priority: .err, message: "Cannot start: \(error)"))
                 return .config
@@ -50,7 +50,7 @@ public enum Daemon {
         }
         let server: ControlServer
         do { server = try ControlServer(path: config.socketPath, config: config, journal: journal) } catch {
-            journal.log(LogEntry(event: "failed", priority: .err, message: "Cannot start: \(error)"))
+            journal.log(LogEntry(event: "failed", priority: .err, message: "Cannot start: \(config.origin(of: "socket"))\(error)"))
             return .cantCreate
         }
         await service.setWatchSink { line in server.broadcast(line) }

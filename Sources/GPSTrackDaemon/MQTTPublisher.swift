@@ -46,7 +46,23 @@ public final class MQTTPublisher: @unchecked Sendable {
     /// Longest command payload taken from `<base>/cmd`.
     static let maxCommandBytes = 64 * 1024
 
+    /// The password: the file's first line (LF or CRLF ends it), non-empty UTF-8 without
+    /// control characters.
+    static func password(from bytes: [UInt8]) -> Result<String, PasswordProblem> {
+        var line = bytes.prefix { $0 != 10 }
+        if line.last == 13 { line = line.dropLast() }
+        guard !line.isEmpty else { return .failure(PasswordProblem(message: "the first line is empty")) }
+        guard let text = String(validating: line, as: UTF8.self) else { return .failure(PasswordProblem(message: "not UTF-8 text")) }
+        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            return .failure(PasswordProblem(message: "a control character (or NUL byte) in the password"))
+        }
+        return .success(text)
+    }
+
+    struct PasswordProblem: Error { var message: String }
+
     /// Reads the password file; a missing or unreadable one is a configuration error.
+    /// `configFile` names where `mqtt_password_file` was set (`FILE:LINE`).
     public init(config: MQTTConfig, databasePath: String, journal: Journal, configFile: String) throws(ConfigError) {
         self.config = config
         self.journal = journal
@@ -57,11 +73,14 @@ public final class MQTTPublisher: @unchecked Sendable {
         baseTopic = config.topic ?? "owntracks/\(config.user ?? "gpstrackd")/\(device)"
         trackerID = String(device.filter { $0.isLetter || $0.isNumber }.suffix(2)).lowercased().padding(2)
         if let file = config.passwordFile {
-            do {
-                let bytes = try FileIO.readAll(file, maxBytes: 4096)
-                password = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
-            } catch {
+            let bytes: [UInt8]
+            do { bytes = try FileIO.readAll(file, maxBytes: 4096, regularOnly: true) } catch {
                 throw ConfigError(file: configFile, line: nil, message: "mqtt_password_file \(file): cannot read: \(error)")
+            }
+            switch Self.password(from: bytes) {
+            case .success(let p): password = p
+            case .failure(let problem):
+                throw ConfigError(file: configFile, line: nil, message: "mqtt_password_file \(file): \(problem.message)")
             }
         }
         for (key, file) in [("mqtt_ca_file", config.caFile), ("mqtt_cert_file", config.certFile), ("mqtt_key_file", config.keyFile)] {

@@ -36,8 +36,8 @@ if arguments.first == "replay" {
         fail(.usage, "gpstrackd replay: \(message)\n\(Replay.usage)")
     } catch .config(let error) {
         fail(.config, "gpstrackd: \(error)")
-    } catch .fences(let error) {
-        fail(.config, "gpstrackd: fences refused: \(error)")
+    } catch .fences(let error, let origin) {
+        fail(.config, "gpstrackd: \(origin)fences refused: \(error)")
     }
 }
 
@@ -67,7 +67,7 @@ do {
     fail(.usage, "gpstrackd: \(message)\n\(DaemonOptions.usage)")
 } catch .config(let error) {
     fail(.config, "gpstrackd: \(error)")
-} catch .fences(let error) {
-    fail(.config, "gpstrackd: fences refused: \(error)")
+} catch .fences(let error, let origin) {
+    fail(.config, "gpstrackd: \(origin)fences refused: \(error)")
 }
 finish(await Daemon.run(options))
