@@ -23,6 +23,10 @@ let err = OutputWriter(fd: STDERR_FILENO)
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "-h" {
+    try? out.writeLine(DaemonOptions.usage)
+    finish(.ok)
+}
 // The offline commands end at once on SIGTERM or SIGINT, whatever they are doing.
 if arguments.first == "replay" || arguments.first == "replay-accel" { SignalStream.restoreDefaultActions() }
 if arguments.first == "replay" {
