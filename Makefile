@@ -1,10 +1,10 @@
 # gpstrackd: `make demo` replays the bundled sample, `make test` runs the tests, `make bench`
-# prints the benchmark figures. Each installs missing Debian packages first.
+# prints the benchmark figures, `make fuzz` and `make soak` run the fuzzers and the soak. Each installs missing Debian packages first.
 SWIFT ?= swift
 SAMPLE ?= samples/walk-and-drive.gpsd.json
 FENCES ?= config/fences.geojson
 
-.PHONY: all build deps test-deps demo replay-demo test bench sample install clean
+.PHONY: all build deps test-deps demo replay-demo test fuzz soak bench sample install clean
 
 all: build
 
@@ -29,6 +29,14 @@ replay-demo: build
 test: test-deps
 	$(SWIFT) build --build-tests
 	GPSTRACKD_BIN=$$($(SWIFT) build --show-bin-path)/gpstrackd $(SWIFT) test
+	FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) scripts/fuzz.sh
+
+# libFuzzer harnesses (fuzz/*/harness.swift) for the gpsd line path, the GeoJSON loader, the
+# config parser and the control request parser, each for FUZZ_SECONDS from its seed corpus.
+FUZZ_SECONDS ?= 300
+TEST_FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
 
 bench: deps
 	scripts/deps.sh bench

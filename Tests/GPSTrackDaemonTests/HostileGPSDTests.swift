@@ -41,6 +41,23 @@ import GPSTrackSim
         #expect(stderr.contains("cr-joined.json:1: malformed line skipped: more than one JSON object"))
     }
 
+    /// Found by the gpsd-line fuzzer: well-formed, but libgps's schema refuses the two-letter
+    /// parity, and gps_unpack (which stops only on status -1) loops for ever on it.
+    static let longParity = #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/x","parity":"NO"}]}"#
+
+    @Test func theLongParityLineFoundByFuzzingDoesNotHang() throws {
+        let tpv = #"{"class":"TPV","mode":3,"time":"2026-03-14T08:00:00.000Z","lat":52.5,"lon":13.4,"eph":3.0}"#
+        let path = try ExecutableRunner.temporaryFile("parity.json", contents: Self.longParity + "\n" + tpv + "\n")
+        let (status, stdout, _) = try Self.replay(path, limit: 1)
+        #expect(status == 0)
+        let summary = try #require(ExecutableRunner.json(stdout.split(separator: "\n").last.map(String.init) ?? "")?["summary"] as? [String: Any])
+        #expect(summary["tpv_total"] as? Int == 1, "the report after it is read")
+        // A TPV that libgps's schema refuses is malformed (it would have hung gps_unpack too).
+        let bad = try ExecutableRunner.temporaryFile("bad-tpv.json", contents: #"{"class":"TPV","mode":3,"device":"/dev/x","status":"high"}"# + "\n")
+        let r = try Self.replay(bad, limit: 1)
+        #expect(r.status == 0 && r.stderr.contains("libgps refused the TPV report"), "\(r.stderr)")
+    }
+
     @Test func jsonDumpsStyleReplaysToTheSameFiguresAsCompact() throws {
         let (compact, _, _) = try ReplayCommandTests.walkLog()
         let spaced = compact.replacingOccurrences(of: ".json", with: "-spaced.json")
