@@ -22,7 +22,7 @@ public enum Daemon {
         if config.mqtt.host != nil {
             do {
                 mqtt = try MQTTPublisher(config: config.mqtt, databasePath: store.path, journal: journal,
-                                         configFile: config.origins["mqtt_password_file"] ?? options.configPath ?? "configuration")
+                                         configFile: options.configPath ?? "configuration", origins: config.origins)
             } catch {
                 journal.log(LogEntry(event: "failed", priority: .err, message: "Cannot start: \(error)"))
                 return .config

@@ -62,8 +62,11 @@ public final class MQTTPublisher: @unchecked Sendable {
     struct PasswordProblem: Error { var message: String }
 
     /// Reads the password file; a missing or unreadable one is a configuration error.
-    /// `configFile` names where `mqtt_password_file` was set (`FILE:LINE`).
-    public init(config: MQTTConfig, databasePath: String, journal: Journal, configFile: String) throws(ConfigError) {
+    /// `configFile` names the configuration file, `origins` where each key was set
+    /// (`FILE:LINE`, see `Configuration.origins`), so that an error names its line.
+    public init(config: MQTTConfig, databasePath: String, journal: Journal, configFile: String,
+                origins: [String: String] = [:]) throws(ConfigError) {
+        func place(_ key: String) -> String { origins[key] ?? configFile }
         self.config = config
         self.journal = journal
         var host = [CChar](repeating: 0, count: 256)
@@ -75,25 +78,26 @@ public final class MQTTPublisher: @unchecked Sendable {
         if let file = config.passwordFile {
             let bytes: [UInt8]
             do { bytes = try FileIO.readAll(file, maxBytes: 4096, regularOnly: true) } catch {
-                throw ConfigError(file: configFile, line: nil, message: "mqtt_password_file \(file): cannot read: \(error)")
+                throw ConfigError(file: place("mqtt_password_file"), line: nil, message: "mqtt_password_file \(file): cannot read: \(error)")
             }
             switch Self.password(from: bytes) {
             case .success(let p): password = p
             case .failure(let problem):
-                throw ConfigError(file: configFile, line: nil, message: "mqtt_password_file \(file): \(problem.message)")
+                throw ConfigError(file: place("mqtt_password_file"), line: nil, message: "mqtt_password_file \(file): \(problem.message)")
             }
         }
         for (key, file) in [("mqtt_ca_file", config.caFile), ("mqtt_cert_file", config.certFile), ("mqtt_key_file", config.keyFile)] {
             guard let file else { continue }
             do { _ = try FileIO.readAll(file, maxBytes: 1 << 20) } catch {
-                throw ConfigError(file: configFile, line: nil, message: "\(key) \(file): cannot read: \(error)")
+                throw ConfigError(file: place(key), line: nil, message: "\(key) \(file): cannot read: \(error)")
             }
         }
         if (config.certFile == nil) != (config.keyFile == nil) {
-            throw ConfigError(file: configFile, line: nil, message: "mqtt_cert_file and mqtt_key_file go together")
+            throw ConfigError(file: place(config.certFile == nil ? "mqtt_key_file" : "mqtt_cert_file"), line: nil,
+                              message: "mqtt_cert_file and mqtt_key_file go together")
         }
         if config.certFile != nil, config.caFile == nil {
-            throw ConfigError(file: configFile, line: nil, message: "mqtt_cert_file needs mqtt_ca_file (TLS verifies the broker)")
+            throw ConfigError(file: place("mqtt_cert_file"), line: nil, message: "mqtt_cert_file needs mqtt_ca_file (TLS verifies the broker)")
         }
         outbox = Self.openOutbox(databasePath) ?? Self.openOutbox(":memory:")
         if outbox == nil {
