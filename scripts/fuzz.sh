@@ -12,9 +12,15 @@ SECONDS_EACH=${FUZZ_SECONDS:-300}
 OUT=.build/fuzz
 mkdir -p "$OUT/lib"
 S=Sources
-C_INCLUDES=(-I "$S/CProj" -I "$S/CGEOS" -I "$S/CGPS" -I "$S/CSystemd" -I "$S/CSQLite" -I "$S/CMosquitto")
-for f in $(pkg-config --cflags-only-I proj geos libgps libsystemd sqlite3 libmosquitto); do C_INCLUDES+=(-Xcc "$f"); done
-LIBS=(-lgps -lsystemd -lsqlite3 -lmosquitto -lproj -lgeos_c)
+# Every C module (Sources/C*/module.modulemap), its headers' pkg-config flags as Package.swift
+# names them, and the libraries the module maps link.
+C_INCLUDES=()
+LIBS=()
+for m in "$S"/C*/module.modulemap; do
+    C_INCLUDES+=(-I "$(dirname "$m")")
+    for l in $(sed -n 's/^ *link "\(.*\)".*/\1/p' "$m"); do LIBS+=("-l$l"); done
+done
+for f in $(pkg-config --cflags-only-I $(sed -n 's/.*pkgConfig: "\([^"]*\)".*/\1/p' Package.swift)); do C_INCLUDES+=(-Xcc "$f"); done
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -use-ld=lld)
 
 # The two library modules, instrumented, rebuilt when a source is newer than the archive.
