@@ -1,10 +1,11 @@
 # gpstrackd: `make demo` replays the bundled sample, `make test` runs the tests, `make bench`
-# prints the benchmark figures. Each installs missing Debian packages first.
+# prints the benchmark figures, `make fuzz` and `make soak` run the fuzzers and the soak.
+# Each installs missing Debian packages first.
 SWIFT ?= swift
 SAMPLE ?= samples/walk-and-drive.gpsd.json
 FENCES ?= config/fences.geojson
 
-.PHONY: all build deps test-deps demo replay-demo test test-systemd bench sample install install-files man deb clean
+.PHONY: all build deps test-deps demo replay-demo test test-systemd fuzz soak bench sample install install-files man deb clean
 
 all: build
 
@@ -31,6 +32,23 @@ test: test-deps
 	GPSTRACKD_BIN=$$($(SWIFT) build --show-bin-path)/gpstrackd $(SWIFT) test
 	$(MAKE) deb
 	Tests/systemd/run.sh gpstrackd_*.deb
+	FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) scripts/fuzz.sh
+	SOAK_MIN=3 SOAK_FAULT_S=30 scripts/soak.py $$($(SWIFT) build --show-bin-path)
+
+# libFuzzer harnesses (fuzz/*/harness.swift) for the gpsd line path, the GeoJSON loader, the
+# config parser and the control request parser, each for FUZZ_SECONDS from its seed corpus.
+FUZZ_SECONDS ?= 300
+TEST_FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
+
+# The daemon for SOAK_MIN minutes on a 10 Hz feed through a real gpsd, with a fault every
+# SOAK_FAULT_S seconds (gpsd and broker restarts, SIGHUP, watchers, a SIGKILL); scripts/soak.py.
+SOAK_MIN ?= 30
+SOAK_FAULT_S ?= 60
+soak: test-deps
+	$(SWIFT) build
+	SOAK_MIN=$(SOAK_MIN) SOAK_FAULT_S=$(SOAK_FAULT_S) scripts/soak.py $$($(SWIFT) build --show-bin-path)
 
 # The system test alone: the package under a real systemd (PID 1 in a namespace), as root.
 test-systemd: deb

@@ -7,6 +7,14 @@
 #error "gpstrackd needs libgps with GPSD_API_MAJOR_VERSION >= 9 (timespec fix times)"
 #endif
 
+/* Exported by libgps but not declared in gps.h: one step of gps_unpack's loop, which decodes
+ * the object at buf and sets *end past it, returning 0, -1 (no class it knows) or a positive
+ * JSON_ERR_* status. gps_unpack repeats it while *end is not at the end of the string and
+ * stops only on -1: after a positive status *end has not moved, and it loops for ever. */
+extern int libgps_json_unpack(const char *buf, struct gps_data_t *gpsdata, const char **end);
+/* The text of a JSON_ERR_* status (libgps's json.c). */
+extern const char *json_error_string(int err);
+
 /* Pointer to the fix inside gps_data_t, so Swift never copies the ~24 KB struct. */
 static inline const struct gps_fix_t *gpstrack_fix(const struct gps_data_t *data) {
     return &data->fix;

@@ -92,35 +92,51 @@ public enum ConfigParser {
         ("overspeed_min_s", number(\.overspeedMinS, min: 0, inclusive: true)),
     ]
 
+    /// Longest line accepted, in bytes.
+    public static let maxLineBytes = 4096
+
     /// Parses `text`, read from `file`, on top of `base`.
     public static func parse(_ text: String, file: String, base: Configuration = Configuration()) throws(ConfigError) -> Configuration {
+        try parse(Array(text.utf8), file: file, base: base)
+    }
+
+    /// Parses the bytes of a configuration file, read from `file`, on top of `base`. Lines
+    /// end with LF or CRLF, and the last may have no line end; a NUL byte, invalid UTF-8, a
+    /// control character (a bare CR among them) or a line over `maxLineBytes` is an error
+    /// naming `file:line`.
+    public static func parse(_ bytes: [UInt8], file: String, base: Configuration = Configuration()) throws(ConfigError) -> Configuration {
         var config = base
         var seen: [String: Int] = [:]
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        var start = 0
+        while start < bytes.count {
             lineNumber += 1
-            var line = Substring(rawLine)
+            let newline = bytes[start...].firstIndex(of: 10) ?? bytes.count
+            var raw = bytes[start..<newline]
+            start = newline + 1
+            if raw.last == 13 { raw = raw.dropLast() }
+            func fail(_ message: String) -> ConfigError { ConfigError(file: file, line: lineNumber, message: message) }
+            guard raw.count <= maxLineBytes else { throw fail("line longer than \(maxLineBytes) bytes") }
+            guard !raw.contains(0) else { throw fail("NUL byte in the line") }
+            guard let text = String(validating: raw, as: UTF8.self) else { throw fail("not UTF-8 text") }
+            if let c = text.unicodeScalars.first(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
+                throw fail("control character U+\(String(c.value, radix: 16, uppercase: true).leftPadded(4)) in the line")
+            }
+            var line = Substring(text)
             if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
             let content = trim(line)
             if content.isEmpty { continue }
-            guard let eq = content.firstIndex(of: "=") else {
-                throw ConfigError(file: file, line: lineNumber, message: "expected 'key = value', got '\(content)'")
-            }
+            guard let eq = content.firstIndex(of: "=") else { throw fail("expected 'key = value', got '\(content)'") }
             let key = trim(content[..<eq])
             let value = trim(content[content.index(after: eq)...])
             guard let setter = table.first(where: { $0.0 == key })?.1 else {
-                throw ConfigError(file: file, line: lineNumber, message: "unknown key '\(key)' (known: \(keys.joined(separator: ", ")))")
+                throw fail("unknown key '\(key)' (known: \(keys.joined(separator: ", ")))")
             }
-            if let first = seen[key] {
-                throw ConfigError(file: file, line: lineNumber, message: "'\(key)' repeats line \(first)")
-            }
+            if let first = seen[key] { throw fail("'\(key)' repeats line \(first)") }
             seen[key] = lineNumber
-            guard !value.isEmpty else {
-                throw ConfigError(file: file, line: lineNumber, message: "'\(key)' has no value")
-            }
-            if let problem = setter(&config, value) {
-                throw ConfigError(file: file, line: lineNumber, message: "\(key): \(problem)")
-            }
+            guard !value.isEmpty else { throw fail("'\(key)' has no value") }
+            if let problem = setter(&config, value) { throw fail("\(key): \(problem)") }
+            config.origins[key] = "\(file):\(lineNumber)"
         }
         if config.tracker.guardOn, config.tracker.tripMode == .manual {
             throw ConfigError(file: file, line: seen["guard"] ?? seen["trip_mode"],
@@ -198,8 +214,12 @@ public enum ConfigParser {
 
     private static func trim(_ s: Substring) -> String {
         var t = s
-        while let f = t.first, f == " " || f == "\t" || f == "\r" { t.removeFirst() }
-        while let l = t.last, l == " " || l == "\t" || l == "\r" { t.removeLast() }
+        while let f = t.first, f == " " || f == "\t" { t.removeFirst() }
+        while let l = t.last, l == " " || l == "\t" { t.removeLast() }
         return String(t)
     }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }

@@ -35,6 +35,14 @@ public struct Configuration: Sendable, Equatable {
     public var strideM = 0.7
     /// The tracking core's tunables.
     public var tracker = TrackerConfig()
+    /// Where each key was set (`file:line`, or the flag), so that a problem found later with a
+    /// value (a fences file that cannot be read) names the place it came from.
+    public var origins: [String: String] = [:]
+
+    /// "`place`: " for the key's value, or "" when it has the default.
+    public func origin(of key: String) -> String {
+        origins[key].map { "\($0): " } ?? ""
+    }
 
     public init() {}
 }

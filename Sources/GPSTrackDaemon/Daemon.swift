@@ -22,7 +22,7 @@ public enum Daemon {
         if config.mqtt.host != nil {
             do {
                 mqtt = try MQTTPublisher(config: config.mqtt, databasePath: store.path, journal: journal,
-                                         configFile: options.configPath ?? "configuration")
+                                         configFile: options.configPath ?? "configuration", origins: config.origins)
             } catch {
                 journal.log(LogEntry(event: "failed", priority: .err, message: "Cannot start: \(error)"))
                 return .config
@@ -32,6 +32,9 @@ public enum Daemon {
         let service = TrackerService(configuration: config, fences: options.fences, journal: journal, store: store, mqtt: mqtt)
         await service.publishWaypoints()
         mqtt?.setCommandHandler { payload in Task { await service.mqttCommand(payload) } }
+        // Every part must make progress within the watchdog's interval (see Watchdog).
+        let watchdogInterval = Notifier.watchdogInterval()
+        Liveness.shared.setLimit(watchdogInterval ?? 30)
         let source: GPSDSource
         do { source = try GPSDSource(host: config.gpsdHost, port: config.gpsdPort, noDataTimeout: config.noDataTimeoutS) } catch {
             journal.log(LogEntry(event: "failed", priority: .err, message: "Cannot start: \(error)"))
@@ -47,7 +50,7 @@ public enum Daemon {
         }
         let server: ControlServer
         do { server = try ControlServer(path: config.socketPath, config: config, journal: journal) } catch {
-            journal.log(LogEntry(event: "failed", priority: .err, message: "Cannot start: \(error)"))
+            journal.log(LogEntry(event: "failed", priority: .err, message: "Cannot start: \(config.origin(of: "socket"))\(error)"))
             return .cantCreate
         }
         await service.setWatchSink { line in server.broadcast(line) }
@@ -74,13 +77,7 @@ public enum Daemon {
             guard let stepEvents else { return }
             for await event in stepEvents { await service.handleSteps(event) }
         }
-        let watchdog = Task {
-            guard let interval = Notifier.watchdogInterval() else { return }
-            while !Task.isCancelled {
-                try? await Task.sleep(nanoseconds: UInt64(interval / 2 * 1e9))
-                if await service.ping() { Notifier.watchdog() }
-            }
-        }
+        let watchdog = Task { await Watchdog.run(service: service, journal: journal, interval: watchdogInterval) }
         Notifier.ready()
         Notifier.status("waiting for gpsd at \(config.gpsdHost):\(config.gpsdPort)")
 

@@ -22,7 +22,8 @@ public struct DaemonOptions: Sendable {
         case version
         case usage(String)
         case config(ConfigError)
-        case fences(FenceError)
+        /// A fences file refused; `origin` is where it was named ("FILE:LINE: ", or "").
+        case fences(FenceError, origin: String)
     }
 
     public let configuration: Configuration
@@ -52,6 +53,10 @@ public struct DaemonOptions: Sendable {
             config.gpsdHost = host
             config.gpsdPort = port
         }
+        for (flag, key) in [("fences", "fences"), ("socket", "socket"), ("state-dir", "state_dir"), ("gpsd", "gpsd")]
+            where parsed.options[flag] != nil {
+            config.origins[key] = "--\(flag)"
+        }
         if let v = parsed.options["fences"] { config.fencesPath = v }
         if let v = parsed.options["socket"] { config.socketPath = v }
         if let v = parsed.options["state-dir"] { config.stateDirectory = v }
@@ -64,7 +69,7 @@ public struct DaemonOptions: Sendable {
         guard let target = Journal.Target(rawValue: log) else { throw .usage("--log: expected auto, journal or stderr, got '\(log)'") }
         logTarget = target
         if let path = config.fencesPath {
-            do { fences = try FenceLoader.load(path) } catch { throw .fences(error) }
+            do { fences = try FenceLoader.load(path) } catch { throw .fences(error, origin: config.origin(of: "fences")) }
         } else {
             fences = nil
         }

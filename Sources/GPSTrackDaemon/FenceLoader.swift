@@ -7,7 +7,7 @@ public enum FenceLoader {
 
     public static func load(_ path: String) throws(FenceError) -> FenceIndex {
         let bytes: [UInt8]
-        do { bytes = try FileIO.readAll(path, maxBytes: maxBytes) } catch {
+        do { bytes = try FileIO.readAll(path, maxBytes: maxBytes, regularOnly: true) } catch {
             throw FenceError(file: path, reason: "cannot read: \(error)")
         }
         let fences = try GeoJSONFences.parse(bytes, file: path)

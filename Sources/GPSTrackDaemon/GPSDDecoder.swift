@@ -1,9 +1,10 @@
 import CGPS
 import GPSTrackCore
 
-/// Decodes gpsd JSON lines with libgps's own unpacker (`gps_unpack`), after `JSONLineCheck`
-/// has refused anything it could not survive; replay and the live source both decode through
-/// here. The ~24 KB `gps_data_t` is allocated once and reused; C types stop here.
+/// Decodes gpsd JSON lines with libgps's own decoder (`libgps_json_unpack`, the step that
+/// `gps_unpack` repeats), after `JSONLineCheck` has refused anything it could not survive;
+/// replay and the live source both decode through here. The ~24 KB `gps_data_t` is allocated
+/// once and reused; C types stop here.
 public final class GPSDDecoder {
     /// What one line held.
     public enum Record: Sendable {
@@ -52,7 +53,16 @@ public final class GPSDDecoder {
         }
         scratch.append(0)
         gpstrack_clear_set(data)
-        _ = scratch.withUnsafeMutableBufferPointer { gps_unpack($0.baseAddress, data) }
+        // libgps's own decoding, once: not gps_unpack, which loops for ever when a
+        // well-formed object breaks libgps's schema (a DEVICE whose "parity" is longer than one
+        // character, found by fuzzing) - see shim.h.
+        let status = scratch.withUnsafeBufferPointer { buf in
+            var end: UnsafePointer<CChar>? = nil
+            return libgps_json_unpack(buf.baseAddress, data, &end)
+        }
+        if status > 0, className == "TPV" {
+            return .malformed(reason: "libgps refused the TPV report: \(String(cString: json_error_string(status)))")
+        }
         return Self.record(className: className, body: body[...], data: data)
     }
 

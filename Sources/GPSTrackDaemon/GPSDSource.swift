@@ -26,11 +26,14 @@ public final class GPSDSource: @unchecked Sendable {
     public let noDataTimeout: Double
     public let maxBackoff: Double
     private let stopPipe: WakePipe
+    private let liveness: Liveness
     private var thread: NativeThread?
     private let stopFlag = Mutex()
     private var stopping = false
 
-    public init(host: String, port: Int, noDataTimeout: Double = 10, maxBackoff: Double = 30) throws(ErrnoError) {
+    public init(host: String, port: Int, noDataTimeout: Double = 10, maxBackoff: Double = 30,
+                liveness: Liveness = .shared) throws(ErrnoError) {
+        self.liveness = liveness
         self.host = host
         self.port = port
         self.noDataTimeout = noDataTimeout
@@ -58,17 +61,22 @@ public final class GPSDSource: @unchecked Sendable {
 
     private var isStopping: Bool { stopFlag.withLock { stopping } }
 
-    /// Sleeps up to `seconds`, returning early (false) when asked to stop.
+    /// Sleeps up to `seconds`, returning early (false) when asked to stop. It wakes often
+    /// enough to tell the watchdog that it is alive.
     private func pause(_ seconds: Double) -> Bool {
         var pfd = pollfd(fd: stopPipe.readFD, events: Int16(POLLIN), revents: 0)
         let deadline = MonotonicClock.now() + seconds
         while !isStopping {
+            liveness.beat(.gpsdReader)
             let left = deadline - MonotonicClock.now()
             if left <= 0 { return true }
-            _ = try? syscall("poll") { poll(&pfd, 1, Int32(min(left * 1000, 3_600_000)) + 1) }
+            _ = try? syscall("poll") { poll(&pfd, 1, Int32(min(left, beatInterval) * 1000) + 1) }
         }
         return false
     }
+
+    /// The longest wait between two beats of the reader.
+    private var beatInterval: Double { max(liveness.limit / 4, 0.05) }
 
     private func run(_ out: AsyncStream<Event>.Continuation) {
         let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
@@ -90,6 +98,7 @@ public final class GPSDSource: @unchecked Sendable {
             }
         }
 
+        defer { liveness.idle(.gpsdReader) }
         while !isStopping {
             if !first {
                 guard pause(backoff) else { break }
@@ -98,6 +107,8 @@ public final class GPSDSource: @unchecked Sendable {
             first = false
             // libgps opens the connection and sends WATCH; the lines that come back are read
             // here and checked before its parser sees them (see GPSDDecoder.decode).
+            // A connect to an unreachable host may take the kernel's two minutes of SYN retries.
+            liveness.beat(.gpsdReader, grace: 180)
             guard gps_open(host, String(port), data) == 0 else {
                 fail("cannot connect to gpsd at \(host):\(port): \(String(cString: gps_errstr(errno)))")
                 continue
@@ -108,11 +119,12 @@ public final class GPSDSource: @unchecked Sendable {
             var lastReport = MonotonicClock.now()
             var reason = "gpsd closed the connection"
             reading: while !isStopping {
+                liveness.beat(.gpsdReader)
                 let left = noDataTimeout - (MonotonicClock.now() - lastReport)
                 if left <= 0 { reason = "no report from gpsd for \(Int(noDataTimeout)) s"; break }
                 var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: stopPipe.readFD, events: Int16(POLLIN), revents: 0)]
-                _ = try? syscall("poll") { poll(&fds, 2, Int32(left * 1000) + 1) }
+                _ = try? syscall("poll") { poll(&fds, 2, Int32(min(left, beatInterval) * 1000) + 1) }
                 guard fds[0].revents != 0 else { continue }
                 let n: Int
                 do {
@@ -124,6 +136,7 @@ public final class GPSDSource: @unchecked Sendable {
                 }
                 if n == 0 { break }
                 splitter.append(chunk[0..<n])
+                liveness.stallIfAsked(.gpsdReader)
                 while let line = splitter.nextLine() {
                     let record = decoder.decode(line)
                     if case .blank = record { continue }

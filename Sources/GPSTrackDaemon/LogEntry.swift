@@ -57,5 +57,8 @@ public struct LogEntry: Sendable {
         "stopping": "1c4845a0d4fe426b97d9c3d55b228430",
         "summary": "44990c495fef432394ef48a3d7b04e93",
         "steps": "85c5c6fd12364286bda41342114b8365",
+        "malformed": "9f3b41adc3a84045b9a267de3e51610e",
+        "stalled": "0d5c941b7506442b85ec16fdae2a65c7",
+        "stall_over": "ebdf102c2b754239ab8c9a380efaffeb",
     ]
 }

@@ -46,8 +46,27 @@ public final class MQTTPublisher: @unchecked Sendable {
     /// Longest command payload taken from `<base>/cmd`.
     static let maxCommandBytes = 64 * 1024
 
+    /// The password: the file's first line (LF or CRLF ends it), non-empty UTF-8 without
+    /// control characters.
+    static func password(from bytes: [UInt8]) -> Result<String, PasswordProblem> {
+        var line = bytes.prefix { $0 != 10 }
+        if line.last == 13 { line = line.dropLast() }
+        guard !line.isEmpty else { return .failure(PasswordProblem(message: "the first line is empty")) }
+        guard let text = String(validating: line, as: UTF8.self) else { return .failure(PasswordProblem(message: "not UTF-8 text")) }
+        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            return .failure(PasswordProblem(message: "a control character (or NUL byte) in the password"))
+        }
+        return .success(text)
+    }
+
+    struct PasswordProblem: Error { var message: String }
+
     /// Reads the password file; a missing or unreadable one is a configuration error.
-    public init(config: MQTTConfig, databasePath: String, journal: Journal, configFile: String) throws(ConfigError) {
+    /// `configFile` names the configuration file, `origins` where each key was set
+    /// (`FILE:LINE`, see `Configuration.origins`), so that an error names its line.
+    public init(config: MQTTConfig, databasePath: String, journal: Journal, configFile: String,
+                origins: [String: String] = [:]) throws(ConfigError) {
+        func place(_ key: String) -> String { origins[key] ?? configFile }
         self.config = config
         self.journal = journal
         var host = [CChar](repeating: 0, count: 256)
@@ -57,24 +76,28 @@ public final class MQTTPublisher: @unchecked Sendable {
         baseTopic = config.topic ?? "owntracks/\(config.user ?? "gpstrackd")/\(device)"
         trackerID = String(device.filter { $0.isLetter || $0.isNumber }.suffix(2)).lowercased().padding(2)
         if let file = config.passwordFile {
-            do {
-                let bytes = try FileIO.readAll(file, maxBytes: 4096)
-                password = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
-            } catch {
-                throw ConfigError(file: configFile, line: nil, message: "mqtt_password_file \(file): cannot read: \(error)")
+            let bytes: [UInt8]
+            do { bytes = try FileIO.readAll(file, maxBytes: 4096, regularOnly: true) } catch {
+                throw ConfigError(file: place("mqtt_password_file"), line: nil, message: "mqtt_password_file \(file): cannot read: \(error)")
+            }
+            switch Self.password(from: bytes) {
+            case .success(let p): password = p
+            case .failure(let problem):
+                throw ConfigError(file: place("mqtt_password_file"), line: nil, message: "mqtt_password_file \(file): \(problem.message)")
             }
         }
         for (key, file) in [("mqtt_ca_file", config.caFile), ("mqtt_cert_file", config.certFile), ("mqtt_key_file", config.keyFile)] {
             guard let file else { continue }
             do { _ = try FileIO.readAll(file, maxBytes: 1 << 20) } catch {
-                throw ConfigError(file: configFile, line: nil, message: "\(key) \(file): cannot read: \(error)")
+                throw ConfigError(file: place(key), line: nil, message: "\(key) \(file): cannot read: \(error)")
             }
         }
         if (config.certFile == nil) != (config.keyFile == nil) {
-            throw ConfigError(file: configFile, line: nil, message: "mqtt_cert_file and mqtt_key_file go together")
+            throw ConfigError(file: place(config.certFile == nil ? "mqtt_key_file" : "mqtt_cert_file"), line: nil,
+                              message: "mqtt_cert_file and mqtt_key_file go together")
         }
         if config.certFile != nil, config.caFile == nil {
-            throw ConfigError(file: configFile, line: nil, message: "mqtt_cert_file needs mqtt_ca_file (TLS verifies the broker)")
+            throw ConfigError(file: place("mqtt_cert_file"), line: nil, message: "mqtt_cert_file needs mqtt_ca_file (TLS verifies the broker)")
         }
         outbox = Self.openOutbox(databasePath) ?? Self.openOutbox(":memory:")
         if outbox == nil {

@@ -37,9 +37,12 @@ public struct Replay {
                 throw .usage("--\(flag): \(error.message)")
             }
         }
-        if let fences = parsed.options["fences"] { config.fencesPath = fences }
+        if let fences = parsed.options["fences"] {
+            config.fencesPath = fences
+            config.origins["fences"] = "--fences"
+        }
         if let path = config.fencesPath {
-            do { fenceIndex = try FenceLoader.load(path) } catch { throw .fences(error) }
+            do { fenceIndex = try FenceLoader.load(path) } catch { throw .fences(error, origin: config.origin(of: "fences")) }
         } else {
             fenceIndex = nil
         }
@@ -148,5 +151,6 @@ public enum ReplayError: Error {
     case help
     case usage(String)
     case config(ConfigError)
-    case fences(FenceError)
+    /// A fences file refused; `origin` is where it was named ("FILE:LINE: ", or "").
+    case fences(FenceError, origin: String)
 }

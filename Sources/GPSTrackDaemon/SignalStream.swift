@@ -17,6 +17,19 @@ public enum SignalStream {
         for s in handled { signal(s, SIG_IGN) }
     }
 
+    /// Gives the handled signals their default actions back, unblocked (a parent may have
+    /// blocked them): for the offline commands, which must end at once on SIGTERM or SIGINT
+    /// whatever they are doing, with nothing to save.
+    public static func restoreDefaultActions() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in handled {
+            signal(s, SIG_DFL)
+            sigaddset(&set, s)
+        }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
     /// The stream of handled signals.
     public static func make() -> AsyncStream<Int32> {
         AsyncStream { continuation in

@@ -279,6 +279,10 @@ public final class Store: @unchecked Sendable {
         if db == nil { open() }
         guard let db else { return false }
         var newTrip: Int64?
+        // A write that takes longer than the watchdog's limit stops the pings.
+        Liveness.shared.beat(.store)
+        defer { Liveness.shared.idle(.store) }
+        Liveness.shared.stallIfAsked(.store)
         do {
             try db.transaction { () throws(SQLiteDatabase.Failure) in
                 let id: Int64

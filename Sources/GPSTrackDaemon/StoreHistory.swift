@@ -12,10 +12,13 @@ extension Store {
         public var straightLineM: Double
     }
 
-    /// Trips: id, start, end, distance (oldest first).
+    /// Trips: id, start, end, distance (oldest first). A trip ended before any fix has no end
+    /// time (its `ended_at` of 0 only marks it ended), never 1970.
     public func trips() -> [TripRow] {
         let rows = (try? db?.query("""
-            SELECT id, state, started_at, coalesce(ended_at, last_time), traveled_m, straight_line_m FROM trips ORDER BY id
+            SELECT id, state, started_at,
+              CASE WHEN started_at IS NULL THEN NULL WHEN ended_at IS NULL OR ended_at = 0 THEN last_time ELSE ended_at END,
+              traveled_m, straight_line_m FROM trips ORDER BY id
             """)) ?? []
         return rows.map { r in
             TripRow(id: r[0].int ?? 0, state: r[1].string ?? "", startedAt: r[2].double, endedAt: r[3].double,

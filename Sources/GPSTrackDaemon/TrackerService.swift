@@ -258,6 +258,7 @@ public actor TrackerService {
     public func handle(_ event: GPSDSource.Event) {
         switch event {
         case .record(.tpv(let fix)):
+            Liveness.shared.stallIfAsked(.tracker)
             for epoch in assembler.add(fix) { process(epoch) }
         case .record(.device(let path, let activated)):
             guard !activated else { device = path ?? device; return }
@@ -635,8 +636,8 @@ public actor TrackerService {
         malformedUnlogged = 0
     }
 
-    /// Answers when the actor is responsive (for the watchdog).
-    public func ping() -> Bool { true }
+    /// Tells the watchdog that the actor is responsive.
+    public func ping() { Liveness.shared.pingAnswered() }
 
     /// The trip's traveled distance so far, metres.
     public var traveledM: Double { session.tracker.trip.traveledM }

@@ -30,6 +30,12 @@ if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--write-fences
     exit(0)
 }
 
+/// `gpstrack-bench --write-soak-route LAPS LAP_SECONDS DIR`: the soak's route, fences and logs.
+if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--write-soak-route",
+   let laps = Int(CommandLine.arguments[2]), let lap = Int(CommandLine.arguments[3]) {
+    exit(SoakRoute.write(laps: laps, lapSeconds: lap, directory: CommandLine.arguments[4]) ? 0 : 1)
+}
+
 /// `gpstrack-bench --write-nmea PATH`: the same sample as NMEA sentences, for gpsfake.
 if CommandLine.arguments.count == 3, ["--write-sample", "--write-nmea"].contains(CommandLine.arguments[1]) {
     let nmea = CommandLine.arguments[1] == "--write-nmea"

@@ -6,6 +6,7 @@ import GPSTrackDaemon
 
 let usage = """
     usage: gpstrackctl [--socket PATH] [--json] COMMAND
+           gpstrackctl -h | --help | --version
       status          the daemon's fix, trip, fences and counters
       fences          every fence with its state and last event
       state ID        one fence's state: inside, outside or unknown
@@ -45,9 +46,13 @@ func fail(_ code: ExitCode, _ message: String) -> Never {
     exit(code.rawValue)
 }
 
+let arguments = Array(CommandLine.arguments.dropFirst())
+// -h, --help and --version answer and exit 0, as every Unix tool does.
+if arguments.first == "-h" || arguments.first == "--help" { out(usage); exit(0) }
+if arguments.first == "--version" { out("gpstrackctl \(Daemon.version)"); exit(0) }
 let parser = ArgumentParser(valued: ["socket", "since", "until", "fence", "trip"], boolean: ["json", "help", "gpx"])
 let args: ArgumentParser.Result
-do { args = try parser.parse(Array(CommandLine.arguments.dropFirst())) } catch { fail(.usage, "gpstrackctl: \(error.message)\n\(usage)") }
+do { args = try parser.parse(arguments) } catch { fail(.usage, "gpstrackctl: \(error.message)\n\(usage)") }
 if args.flags.contains("help") { out(usage); exit(0) }
 guard let command = args.positionals.first else { fail(.usage, "gpstrackctl: missing COMMAND\n\(usage)") }
 let json = args.flags.contains("json")

@@ -28,6 +28,12 @@ let err = OutputWriter(fd: STDERR_FILENO)
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "-h" {
+    try? out.writeLine(DaemonOptions.usage)
+    finish(.ok)
+}
+// The offline commands end at once on SIGTERM or SIGINT, whatever they are doing.
+if arguments.first == "replay" || arguments.first == "replay-accel" { SignalStream.restoreDefaultActions() }
 if arguments.first == "replay" {
     do {
         let replay = try Replay(arguments: Array(arguments.dropFirst()))
@@ -39,8 +45,8 @@ if arguments.first == "replay" {
         fail(.usage, "gpstrackd replay: \(message)\n\(Replay.usage)")
     } catch .config(let error) {
         fail(.config, "gpstrackd: \(error)")
-    } catch .fences(let error) {
-        fail(.config, "gpstrackd: fences refused: \(error)")
+    } catch .fences(let error, let origin) {
+        fail(.config, "gpstrackd: \(origin)fences refused: \(error)")
     }
 }
 
@@ -70,7 +76,7 @@ do {
     fail(.usage, "gpstrackd: \(message)\n\(DaemonOptions.usage)")
 } catch .config(let error) {
     fail(.config, "gpstrackd: \(error)")
-} catch .fences(let error) {
-    fail(.config, "gpstrackd: fences refused: \(error)")
+} catch .fences(let error, let origin) {
+    fail(.config, "gpstrackd: \(origin)fences refused: \(error)")
 }
 finish(await Daemon.run(options))

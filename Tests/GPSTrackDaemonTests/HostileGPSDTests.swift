@@ -41,6 +41,23 @@ import GPSTrackSim
         #expect(stderr.contains("cr-joined.json:1: malformed line skipped: more than one JSON object"))
     }
 
+    /// Found by the gpsd-line fuzzer: well-formed, but libgps's schema refuses the two-letter
+    /// parity, and gps_unpack (which stops only on status -1) loops for ever on it.
+    static let longParity = #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/x","parity":"NO"}]}"#
+
+    @Test func theLongParityLineFoundByFuzzingDoesNotHang() throws {
+        let tpv = #"{"class":"TPV","mode":3,"time":"2026-03-14T08:00:00.000Z","lat":52.5,"lon":13.4,"eph":3.0}"#
+        let path = try ExecutableRunner.temporaryFile("parity.json", contents: Self.longParity + "\n" + tpv + "\n")
+        let (status, stdout, _) = try Self.replay(path, limit: 1)
+        #expect(status == 0)
+        let summary = try #require(ExecutableRunner.json(stdout.split(separator: "\n").last.map(String.init) ?? "")?["summary"] as? [String: Any])
+        #expect(summary["tpv_total"] as? Int == 1, "the report after it is read")
+        // A TPV that libgps's schema refuses is malformed (it would have hung gps_unpack too).
+        let bad = try ExecutableRunner.temporaryFile("bad-tpv.json", contents: #"{"class":"TPV","mode":3,"device":"/dev/x","status":"high"}"# + "\n")
+        let r = try Self.replay(bad, limit: 1)
+        #expect(r.status == 0 && r.stderr.contains("libgps refused the TPV report"), "\(r.stderr)")
+    }
+
     @Test func jsonDumpsStyleReplaysToTheSameFiguresAsCompact() throws {
         let (compact, _, _) = try ReplayCommandTests.walkLog()
         let spaced = compact.replacingOccurrences(of: ".json", with: "-spaced.json")
@@ -77,5 +94,38 @@ import GPSTrackSim
         let entry = try #require(try daemon.entries("malformed").first)
         #expect((entry["MESSAGE"] as? String)?.contains("more than one JSON object") == true)
         #expect(entry["GPSTRACK_REASON"] as? String != nil)
+    }
+}
+
+/// `replay` ends at once on SIGTERM and SIGINT, even when started with them blocked (as a
+/// child of this test process, whose worker threads block signals).
+@Suite struct ReplaySignalTests {
+    @Test(arguments: [SIGTERM, SIGINT])
+    func replayEndsAtOnceOnSignal(_ sig: Int32) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ExecutableRunner.binary)
+        process.arguments = ["replay", "-"]
+        let input = Pipe()
+        process.standardInput = input   // held open: replay waits in read(2) for ever
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { try? input.fileHandleForWriting.close() }
+        let pid = process.processIdentifier
+        input.fileHandleForWriting.write(Data((GPSDLogWriter.header.joined(separator: "\n") + "\n").utf8))
+        // Waiting in read(2) for more: state S in /proc/PID/stat, running our binary.
+        try LiveHarness.waitFor("replay waiting for input", timeout: 10) {
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            let cmd = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? ""
+            return cmd.contains("replay") && stat.split(separator: ")").last?.split(separator: " ").first == "S"
+        }
+        kill(pid, sig)
+        let deadline = Date().addingTimeInterval(1)
+        while process.isRunning && Date() < deadline { usleep(5_000) }
+        let running = process.isRunning
+        if running { kill(pid, SIGKILL) }
+        process.waitUntilExit()
+        #expect(!running, "replay still running 1 s after signal \(sig)")
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == sig)
     }
 }

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses in fuzz/ against the project's sources with swiftc
+# (-sanitize=fuzzer,address: the Swift toolchain carries libFuzzer, nothing else is needed) and
+# runs each for FUZZ_SECONDS (default 300) from its seed corpus in the repository.
+# Usage: scripts/fuzz.sh [HARNESS...]      (default: every harness in fuzz/)
+# Findings (crash-*, timeout-*, oom-*, leak-*) go to .build/fuzz/findings/HARNESS/ and fail
+# the run; the corpus each run grows stays in .build/fuzz/corpus/HARNESS (the repository's
+# seeds stay small).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_EACH=${FUZZ_SECONDS:-300}
+OUT=.build/fuzz
+mkdir -p "$OUT/lib"
+S=Sources
+# Every C module (Sources/C*/module.modulemap), its headers' pkg-config flags as Package.swift
+# names them, and the libraries the module maps link.
+C_INCLUDES=()
+LIBS=()
+for m in "$S"/C*/module.modulemap; do
+    C_INCLUDES+=(-I "$(dirname "$m")")
+    for l in $(sed -n 's/^ *link "\(.*\)".*/\1/p' "$m"); do LIBS+=("-l$l"); done
+done
+for f in $(pkg-config --cflags-only-I $(sed -n 's/.*pkgConfig: "\([^"]*\)".*/\1/p' Package.swift)); do C_INCLUDES+=(-Xcc "$f"); done
+FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -use-ld=lld)
+
+# The two library modules, instrumented, rebuilt when a source is newer than the archive.
+build_module() {   # NAME
+    local name=$1 lib="$OUT/lib/lib$1.a"
+    if [ -f "$lib" ] && [ -z "$(find "$S/$name" -name '*.swift' -newer "$lib" | head -1)" ]; then return; fi
+    echo "fuzz: building $name" >&2
+    swiftc "${FLAGS[@]}" -emit-library -static -emit-module -module-name "$name" -I "$OUT/lib" "${C_INCLUDES[@]}" \
+        "$S/$name"/*.swift -o "$lib" -emit-module-path "$OUT/lib/$name.swiftmodule"
+}
+build_module GPSTrackCore
+build_module GPSTrackDaemon
+
+harnesses=("$@")
+[ ${#harnesses[@]} -eq 0 ] && harnesses=($(ls fuzz))
+status=0
+for h in "${harnesses[@]}"; do
+    bin="$OUT/fuzz-$h"
+    swiftc "${FLAGS[@]}" -I "$OUT/lib" "${C_INCLUDES[@]}" "fuzz/$h/harness.swift" -L "$OUT/lib" \
+        -lGPSTrackDaemon -lGPSTrackCore "${LIBS[@]}" -o "$bin" 2>&1 | grep -v "Cannot export local symbol" >&2 || true
+    [ -x "$bin" ] || { echo "fuzz: $h did not build" >&2; exit 1; }
+    mkdir -p "$OUT/corpus/$h" "$OUT/findings/$h"
+    echo "fuzz: $h for ${SECONDS_EACH}s" >&2
+    # -timeout: an input that takes 5 s is a hang (libgps's parser looping for ever was one).
+    if ! "$bin" -max_total_time="$SECONDS_EACH" -timeout=5 -rss_limit_mb=2048 -max_len=65536 \
+            -print_final_stats=1 -artifact_prefix="$OUT/findings/$h/" \
+            "$OUT/corpus/$h" "fuzz/$h/corpus" > "$OUT/$h.log" 2>&1; then
+        echo "fuzz: $h FOUND A PROBLEM: $(ls "$OUT/findings/$h")" >&2
+        tail -30 "$OUT/$h.log" >&2
+        status=1
+    fi
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$OUT/$h.log" | grep -o '[0-9]*$' || echo "?")
+    cov=$(grep -o 'cov: [0-9]*' "$OUT/$h.log" | tail -1 | grep -o '[0-9]*' || echo "?")
+    echo "fuzz: $h: $runs inputs in ${SECONDS_EACH}s, coverage $cov edges, corpus $(ls "$OUT/corpus/$h" | wc -l) files" >&2
+done
+exit $status
