@@ -24,8 +24,15 @@ public struct FenceEvent: Sendable {
     }
 
     public var kind: Kind
-    /// Index of the fence in `FenceIndex.fences`.
-    public var fence: Int
+    /// The fence's id, as in the fences file.
+    public var fenceID: String
+    /// The fence's name, if it has one.
+    public var fenceName: String?
+    /// The fence's dwell time, seconds (for a dwell's wording).
+    public var dwellS: Double?
+    /// Index of the fence in the monitor's `FenceIndex` (the core's own bookkeeping; reporters
+    /// use `fenceID`, which outlives a reload).
+    var fence: Int
     /// Fix time of the event, seconds since the Unix epoch.
     public var time: Double
     /// The position the event was decided on (the last known one for a loss; for a crossing,
@@ -34,9 +41,13 @@ public struct FenceEvent: Sendable {
     /// An enter or exit found between two fixes, neither of them inside (times interpolated).
     public var crossed = false
 
-    public init(kind: Kind, fence: Int, time: Double, coordinate: Coordinate?, crossed: Bool = false) {
+    init(kind: Kind, fence: Int, in index: FenceIndex, time: Double, coordinate: Coordinate?, crossed: Bool = false) {
         self.kind = kind
         self.fence = fence
+        let f = index.fences[fence]
+        fenceID = f.id
+        fenceName = f.name
+        dwellS = f.dwellS
         self.time = time
         self.coordinate = coordinate
         self.crossed = crossed

@@ -52,6 +52,11 @@ public struct GeofenceMonitor: Sendable {
         return FenceMemory(membership: st.membership, since: st.since, enteredAt: st.enteredAt, dwellSent: st.dwellSent)
     }
 
+    /// What the fence with this id must remember across a restart (nil: no such fence).
+    public func memory(of id: String) -> FenceMemory? {
+        index.fences.firstIndex(where: { $0.id == id }).map { memory(of: $0) }
+    }
+
     /// Restores remembered memberships by fence id (after a restart). States stay `unknown`
     /// until the next fix; a fence still inside then gets a `state` event, not a second
     /// `enter`.
@@ -83,7 +88,7 @@ public struct GeofenceMonitor: Sendable {
             statuses[i].state = .unknown
             statuses[i].since = time
             if wasInside {
-                let e = FenceEvent(kind: .state(.unknown), fence: i, time: time, coordinate: lastPosition)
+                let e = FenceEvent(kind: .state(.unknown), fence: i, in: index, time: time, coordinate: lastPosition)
                 statuses[i].lastEvent = e.kind
                 events.append(e)
             }
@@ -175,11 +180,11 @@ public struct GeofenceMonitor: Sendable {
                   let c = index.crossing(fence: i, from: a, to: b, need: need) else { continue }
             let tIn = ta + c.entry * (tb - ta), tOut = ta + c.exit * (tb - ta)
             if index.notifyBits[i] & 1 != 0 {
-                found.append(FenceEvent(kind: .enter, fence: i, time: tIn, coordinate: c.entryPoint, crossed: true))
+                found.append(FenceEvent(kind: .enter, fence: i, in: index, time: tIn, coordinate: c.entryPoint, crossed: true))
                 statuses[i].lastEvent = .enter
             }
             if index.notifyBits[i] & 2 != 0 {
-                found.append(FenceEvent(kind: .exit, fence: i, time: tOut, coordinate: c.exitPoint, crossed: true))
+                found.append(FenceEvent(kind: .exit, fence: i, in: index, time: tOut, coordinate: c.exitPoint, crossed: true))
                 statuses[i].lastEvent = .exit
             }
             statuses[i].since = tOut
@@ -197,7 +202,7 @@ public struct GeofenceMonitor: Sendable {
                 let bit: UInt8 = kind == .enter ? 1 : kind == .exit ? 2 : 4
                 guard notify & bit != 0 else { return }
             }
-            let e = FenceEvent(kind: kind, fence: i, time: time, coordinate: p)
+            let e = FenceEvent(kind: kind, fence: i, in: index, time: time, coordinate: p)
             st.lastEvent = kind
             events.append(e)
         }

@@ -19,9 +19,8 @@ public enum EventJSON {
     public static func object(_ e: FenceEvent, fences: FenceIndex?) -> JSONObject {
         var o = JSONObject()
         o.add("event", e.kind.name)
-        let fence = fences?.fences[e.fence]
-        o.add("fence", fence?.id)
-        o.add("name", fence?.name)
+        o.add("fence", e.fenceID)
+        o.add("name", e.fenceName)
         if case .state(let s) = e.kind { o.add("state", s.rawValue) }
         o.add("time", Timestamp.iso8601(e.time))
         o.add("lat", e.coordinate?.latitude)
