@@ -20,7 +20,7 @@ public final class ControlServer: @unchecked Sendable {
         public var description: String
     }
 
-    private struct Client {
+    struct Client {
         var fd: Int32
         var peer: PeerCredentials?
         var inbuf: [UInt8] = []
@@ -32,16 +32,16 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     public let path: String
-    private let config: Configuration
-    private let journal: Journal
-    private let adminGID: gid_t?
-    private let listenFD: Int32
-    private let wakePipe: WakePipe
-    private let lock = Mutex()
-    private var pendingReplies: [(Int, String, Bool)] = []
-    private var pendingBroadcasts: [String] = []
-    private var stopping = false
-    private var thread: NativeThread?
+    let config: Configuration
+    let journal: Journal
+    let adminGID: gid_t?
+    let listenFD: Int32
+    let wakePipe: WakePipe
+    let lock = Mutex()
+    var pendingReplies: [(Int, String, Bool)] = []
+    var pendingBroadcasts: [String] = []
+    var stopping = false
+    var thread: NativeThread?
 
     public init(path: String, config: Configuration, journal: Journal) throws(SetupError) {
         self.path = path
@@ -84,7 +84,7 @@ public final class ControlServer: @unchecked Sendable {
 
     // MARK: setup
 
-    private static func listen(path: String, group: String, journal: Journal) throws(SetupError) -> Int32 {
+    static func listen(path: String, group: String, journal: Journal) throws(SetupError) -> Int32 {
         func fail(_ what: String) -> SetupError {
             SetupError(description: "control socket \(path): \(what): \(String(cString: strerror(errno)))")
         }
@@ -150,7 +150,7 @@ public final class ControlServer: @unchecked Sendable {
 
     // MARK: the loop
 
-    private func serve(_ requests: AsyncStream<Incoming>.Continuation) {
+    func serve(_ requests: AsyncStream<Incoming>.Continuation) {
         var clients: [Int: Client] = [:]
         var nextID = 1
         defer {
@@ -191,7 +191,7 @@ public final class ControlServer: @unchecked Sendable {
         }
     }
 
-    private func accept(_ clients: inout [Int: Client], _ nextID: inout Int) {
+    func accept(_ clients: inout [Int: Client], _ nextID: inout Int) {
         while true {
             guard let fd = try? syscall("accept", { Glibc.accept(listenFD, nil, nil) }) else { return }
             _ = try? syscall("fcntl") { fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -207,7 +207,7 @@ public final class ControlServer: @unchecked Sendable {
         }
     }
 
-    private func readFrom(_ id: Int, _ clients: inout [Int: Client], _ requests: AsyncStream<Incoming>.Continuation) {
+    func readFrom(_ id: Int, _ clients: inout [Int: Client], _ requests: AsyncStream<Incoming>.Continuation) {
         guard var c = clients[id] else { return }
         var chunk = [UInt8](repeating: 0, count: 65536)
         let n: Int
@@ -234,7 +234,7 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     /// Handles the complete lines of a client, one request at a time.
-    private func process(_ id: Int, _ clients: inout [Int: Client], _ requests: AsyncStream<Incoming>.Continuation) {
+    func process(_ id: Int, _ clients: inout [Int: Client], _ requests: AsyncStream<Incoming>.Continuation) {
         guard var c = clients[id] else { return }
         defer { clients[id] = c }
         while !c.busy && !c.closing && !c.watching {
@@ -258,88 +258,6 @@ public final class ControlServer: @unchecked Sendable {
                 c.busy = true
                 requests.yield(Incoming(client: id, request: request))
             }
-        }
-    }
-
-    private func refuse(_ c: inout Client, _ message: String) {
-        enqueue(&c, ControlError(message).line)
-        c.closing = true
-        c.inbuf = []
-    }
-
-    private func enqueue(_ c: inout Client, _ line: String) {
-        c.outbuf.append(contentsOf: line.utf8)
-        c.outbuf.append(10)
-    }
-
-    private func drainOutbox(_ clients: inout [Int: Client], _ requests: AsyncStream<Incoming>.Continuation) {
-        let (replies, broadcasts) = lock.withLock { () -> ([(Int, String, Bool)], [String]) in
-            defer { pendingReplies = []; pendingBroadcasts = [] }
-            return (pendingReplies, pendingBroadcasts)
-        }
-        for (id, line, watch) in replies {
-            guard var c = clients[id] else { continue }
-            enqueue(&c, line)
-            c.busy = false
-            if watch { c.watching = true; c.inbuf = [] }
-            clients[id] = c
-            flush(id, &clients)
-        }
-        if !broadcasts.isEmpty {
-            for id in Array(clients.keys) where clients[id]!.watching {
-                // Line by line, so a client that reads keeps up with a burst; one that does
-                // not fills the kernel's buffer and then this bounded queue.
-                for line in broadcasts {
-                    guard var c = clients[id] else { break }
-                    enqueue(&c, line)
-                    clients[id] = c
-                    flush(id, &clients)
-                    guard let w = clients[id], w.outbuf.count > config.watchQueueBytes else { continue }
-                    journal.log(LogEntry(event: "watch_dropped", priority: .notice,
-                                         message: "Dropped a watch client (pid \(w.peer?.pid ?? 0)) that stopped reading: \(w.outbuf.count) bytes unread",
-                                         fields: [("GPSTRACK_PEER_PID", String(w.peer?.pid ?? 0))]))
-                    close(w.fd)
-                    clients[id] = nil
-                }
-            }
-        }
-        // Requests that were waiting behind an answered one.
-        for id in replies.map(\.0) where clients[id] != nil && !clients[id]!.busy {
-            process(id, &clients, requests)
-            flush(id, &clients)
-        }
-    }
-
-    private func flush(_ id: Int, _ clients: inout [Int: Client]) {
-        guard var c = clients[id] else { return }
-        while !c.outbuf.isEmpty {
-            let n: Int
-            do {
-                n = try syscall("send") { c.outbuf.withUnsafeBytes { send(c.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
-            } catch {
-                if error.code == EAGAIN || error.code == EWOULDBLOCK { break }
-                n = 0
-            }
-            if n > 0 { c.outbuf.removeFirst(n); continue }
-            close(c.fd)
-            clients[id] = nil
-            return
-        }
-        if c.outbuf.isEmpty && c.closing {
-            close(c.fd)
-            clients[id] = nil
-            return
-        }
-        clients[id] = c
-    }
-
-    static func name(of r: ControlRequest) -> String {
-        switch r {
-        case .start: "start"
-        case .stop: "stop"
-        case .reset: "reset"
-        case .reload: "reload"
-        default: "this command"
         }
     }
 }

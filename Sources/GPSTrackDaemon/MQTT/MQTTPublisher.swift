@@ -19,30 +19,30 @@ public final class MQTTPublisher: @unchecked Sendable {
     public let trackerID: String
     let journal: Journal
     let lock = Mutex()
-    private var mosq: OpaquePointer?
-    private let outbox: SQLiteDatabase?
-    private var connected = false
+    var mosq: OpaquePointer?
+    let outbox: SQLiteDatabase?
+    var connected = false
     var inOutage = false
-    private var everConnected = false
+    var everConnected = false
     /// Messages in flight by libmosquitto's message id: outbox row ids, or (negative) ids of
     /// messages waiting in memory.
-    private var inflight: [Int32: (row: Int64, qos: Int32)] = [:]
+    var inflight: [Int32: (row: Int64, qos: Int32)] = [:]
     /// Messages the outbox table could not take (a full disk), oldest first, all newer than
     /// every row of the table: they move into it, in order, once it can be written again.
-    private var unsaved: [(id: Int64, kind: String, topic: String, payload: String, qos: Int32)] = []
-    private var nextUnsavedID: Int64 = -1
+    var unsaved: [(id: Int64, kind: String, topic: String, payload: String, qos: Int32)] = []
+    var nextUnsavedID: Int64 = -1
     /// Rows published and acknowledged whose deletion failed (a full disk): never sent again.
-    private var acked: Set<Int64> = []
-    private var waypoints: String?
-    private var password: String?
+    var acked: Set<Int64> = []
+    var waypoints: String?
+    var password: String?
     /// TLS problems already logged in this outage (one entry per problem, not per retry).
     var tlsProblems: Set<String> = []
     /// The network thread: libmosquitto's `loop_forever` ends for good on a failed TLS
     /// handshake, so this loop reconnects itself.
-    private var thread: NativeThread?
-    private let stopping = Atomic<Bool>(false)
-    private var retryDelay = 1.0
-    private var commandHandler: (@Sendable ([UInt8]) -> Void)?
+    var thread: NativeThread?
+    let stopping = Atomic<Bool>(false)
+    var retryDelay = 1.0
+    var commandHandler: (@Sendable ([UInt8]) -> Void)?
     /// Longest command payload taken from `<base>/cmd`.
     static let maxCommandBytes = 64 * 1024
 
@@ -105,7 +105,7 @@ public final class MQTTPublisher: @unchecked Sendable {
         }
     }
 
-    private static func openOutbox(_ path: String) -> SQLiteDatabase? {
+    static func openOutbox(_ path: String) -> SQLiteDatabase? {
         guard let db = try? SQLiteDatabase(path: path) else { return nil }
         do {
             try db.query("PRAGMA journal_mode=WAL")
@@ -171,7 +171,7 @@ public final class MQTTPublisher: @unchecked Sendable {
 
     /// Runs libmosquitto's network loop until stopped; after a failure waits (1 s doubling to
     /// 30 s, in slices so that stopping is prompt) and reconnects.
-    private func network(_ m: OpaquePointer) {
+    func network(_ m: OpaquePointer) {
         var stopDeadline: Double?
         while true {
             let rc = mosquitto_loop(m, 1000, 1)
@@ -216,106 +216,12 @@ public final class MQTTPublisher: @unchecked Sendable {
     }
 
     /// Messages waiting, in the table and in memory. Call with the lock held.
-    private func waiting() -> Int {
+    func waiting() -> Int {
         let rows = Int((try? outbox?.query("SELECT count(*) FROM outbox"))??.first?.first?.int ?? 0)
         return rows - acked.count + unsaved.count
     }
 
-    // MARK: messages
-
-    /// Queues an OwnTracks message. Locations go when the outbox is full; transitions never.
-    public func enqueue(kind: String, topic: String, payload: String, qos: Int32) {
-        lock.withLock {
-            store(kind: kind, topic: topic, payload: payload, qos: qos)
-            let excess = waiting() - config.outboxMax
-            if excess > 0 { dropLocations(excess) }
-            pump()
-        }
-    }
-
-    /// Writes a message to the outbox table, after whatever waits in memory; what the table
-    /// cannot take waits in memory, in order. Call with the lock held.
-    private func store(kind: String, topic: String, payload: String, qos: Int32) {
-        flushUnsaved()
-        if unsaved.isEmpty, let outbox, (try? outbox.query("INSERT INTO outbox (kind, topic, payload, qos) VALUES (?, ?, ?, ?)",
-                                                             [.text(kind), .text(topic), .text(payload), .int(Int64(qos))])) != nil {
-            return
-        }
-        unsaved.append((nextUnsavedID, kind, topic, payload, qos))
-        nextUnsavedID -= 1
-    }
-
-    /// Moves messages waiting in memory into the table, oldest first, and deletes acknowledged
-    /// rows whose deletion failed before. Call with the lock held.
-    private func flushUnsaved() {
-        guard let outbox else { return }
-        for id in acked where (try? outbox.query("DELETE FROM outbox WHERE id = ?", [.int(id)])) != nil { acked.remove(id) }
-        while let m = unsaved.first {
-            guard let rows = try? outbox.query("INSERT INTO outbox (kind, topic, payload, qos) VALUES (?, ?, ?, ?) RETURNING id",
-                                               [.text(m.kind), .text(m.topic), .text(m.payload), .int(Int64(m.qos))]),
-                  let row = rows.first?.first?.int else { return }
-            unsaved.removeFirst()
-            if let mid = inflight.first(where: { $0.value.row == m.id })?.key { inflight[mid]?.row = row }
-        }
-    }
-
-    /// Drops the oldest `excess` location messages that are not in flight. Call with the lock held.
-    private func dropLocations(_ excess: Int) {
-        let keep = Set(inflight.values.map(\.row)).union(acked)
-        var left = excess
-        if let outbox {
-            let victims = ((try? outbox.query("SELECT id FROM outbox WHERE kind = 'location' ORDER BY id LIMIT ?",
-                                              [.int(Int64(excess + keep.count))])) ?? [])
-                .compactMap { $0.first?.int }.filter { !keep.contains($0) }.prefix(excess)
-            for id in victims where (try? outbox.query("DELETE FROM outbox WHERE id = ?", [.int(id)])) != nil { left -= 1 }
-        }
-        while left > 0, let i = unsaved.firstIndex(where: { $0.kind == "location" && !keep.contains($0.id) }) {
-            unsaved.remove(at: i)
-            left -= 1
-        }
-    }
-
-    /// Hands each message published to `<base>/cmd` (OwnTracks commands) to `handler`, on
-    /// libmosquitto's thread.
-    public func setCommandHandler(_ handler: @escaping @Sendable ([UInt8]) -> Void) {
-        lock.withLock { commandHandler = handler }
-    }
-
-    private func onCommand(_ payload: [UInt8]) {
-        let handler = lock.withLock { commandHandler }
-        handler?(payload)
-    }
-
-    /// The waypoints message (circular fences), sent on every connect and now if connected.
-    public func setWaypoints(_ payload: String) {
-        let now = lock.withLock { waypoints = payload; return connected }
-        if now { enqueue(kind: "waypoints", topic: baseTopic + "/waypoints", payload: payload, qos: 1) }
-    }
-
-    /// Publishes waiting messages in order (the table's, then memory's), at most 20 in flight.
-    /// Call with the lock held.
-    private func pump() {
-        guard connected, let m = mosq else { return }
-        let busy = Set(inflight.values.map(\.row)).union(acked)
-        guard inflight.count < 20 else { return }
-        var candidates: [(id: Int64, topic: String, payload: String, qos: Int32)] = []
-        if let outbox {
-            let rows = (try? outbox.query("SELECT id, topic, payload, qos FROM outbox ORDER BY id LIMIT ?",
-                                          [.int(Int64(20 - inflight.count + busy.count))])) ?? []
-            candidates = rows.compactMap { r in r[0].int.map { ($0, r[1].string ?? baseTopic, r[2].string ?? "", Int32(r[3].int ?? 0)) } }
-        }
-        candidates += unsaved.map { ($0.id, $0.topic, $0.payload, $0.qos) }
-        for c in candidates where !busy.contains(c.id) {
-            guard inflight.count < 20 else { return }
-            let payload = Array(c.payload.utf8)
-            var mid: Int32 = 0
-            let rc = mosquitto_publish(m, &mid, c.topic, Int32(payload.count), payload, c.qos, false)
-            guard rc == MOSQ_ERR_SUCCESS.rawValue else { return }
-            inflight[mid] = (c.id, c.qos)
-        }
-    }
-
-    private func onConnect(_ rc: Int32) {
+    func onConnect(_ rc: Int32) {
         guard rc == 0 else {
             let reason = rc == 4 || rc == 5
                 ? "the broker refused the login (bad user name or password) for \(config.user ?? "(none)")"
@@ -347,7 +253,7 @@ public final class MQTTPublisher: @unchecked Sendable {
         }
     }
 
-    private func onDisconnect(_ rc: Int32) {
+    func onDisconnect(_ rc: Int32) {
         lock.withLock {
             connected = false
             if rc != 0 && !inOutage {
@@ -358,7 +264,7 @@ public final class MQTTPublisher: @unchecked Sendable {
         }
     }
 
-    private func onPublish(_ mid: Int32) {
+    func onPublish(_ mid: Int32) {
         lock.withLock {
             guard let entry = inflight.removeValue(forKey: mid) else { return }
             if entry.row < 0 {

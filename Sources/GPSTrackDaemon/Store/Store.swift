@@ -9,72 +9,22 @@ import GPSTrackCore
 /// store *degraded*: tracking goes on in memory and writes are tried again later; a corrupt
 /// file is moved aside, never deleted.
 public final class Store: @unchecked Sendable {
-    /// One event row to write.
-    public struct EventRow: Sendable {
-        public var seq: UInt64
-        public var time: Double?
-        public var event: String
-        public var fence: String?
-        public var json: String
-    }
-
-    /// One delivered track point.
-    public struct PointRow: Sendable {
-        public var time: Double
-        public var latitude: Double
-        public var longitude: Double
-        public var altitude: Double
-        public var eph: Double
-        public var mode: Int
-
-        public init(time: Double, latitude: Double, longitude: Double, altitude: Double, eph: Double, mode: Int) {
-            (self.time, self.latitude, self.longitude, self.altitude, self.eph, self.mode) = (time, latitude, longitude, altitude, eph, mode)
-        }
-    }
-
-    /// What the store holds of the past, to carry on from.
-    public struct Restored: Sendable {
-        public var trip: Trip?
-        public var seq: UInt64
-        public var fences: [String: FenceMemory]
-        /// The trip detector's state (`TripDetector.encodedState()`), if stored.
-        public var motion: String? = nil
-        /// The fix counters of the runs before, nil when none were stored.
-        public var counters: FixCounters? = nil
-    }
-
-    /// Automatic trips and stops to write with a commit (`trip_mode = auto`).
-    public struct MotionRows: Sendable {
-        /// The trip detector's state.
-        public var state: String
-        /// Trips that ended.
-        public var trips: [TripFigures]
-        /// Stops begun or left, with the names of the fences at their place (by arrival).
-        public var stops: [(StopFigures, [String])]
-
-        public init(state: String, trips: [TripFigures], stops: [(StopFigures, [String])]) {
-            self.state = state
-            self.trips = trips
-            self.stops = stops
-        }
-    }
-
     public static let schemaVersion: Int64 = 2
     public let path: String
-    private let journal: Journal
+    let journal: Journal
     /// The connection; nil while the file cannot be opened.
     private(set) var db: SQLiteDatabase?
     /// nil when healthy, else why not.
     public private(set) var degradedReason: String?
-    private var tripID: Int64?
-    private var pendingEvents: [EventRow] = []
-    private var pendingFences: [String: FenceMemory] = [:]
-    private var pendingMotion: MotionRows?
-    private var pendingPoints: [PointRow] = []
+    var tripID: Int64?
+    var pendingEvents: [EventRow] = []
+    var pendingFences: [String: FenceMemory] = [:]
+    var pendingMotion: MotionRows?
+    var pendingPoints: [PointRow] = []
     /// The fix counters as of the latest commit (written with the next successful one).
-    private var pendingCounters: FixCounters?
-    private var lastAttempt = -Double.infinity
-    private var degradedSince = 0.0
+    var pendingCounters: FixCounters?
+    var lastAttempt = -Double.infinity
+    var degradedSince = 0.0
     /// Seconds between write attempts in a degraded spell.
     static let retryInterval = 1.0
     /// What may wait in memory in a degraded spell; beyond, the oldest go.
@@ -90,7 +40,7 @@ public final class Store: @unchecked Sendable {
     /// Opens (or creates, or after corruption recreates) the database; on failure the store is
     /// degraded. Opening is not recovering: a full disk still opens, so a degraded spell ends
     /// only when the waiting writes are committed.
-    private func open() {
+    func open() {
         if access(pathDirectory, F_OK) != 0 { _ = mkdir(pathDirectory, 0o750) }
         do {
             let database = try SQLiteDatabase(path: path)
@@ -107,9 +57,9 @@ public final class Store: @unchecked Sendable {
         }
     }
 
-    private var pathDirectory: String { String(path[..<path.lastIndex(of: "/")!]) }
+    var pathDirectory: String { String(path[..<path.lastIndex(of: "/")!]) }
 
-    private static func prepare(_ db: SQLiteDatabase) throws(SQLiteDatabase.Failure) {
+    static func prepare(_ db: SQLiteDatabase) throws(SQLiteDatabase.Failure) {
         try enableIncrementalVacuum(db)
         try db.query("PRAGMA journal_mode=WAL")
         try db.query("PRAGMA synchronous=FULL")
@@ -168,13 +118,13 @@ public final class Store: @unchecked Sendable {
     /// without it is rebuilt once by `VACUUM` (it needs as much free space as the file and takes
     /// a moment per 100 MB; when it fails, for instance on a full disk, the file keeps working
     /// as before and the next start tries again).
-    private static func enableIncrementalVacuum(_ db: SQLiteDatabase) throws(SQLiteDatabase.Failure) {
+    static func enableIncrementalVacuum(_ db: SQLiteDatabase) throws(SQLiteDatabase.Failure) {
         guard try db.query("PRAGMA auto_vacuum").first?.first?.int != 2 else { return }
         try db.query("PRAGMA auto_vacuum=INCREMENTAL")
         if try db.query("PRAGMA page_count").first?.first?.int ?? 0 > 0 { _ = try? db.query("VACUUM") }
     }
 
-    private func moveAside() {
+    func moveAside() {
         let aside = path + ".corrupt-\(time(nil))"
         rename(path, aside)
         unlink(path + "-wal")
@@ -185,7 +135,7 @@ public final class Store: @unchecked Sendable {
     }
 
     /// Starts a degraded spell (one journal entry for the whole spell) or notes its new reason.
-    private func degrade(_ reason: String) {
+    func degrade(_ reason: String) {
         if degradedReason == nil {
             degradedSince = MonotonicClock.now()
             journal.log(LogEntry(event: "storage_degraded", priority: .err,
@@ -203,7 +153,7 @@ public final class Store: @unchecked Sendable {
         write(trip: trip)
     }
 
-    private func loadTripID() {
+    func loadTripID() {
         guard let db else { return }
         tripID = (try? db.query("SELECT id FROM trips WHERE ended_at IS NULL ORDER BY id DESC LIMIT 1"))?.first?.first?.int
     }
@@ -234,7 +184,7 @@ public final class Store: @unchecked Sendable {
     }
 
     /// Counters from their rows: `total`, `accepted`, `delivered` and `rejected.<reason>`.
-    private static func counters(from rows: [[SQLiteDatabase.Value]]) -> FixCounters? {
+    static func counters(from rows: [[SQLiteDatabase.Value]]) -> FixCounters? {
         guard !rows.isEmpty else { return nil }
         var values: [String: Int] = [:]
         for row in rows { if let name = row[0].string, let v = row[1].int { values[name] = Int(v) } }
@@ -244,7 +194,7 @@ public final class Store: @unchecked Sendable {
                            delivered: values["delivered"] ?? 0, rejected: rejected)
     }
 
-    private static func rows(of counters: FixCounters) -> [(String, Int)] {
+    static func rows(of counters: FixCounters) -> [(String, Int)] {
         [("total", counters.total), ("accepted", counters.accepted), ("delivered", counters.delivered)]
             + counters.rejected.map { ("rejected." + $0.key.rawValue, $0.value) }
     }
@@ -274,7 +224,7 @@ public final class Store: @unchecked Sendable {
 
     /// One attempt to commit everything that waits; ends a degraded spell when it succeeds.
     @discardableResult
-    private func write(trip: Trip) -> Bool {
+    func write(trip: Trip) -> Bool {
         lastAttempt = MonotonicClock.now()
         if db == nil { open() }
         guard let db else { return false }
@@ -336,77 +286,5 @@ public final class Store: @unchecked Sendable {
         pendingPoints = []
         pendingMotion = nil
         return true
-    }
-
-    /// Trips ended, stops begun or left, and the detector's state: in the events' transaction,
-    /// so a restart finds them exactly as the events that told of them.
-    private func writeMotion(_ db: SQLiteDatabase, _ m: MotionRows) throws(SQLiteDatabase.Failure) {
-        func text(_ names: [String]) -> SQLiteDatabase.Value { .text(names.joined(separator: "\u{1F}")) }
-        for f in m.trips {
-            try db.query("""
-                INSERT OR REPLACE INTO auto_trips (id, start, end, from_lat, from_lon, from_fences, to_lat, to_lon, to_fences,
-                  traveled_m, straight_line_m, moving_s, max_speed_mps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.int(Int64(f.id)), .real(f.start), .real(f.end), .real(f.from.latitude), .real(f.from.longitude),
-                      text(f.fromFences), .real(f.to.latitude), .real(f.to.longitude), text(f.toFences),
-                      .real(f.traveledM), .real(f.straightLineM), .real(f.movingS), .real(f.maxSpeedMps)])
-        }
-        for (stop, names) in m.stops {
-            try db.query("""
-                INSERT INTO stops (arrival, departure, lat, lon, fences, after_trip) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT(arrival) DO UPDATE SET departure = excluded.departure, lat = excluded.lat, lon = excluded.lon,
-                  fences = excluded.fences
-                """, [.real(stop.arrival), stop.departure.map { .real($0) } ?? .null, .real(stop.at.latitude),
-                      .real(stop.at.longitude), text(names), stop.afterTrip.map { .int(Int64($0)) } ?? .null])
-        }
-        try db.query("INSERT OR REPLACE INTO motion (id, state) VALUES (1, ?)", [.text(m.state)])
-    }
-
-    private func insertTrip(_ db: SQLiteDatabase, _ trip: Trip) throws(SQLiteDatabase.Failure) -> Int64 {
-        try db.query("INSERT INTO trips (state) VALUES (?)", [.text(trip.state.rawValue)])
-        return try db.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
-    }
-
-    /// Ends the current trip (a new one begins with the next commit).
-    public func endTrip(at time: Double?) {
-        guard let db, let id = tripID else { tripID = nil; return }
-        _ = try? db.query("UPDATE trips SET ended_at = ? WHERE id = ?", [time.map { .real($0) } ?? .real(0), .int(id)])
-        tripID = nil
-    }
-
-    /// Rows deleted per pruning step: one step is one small transaction (a few ms), so the
-    /// tracker, which runs one step per fix while pruning, is never held up for long.
-    public static let pruneBatch = 500
-    /// Free pages returned to the file system per step (4 KiB each).
-    static let vacuumPages = 64
-
-    /// One step of retention: deletes up to `pruneBatch` track points older than `time` and
-    /// gives up to `vacuumPages` free pages back to the file system, in one transaction.
-    /// Returns whether more remains to do. Trips, events and fence memories are never pruned.
-    @discardableResult
-    public func pruneStep(before time: Double) -> Bool {
-        guard let db, degradedReason == nil else { return false }
-        var deleted = 0
-        var freePages: Int64 = 0
-        do {
-            try db.transaction { () throws(SQLiteDatabase.Failure) in
-                try db.query("DELETE FROM points WHERE id IN (SELECT id FROM points WHERE time < ? LIMIT ?)",
-                             [.real(time), .int(Int64(Self.pruneBatch))])
-                deleted = db.changes
-                try db.query("PRAGMA incremental_vacuum(\(Self.vacuumPages))")
-                freePages = try db.query("PRAGMA freelist_count").first?.first?.int ?? 0
-            }
-        } catch {
-            return false
-        }
-        return deleted == Self.pruneBatch || freePages > 0
-    }
-
-    /// The database's size in bytes (`page_count` × `page_size`, WAL included): what the file
-    /// is after a checkpoint. The WAL file itself stays under about 4 MiB (SQLite checkpoints
-    /// at 1,000 pages).
-    public var databaseBytes: Int {
-        guard let db, let pages = try? db.query("PRAGMA page_count").first?.first?.int,
-              let size = try? db.query("PRAGMA page_size").first?.first?.int else { return 0 }
-        return Int(pages * size)
     }
 }

@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GPSTrackCore
+
+/// The server's replies on their way out: per-client buffers, watchers' broadcasts, and
+/// request names for the journal.
+extension ControlServer {
+    func refuse(_ c: inout Client, _ message: String) {
+        enqueue(&c, ControlError(message).line)
+        c.closing = true
+        c.inbuf = []
+    }
+
+    func enqueue(_ c: inout Client, _ line: String) {
+        c.outbuf.append(contentsOf: line.utf8)
+        c.outbuf.append(10)
+    }
+
+    func drainOutbox(_ clients: inout [Int: Client], _ requests: AsyncStream<Incoming>.Continuation) {
+        let (replies, broadcasts) = lock.withLock { () -> ([(Int, String, Bool)], [String]) in
+            defer { pendingReplies = []; pendingBroadcasts = [] }
+            return (pendingReplies, pendingBroadcasts)
+        }
+        for (id, line, watch) in replies {
+            guard var c = clients[id] else { continue }
+            enqueue(&c, line)
+            c.busy = false
+            if watch { c.watching = true; c.inbuf = [] }
+            clients[id] = c
+            flush(id, &clients)
+        }
+        if !broadcasts.isEmpty {
+            for id in Array(clients.keys) where clients[id]!.watching {
+                // Line by line, so a client that reads keeps up with a burst; one that does
+                // not fills the kernel's buffer and then this bounded queue.
+                for line in broadcasts {
+                    guard var c = clients[id] else { break }
+                    enqueue(&c, line)
+                    clients[id] = c
+                    flush(id, &clients)
+                    guard let w = clients[id], w.outbuf.count > config.watchQueueBytes else { continue }
+                    journal.log(LogEntry(event: "watch_dropped", priority: .notice,
+                                         message: "Dropped a watch client (pid \(w.peer?.pid ?? 0)) that stopped reading: \(w.outbuf.count) bytes unread",
+                                         fields: [("GPSTRACK_PEER_PID", String(w.peer?.pid ?? 0))]))
+                    close(w.fd)
+                    clients[id] = nil
+                }
+            }
+        }
+        // Requests that were waiting behind an answered one.
+        for id in replies.map(\.0) where clients[id] != nil && !clients[id]!.busy {
+            process(id, &clients, requests)
+            flush(id, &clients)
+        }
+    }
+
+    func flush(_ id: Int, _ clients: inout [Int: Client]) {
+        guard var c = clients[id] else { return }
+        while !c.outbuf.isEmpty {
+            let n: Int
+            do {
+                n = try syscall("send") { c.outbuf.withUnsafeBytes { send(c.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
+            } catch {
+                if error.code == EAGAIN || error.code == EWOULDBLOCK { break }
+                n = 0
+            }
+            if n > 0 { c.outbuf.removeFirst(n); continue }
+            close(c.fd)
+            clients[id] = nil
+            return
+        }
+        if c.outbuf.isEmpty && c.closing {
+            close(c.fd)
+            clients[id] = nil
+            return
+        }
+        clients[id] = c
+    }
+
+    static func name(of r: ControlRequest) -> String {
+        switch r {
+        case .start: "start"
+        case .stop: "stop"
+        case .reset: "reset"
+        case .reload: "reload"
+        default: "this command"
+        }
+    }
+}

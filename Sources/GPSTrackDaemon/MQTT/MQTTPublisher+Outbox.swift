@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CMosquitto
+import GPSTrackCore
+
+/// The publisher's messages: the outbox table, what waits in memory when it cannot be written,
+/// and the pump that hands them to libmosquitto in order.
+extension MQTTPublisher {
+    // MARK: messages
+
+    /// Queues an OwnTracks message. Locations go when the outbox is full; transitions never.
+    public func enqueue(kind: String, topic: String, payload: String, qos: Int32) {
+        lock.withLock {
+            store(kind: kind, topic: topic, payload: payload, qos: qos)
+            let excess = waiting() - config.outboxMax
+            if excess > 0 { dropLocations(excess) }
+            pump()
+        }
+    }
+
+    /// Writes a message to the outbox table, after whatever waits in memory; what the table
+    /// cannot take waits in memory, in order. Call with the lock held.
+    func store(kind: String, topic: String, payload: String, qos: Int32) {
+        flushUnsaved()
+        if unsaved.isEmpty, let outbox, (try? outbox.query("INSERT INTO outbox (kind, topic, payload, qos) VALUES (?, ?, ?, ?)",
+                                                             [.text(kind), .text(topic), .text(payload), .int(Int64(qos))])) != nil {
+            return
+        }
+        unsaved.append((nextUnsavedID, kind, topic, payload, qos))
+        nextUnsavedID -= 1
+    }
+
+    /// Moves messages waiting in memory into the table, oldest first, and deletes acknowledged
+    /// rows whose deletion failed before. Call with the lock held.
+    func flushUnsaved() {
+        guard let outbox else { return }
+        for id in acked where (try? outbox.query("DELETE FROM outbox WHERE id = ?", [.int(id)])) != nil { acked.remove(id) }
+        while let m = unsaved.first {
+            guard let rows = try? outbox.query("INSERT INTO outbox (kind, topic, payload, qos) VALUES (?, ?, ?, ?) RETURNING id",
+                                               [.text(m.kind), .text(m.topic), .text(m.payload), .int(Int64(m.qos))]),
+                  let row = rows.first?.first?.int else { return }
+            unsaved.removeFirst()
+            if let mid = inflight.first(where: { $0.value.row == m.id })?.key { inflight[mid]?.row = row }
+        }
+    }
+
+    /// Drops the oldest `excess` location messages that are not in flight. Call with the lock held.
+    func dropLocations(_ excess: Int) {
+        let keep = Set(inflight.values.map(\.row)).union(acked)
+        var left = excess
+        if let outbox {
+            let victims = ((try? outbox.query("SELECT id FROM outbox WHERE kind = 'location' ORDER BY id LIMIT ?",
+                                              [.int(Int64(excess + keep.count))])) ?? [])
+                .compactMap { $0.first?.int }.filter { !keep.contains($0) }.prefix(excess)
+            for id in victims where (try? outbox.query("DELETE FROM outbox WHERE id = ?", [.int(id)])) != nil { left -= 1 }
+        }
+        while left > 0, let i = unsaved.firstIndex(where: { $0.kind == "location" && !keep.contains($0.id) }) {
+            unsaved.remove(at: i)
+            left -= 1
+        }
+    }
+
+    /// Hands each message published to `<base>/cmd` (OwnTracks commands) to `handler`, on
+    /// libmosquitto's thread.
+    public func setCommandHandler(_ handler: @escaping @Sendable ([UInt8]) -> Void) {
+        lock.withLock { commandHandler = handler }
+    }
+
+    func onCommand(_ payload: [UInt8]) {
+        let handler = lock.withLock { commandHandler }
+        handler?(payload)
+    }
+
+    /// The waypoints message (circular fences), sent on every connect and now if connected.
+    public func setWaypoints(_ payload: String) {
+        let now = lock.withLock { waypoints = payload; return connected }
+        if now { enqueue(kind: "waypoints", topic: baseTopic + "/waypoints", payload: payload, qos: 1) }
+    }
+
+    /// Publishes waiting messages in order (the table's, then memory's), at most 20 in flight.
+    /// Call with the lock held.
+    func pump() {
+        guard connected, let m = mosq else { return }
+        let busy = Set(inflight.values.map(\.row)).union(acked)
+        guard inflight.count < 20 else { return }
+        var candidates: [(id: Int64, topic: String, payload: String, qos: Int32)] = []
+        if let outbox {
+            let rows = (try? outbox.query("SELECT id, topic, payload, qos FROM outbox ORDER BY id LIMIT ?",
+                                          [.int(Int64(20 - inflight.count + busy.count))])) ?? []
+            candidates = rows.compactMap { r in r[0].int.map { ($0, r[1].string ?? baseTopic, r[2].string ?? "", Int32(r[3].int ?? 0)) } }
+        }
+        candidates += unsaved.map { ($0.id, $0.topic, $0.payload, $0.qos) }
+        for c in candidates where !busy.contains(c.id) {
+            guard inflight.count < 20 else { return }
+            let payload = Array(c.payload.utf8)
+            var mid: Int32 = 0
+            let rc = mosquitto_publish(m, &mid, c.topic, Int32(payload.count), payload, c.qos, false)
+            guard rc == MOSQ_ERR_SUCCESS.rawValue else { return }
+            inflight[mid] = (c.id, c.qos)
+        }
+    }
+}

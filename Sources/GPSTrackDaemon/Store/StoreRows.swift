@@ -1,0 +1,54 @@
+import GPSTrackCore
+
+/// The rows the store takes and gives back.
+extension Store {
+    /// One event row to write.
+    public struct EventRow: Sendable {
+        public var seq: UInt64
+        public var time: Double?
+        public var event: String
+        public var fence: String?
+        public var json: String
+    }
+
+    /// One delivered track point.
+    public struct PointRow: Sendable {
+        public var time: Double
+        public var latitude: Double
+        public var longitude: Double
+        public var altitude: Double
+        public var eph: Double
+        public var mode: Int
+
+        public init(time: Double, latitude: Double, longitude: Double, altitude: Double, eph: Double, mode: Int) {
+            (self.time, self.latitude, self.longitude, self.altitude, self.eph, self.mode) = (time, latitude, longitude, altitude, eph, mode)
+        }
+    }
+
+    /// What the store holds of the past, to carry on from.
+    public struct Restored: Sendable {
+        public var trip: Trip?
+        public var seq: UInt64
+        public var fences: [String: FenceMemory]
+        /// The trip detector's state (`TripDetector.encodedState()`), if stored.
+        public var motion: String? = nil
+        /// The fix counters of the runs before, nil when none were stored.
+        public var counters: FixCounters? = nil
+    }
+
+    /// Automatic trips and stops to write with a commit (`trip_mode = auto`).
+    public struct MotionRows: Sendable {
+        /// The trip detector's state.
+        public var state: String
+        /// Trips that ended.
+        public var trips: [TripFigures]
+        /// Stops begun or left, with the names of the fences at their place (by arrival).
+        public var stops: [(StopFigures, [String])]
+
+        public init(state: String, trips: [TripFigures], stops: [(StopFigures, [String])]) {
+            self.state = state
+            self.trips = trips
+            self.stops = stops
+        }
+    }
+}
