@@ -40,15 +40,18 @@ let package = Package(
         // The crash handler: a backtrace on a fatal signal (header only, no library).
         .systemLibrary(name: "CCrash", path: "Sources/CCrash"),
 
+        // What travels on the control socket: JSON, times, requests. No C library.
+        .target(name: "GPSTrackProtocol"),
         // Pure logic: no I/O, no clocks.
-        .target(name: "GPSTrackCore", dependencies: ["CProj", "CGEOS"]),
+        .target(name: "GPSTrackCore", dependencies: ["GPSTrackProtocol", "CProj", "CGEOS"]),
         // Adapters: gpsd JSON through libgps, files, replay.
         .target(name: "GPSTrackDaemon", dependencies: ["GPSTrackCore", "CGPS", "CSystemd", "CSQLite", "CMosquitto", "COpenSSL"]),
         // Seeded receiver simulator: test support and benchmarks.
         .target(name: "GPSTrackSim", dependencies: ["GPSTrackCore"]),
 
         .executableTarget(name: "gpstrackd", dependencies: ["GPSTrackDaemon", "GPSTrackCore", "CCrash"]),
-        .executableTarget(name: "gpstrackctl", dependencies: ["GPSTrackDaemon", "GPSTrackCore"]),
+        // The client links the protocol alone: no libgps, PROJ, GEOS, SQLite or libmosquitto.
+        .executableTarget(name: "gpstrackctl", dependencies: ["GPSTrackProtocol"]),
         .executableTarget(
             name: "gpstrack-bench",
             dependencies: ["GPSTrackSim", "GPSTrackCore", "GPSTrackDaemon", "CGPS"]),

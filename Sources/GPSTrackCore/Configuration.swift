@@ -6,7 +6,7 @@ public struct Configuration: Sendable, Equatable {
     /// The GeoJSON fences file, if any.
     public var fencesPath: String?
     /// The control socket's path.
-    public var socketPath = "/run/gpstrackd/gpstrackd.sock"
+    public var socketPath = ControlRequest.defaultSocketPath
     /// Where the state database lives.
     public var stateDirectory = "/var/lib/gpstrackd"
     /// With no report from gpsd for this long, the connection is dropped and made anew. Seconds.

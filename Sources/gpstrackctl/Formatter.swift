@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
+import GPSTrackProtocol
 
 /// Human-readable renderings of the daemon's JSON responses.
 enum Formatter {

@@ -1,8 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackDaemon
+import GPSTrackProtocol
 
 let usage = """
     usage: gpstrackctl [--socket PATH] [--json] COMMAND
@@ -24,7 +23,7 @@ let usage = """
                       steps, walking distance and cadence (since TIME, else all stored)
       export --gpx [--trip ID | --since TIME [--until TIME]]
                       GPX 1.1 of the stored track points, to standard output
-    The socket defaults to \(Configuration().socketPath). Exit codes: 0 done, 1 error
+    The socket defaults to \(ControlRequest.defaultSocketPath). Exit codes: 0 done, 1 error
     response, 64 usage, 69 daemon not reachable.
     """
 
@@ -56,51 +55,64 @@ do { args = try parser.parse(arguments) } catch { fail(.usage, "gpstrackctl: \(e
 if args.flags.contains("help") { out(usage); exit(0) }
 guard let command = args.positionals.first else { fail(.usage, "gpstrackctl: missing COMMAND\n\(usage)") }
 let json = args.flags.contains("json")
-var request = JSONObject()
-request.add("cmd", command)
-switch command {
-case "state":
-    guard args.positionals.count == 2 else { fail(.usage, "gpstrackctl: state needs a fence ID\n\(usage)") }
-    request.add("fence", args.positionals[1])
-case "guard":
-    guard args.positionals.count == 2, ["on", "off"].contains(args.positionals[1]) else {
-        fail(.usage, "gpstrackctl: guard needs on or off\n\(usage)")
-    }
-    request.add("on", args.positionals[1] == "on")
-case "status", "fences", "start", "stop", "reset", "reload", "watch", "trips", "stops", "events", "export", "steps":
+/// The request, built as the shared type the daemon parses: a field renamed there fails here.
+let request: ControlRequest
+func noArguments() {
     guard args.positionals.count == 1 else { fail(.usage, "gpstrackctl: \(command) takes no argument\n\(usage)") }
     let allowed: [String: Set<String>] = ["events": ["since", "fence"], "steps": ["since"], "export": ["since", "until", "trip", "gpx"]]
     for key in Set(args.options.keys).union(args.flags).subtracting(["socket", "json", "help"])
         where !(allowed[command] ?? []).contains(key) {
         fail(.usage, "gpstrackctl: --\(key) does not go with \(command)\n\(usage)")
     }
-    for key in ["since", "until"] {
-        guard let v = args.options[key] else { continue }
-        guard Timestamp.parse(v) != nil else { fail(.usage, "gpstrackctl: --\(key) wants a UTC time like 2026-03-14T08:00:00Z") }
-        request.add(key, v)
+}
+func time(_ key: String) -> Double? {
+    guard let v = args.options[key] else { return nil }
+    guard let t = Timestamp.parse(v) else { fail(.usage, "gpstrackctl: --\(key) wants a UTC time like 2026-03-14T08:00:00Z") }
+    return t
+}
+switch command {
+case "state":
+    guard args.positionals.count == 2 else { fail(.usage, "gpstrackctl: state needs a fence ID\n\(usage)") }
+    request = .state(fence: args.positionals[1])
+case "guard":
+    guard args.positionals.count == 2, ["on", "off"].contains(args.positionals[1]) else {
+        fail(.usage, "gpstrackctl: guard needs on or off\n\(usage)")
     }
-    if let f = args.options["fence"] { request.add("fence", f) }
-    if command == "export" {
-        guard args.flags.contains("gpx") else { fail(.usage, "gpstrackctl: export needs --gpx\n\(usage)") }
-        request.add("format", "gpx")
-        if let t = args.options["trip"] {
-            guard let id = Int(t), id > 0 else { fail(.usage, "gpstrackctl: --trip wants a trip id") }
-            guard args.options["since"] == nil else { fail(.usage, "gpstrackctl: --trip or --since, not both") }
-            request.add("trip", id)
-        }
+    request = .guard(args.positionals[1] == "on")
+case "status": noArguments(); request = .status
+case "fences": noArguments(); request = .fences
+case "start": noArguments(); request = .start
+case "stop": noArguments(); request = .stop
+case "reset": noArguments(); request = .reset
+case "reload": noArguments(); request = .reload
+case "watch": noArguments(); request = .watch
+case "trips": noArguments(); request = .trips
+case "stops": noArguments(); request = .stops
+case "events": noArguments(); request = .events(since: time("since"), fence: args.options["fence"])
+case "steps": noArguments(); request = .steps(since: time("since"))
+case "export":
+    noArguments()
+    let since = time("since"), until = time("until")
+    guard args.flags.contains("gpx") else { fail(.usage, "gpstrackctl: export needs --gpx\n\(usage)") }
+    var trip: Int64?
+    if let t = args.options["trip"] {
+        guard let id = Int(t), id > 0 else { fail(.usage, "gpstrackctl: --trip wants a trip id") }
+        guard args.options["since"] == nil else { fail(.usage, "gpstrackctl: --trip or --since, not both") }
+        trip = Int64(id)
     }
+    request = .export(trip: trip, since: since, until: until)
 default:
     fail(.usage, "gpstrackctl: unknown command '\(command)'\n\(usage)")
 }
 
-let path = args.options["socket"] ?? Configuration().socketPath
+let path = args.options["socket"] ?? ControlRequest.defaultSocketPath
 var client: ControlClient
 do { client = try ControlClient(path: path) } catch {
     var hint = "is gpstrackd running? (systemctl start gpstrackd)"
     if error.code == EACCES { hint = "permission denied: the socket is for root and the gpstrack group" }
     fail(.unavailable, "gpstrackctl: cannot reach gpstrackd at \(path): \(String(cString: strerror(error.code))); \(hint)")
 }
-guard client.send(request.encoded) else { fail(.unavailable, "gpstrackctl: gpstrackd at \(path) hung up") }
+guard client.send(request.line) else { fail(.unavailable, "gpstrackctl: gpstrackd at \(path) hung up") }
 guard let first = client.readLine() else { fail(.unavailable, "gpstrackctl: gpstrackd at \(path) hung up without answering") }
 let response = (try? JSONValue.parse(Array(first.utf8))) ?? .null
 guard response["ok"] == .bool(true) else {

@@ -1,4 +1,3 @@
-import GPSTrackCore
 
 /// A request on the control socket: one JSON object per line, `{"cmd":"status"}`.
 public enum ControlRequest: Sendable, Equatable {
@@ -17,6 +16,41 @@ public enum ControlRequest: Sendable, Equatable {
     case events(since: Double?, fence: String?)
     case export(trip: Int64?, since: Double?, until: Double?)
     case steps(since: Double?)
+
+    /// Where the daemon listens unless the configuration says otherwise.
+    public static let defaultSocketPath = "/run/gpstrackd/gpstrackd.sock"
+
+    /// The request as the line a client sends (`parse` reads it back to the same request).
+    public var line: String {
+        var o = JSONObject()
+        switch self {
+        case .status: o.add("cmd", "status")
+        case .fences: o.add("cmd", "fences")
+        case .state(let fence): o.add("cmd", "state"); o.add("fence", fence)
+        case .start: o.add("cmd", "start")
+        case .stop: o.add("cmd", "stop")
+        case .reset: o.add("cmd", "reset")
+        case .reload: o.add("cmd", "reload")
+        case .watch: o.add("cmd", "watch")
+        case .trips: o.add("cmd", "trips")
+        case .stops: o.add("cmd", "stops")
+        case .guard(let on): o.add("cmd", "guard"); o.add("on", on)
+        case .events(let since, let fence):
+            o.add("cmd", "events")
+            if let since { o.add("since", Timestamp.iso8601(since)) }
+            if let fence { o.add("fence", fence) }
+        case .steps(let since):
+            o.add("cmd", "steps")
+            if let since { o.add("since", Timestamp.iso8601(since)) }
+        case .export(let trip, let since, let until):
+            o.add("cmd", "export")
+            o.add("format", "gpx")
+            if let trip { o.add("trip", Int(trip)) }
+            if let since { o.add("since", Timestamp.iso8601(since)) }
+            if let until { o.add("until", Timestamp.iso8601(until)) }
+        }
+        return o.encoded
+    }
 
     /// Longest request line accepted.
     public static let maxLineBytes = 64 * 1024
