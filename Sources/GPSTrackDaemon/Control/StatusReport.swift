@@ -10,6 +10,10 @@ extension TrackerService {
         gpsd.add("connected", gpsdConnected)
         gpsd.add("device", device)
         gpsd.add("address", "\(configuration.gpsdHost):\(configuration.gpsdPort)")
+        if let dropped = gpsdDropped?() {
+            gpsd.add("dropped_fixes", dropped.fixes)
+            gpsd.add("dropped_malformed", dropped.malformed)
+        }
         o.add("gpsd", gpsd)
         if let fix = session.tracker.lastAccepted, !fixLost {
             var f = JSONObject()

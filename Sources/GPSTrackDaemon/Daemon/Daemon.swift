@@ -54,6 +54,7 @@ public enum Daemon {
             return .cantCreate
         }
         await service.setWatchSink { line in server.broadcast(line) }
+        await service.setGPSDDropped { (source.droppedFixes, source.droppedMalformed) }
         let requests = server.start()
         let control = Task {
             for await incoming in requests {
@@ -70,7 +71,10 @@ public enum Daemon {
                                       ("GPSTRACK_FENCES", String(options.fences?.fences.count ?? 0))]))
 
         let pump = Task {
-            for await event in events { await service.handle(event) }
+            for await event in events {
+                source.took(event)
+                await service.handle(event)
+            }
         }
         let stepEvents = pedometer?.start()
         let stepPump = Task {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CGPS
 import GPSTrackCore
+import Synchronization
 
 /// Follows gpsd on a dedicated thread and reports what happens as an `AsyncStream`: libgps
 /// (`gps_open`, `gps_stream` with WATCH_ENABLE|WATCH_JSON) connects and asks for reports, and
@@ -41,9 +42,48 @@ public final class GPSDSource: @unchecked Sendable {
         stopPipe = try WakePipe()
     }
 
+    /// Reports handed over and not yet taken (`took`): beyond `maxPending` a fix or a malformed
+    /// line is dropped and counted; outages, restores and device reports are never dropped
+    /// (a bounded `AsyncStream` would drop the oldest of whatever waits, those included).
+    public static let maxPending = 4096
+    private let pending = Atomic<Int>(0)
+    private let droppedFixCount = Atomic<Int>(0)
+    private let droppedMalformedCount = Atomic<Int>(0)
+    /// Outages reported so far (`lost` events).
+    let outagesReported = Atomic<Int>(0)
+
+    /// Fixes dropped because the tracker fell `maxPending` reports behind.
+    public var droppedFixes: Int { droppedFixCount.load(ordering: .relaxed) }
+    /// Malformed lines dropped, unseen by the tracker, for the same reason.
+    public var droppedMalformed: Int { droppedMalformedCount.load(ordering: .relaxed) }
+
+    /// The consumer calls this for each event it takes from the stream.
+    public func took(_ event: Event) {
+        if case .record(let r) = event, Self.isBounded(r) { pending.subtract(1, ordering: .relaxed) }
+    }
+
+    private static func isBounded(_ r: GPSDDecoder.Record) -> Bool {
+        switch r {
+        case .tpv, .malformed: true
+        default: false
+        }
+    }
+
+    /// Hands a record over unless the consumer is `maxPending` behind (then counts it).
+    private func hand(_ record: GPSDDecoder.Record, to out: AsyncStream<Event>.Continuation) {
+        if Self.isBounded(record) {
+            guard pending.load(ordering: .relaxed) < Self.maxPending else {
+                if case .tpv = record { droppedFixCount.add(1, ordering: .relaxed) } else { droppedMalformedCount.add(1, ordering: .relaxed) }
+                return
+            }
+            pending.add(1, ordering: .relaxed)
+        }
+        out.yield(.record(record))
+    }
+
     /// Starts the reader thread; events arrive on the returned stream.
     public func start() -> AsyncStream<Event> {
-        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
         thread = NativeThread { [self] in
             run(continuation)
             continuation.finish()
@@ -95,6 +135,7 @@ public final class GPSDSource: @unchecked Sendable {
                 inOutage = true
                 outageSince = MonotonicClock.now()
                 out.yield(.lost(reason: reason))
+                outagesReported.add(1, ordering: .relaxed)
             }
         }
 
@@ -152,7 +193,7 @@ public final class GPSDSource: @unchecked Sendable {
                     // SKY, VERSION, WATCH and the like inform nothing downstream: no need to
                     // wake the tracker for them.
                     if case .other = record { continue }
-                    out.yield(.record(record))
+                    hand(record, to: out)
                 }
             }
             _ = gps_close(data)

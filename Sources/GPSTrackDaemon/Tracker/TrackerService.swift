@@ -21,6 +21,8 @@ public actor TrackerService {
     let startedAt = MonotonicClock.now()
     /// Where `watch` events go (the control server's broadcast), if anywhere.
     var watchSink: (@Sendable (String) -> Void)?
+    /// The gpsd source's dropped reports, if a source feeds this tracker.
+    var gpsdDropped: (@Sendable () -> (fixes: Int, malformed: Int))?
 
     let store: Store?
     var pendingPoints: [Store.PointRow] = []
@@ -84,6 +86,11 @@ public actor TrackerService {
         case .fencesDetermined: "fences_determined"
         case .tracker(let t): t.name
         }
+    }
+
+    /// What the gpsd source had to drop (fixes, malformed lines), for `status`.
+    public func setGPSDDropped(_ counts: @escaping @Sendable () -> (fixes: Int, malformed: Int)) {
+        gpsdDropped = counts
     }
 
     /// Sends every event, as a JSON line, to `sink` from now on.

@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+import GPSTrackSim
+@testable import GPSTrackDaemon
+
+/// The gpsd source's stream under a flood the tracker does not keep up with (issue 13): fixes
+/// beyond `maxPending` are dropped and counted; the outage that follows is never dropped.
+@Suite struct GPSDStreamFloodTests {
+    @Test func aFloodKeepsRestoredAndLostAndCountsTheDroppedFixes() async throws {
+        let trace = LiveDaemonTests.walk(seconds: 7000, seed: 5)
+        let lines = trace.fixes.map { GPSDLogWriter.tpv($0) + "\r\n" }
+        let extra = lines.count - GPSDSource.maxPending
+        #expect(extra > 1000, "the flood is larger than what may wait")
+        let gpsd = try FakeGPSD(lines: lines, gap: 0)
+        let source = try GPSDSource(host: "127.0.0.1", port: gpsd.port, noDataTimeout: 60)
+        let events = source.start()
+        // Nothing is taken from the stream until gpsd has sent everything and gone away.
+        let deadline = Date().addingTimeInterval(60)
+        while source.droppedFixes < extra, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
+        #expect(source.droppedFixes == extra, "every fix beyond \(GPSDSource.maxPending) waiting is counted")
+        gpsd.stop()
+        while source.outagesReported.load(ordering: .relaxed) == 0, Date() < deadline {
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        source.stop()
+        var fixes = 0, restored = 0, lost = 0
+        var order: [String] = []
+        for await e in events {
+            source.took(e)
+            switch e {
+            case .record(.tpv): fixes += 1
+            case .restored: restored += 1; order.append("restored")
+            case .lost: lost += 1; order.append("lost")
+            default: break
+            }
+        }
+        #expect(fixes == GPSDSource.maxPending)
+        #expect(fixes + source.droppedFixes == lines.count, "each fix either delivered or counted")
+        #expect(order == ["restored", "lost"], "the connection's start and end both arrive, after the flood")
+    }
+}
