@@ -192,6 +192,14 @@ struct FullDiskTests {
             .map { "\($0.1["event"] as? String == "leave" ? "exit" : "enter") \($0.1["rid"] as? String ?? "")" }
         #expect(got == Self.expected, "every transition once, in order")
         #expect(try daemon.entries("mqtt_lost").count == 1)
+        // A failed outbox write degrades the outbox visibly, once per spell, and it recovers
+        // (issue 13).
+        let outboxDegraded = try daemon.entries("mqtt_outbox_degraded")
+        #expect(outboxDegraded.count == 1, "one entry per spell")
+        #expect((outboxDegraded.first?["MESSAGE"] as? String)?.contains("full") == true, "names the problem: \(outboxDegraded)")
+        #expect(try daemon.entries("mqtt_outbox_recovered").count == 1)
+        let mqtt = try SocketClient(path: daemon.socketPath).request(#"{"cmd":"status"}"#)?["mqtt"] as? [String: Any]
+        #expect(mqtt?["outbox_state"] as? String == "ok", "\(mqtt ?? [:])")
         #expect(daemon.stop() == 0)
         #expect(try Self.integrity(disk.path + "/state/gpstrackd.db") == "ok")
     }

@@ -61,6 +61,8 @@ extension TrackerService {
             var m = JSONObject()
             m.add("connected", st.connected)
             m.add("outbox", st.outbox)
+            m.add("outbox_state", st.outboxFailure == nil ? "ok" : "degraded")
+            m.add("outbox_reason", st.outboxFailure)
             m.add("broker", "\(mqtt.config.host ?? ""):\(mqtt.config.port)")
             m.add("topic", mqtt.baseTopic)
             o.add("mqtt", m)

@@ -23,12 +23,31 @@ extension MQTTPublisher {
     /// cannot take waits in memory, in order. Call with the lock held.
     func store(kind: String, topic: String, payload: String, qos: Int32) {
         flushUnsaved()
-        if unsaved.isEmpty, let outbox, (try? outbox.query("INSERT INTO outbox (kind, topic, payload, qos) VALUES (?, ?, ?, ?)",
-                                                             [.text(kind), .text(topic), .text(payload), .int(Int64(qos))])) != nil {
-            return
+        if unsaved.isEmpty {
+            do throws(SQLiteDatabase.Failure) {
+                guard let outbox else { throw SQLiteDatabase.Failure(code: 14, message: "no outbox database") }
+                _ = try outbox.query("INSERT INTO outbox (kind, topic, payload, qos) VALUES (?, ?, ?, ?)",
+                                     [.text(kind), .text(topic), .text(payload), .int(Int64(qos))])
+                outboxWritten()
+                return
+            } catch {
+                outboxDegraded(error.message)
+            }
         }
         unsaved.append((nextUnsavedID, kind, topic, payload, qos))
         nextUnsavedID -= 1
+    }
+
+    /// A failed outbox write is a degraded spell like the store's: said once, at err, with
+    /// the reason; `status` shows it until the messages waiting in memory are in the table.
+    /// Call with the lock held.
+    func outboxDegraded(_ reason: String) {
+        if outboxFailure == nil {
+            journal.log(LogEntry(event: "mqtt_outbox_degraded", priority: .err,
+                                 message: "MQTT outbox cannot be written, messages wait in memory: \(reason)",
+                                 fields: [("GPSTRACK_REASON", reason)]))
+        }
+        outboxFailure = reason
     }
 
     /// Moves messages waiting in memory into the table, oldest first, and deletes acknowledged
@@ -36,13 +55,26 @@ extension MQTTPublisher {
     func flushUnsaved() {
         guard let outbox else { return }
         for id in acked where (try? outbox.query("DELETE FROM outbox WHERE id = ?", [.int(id)])) != nil { acked.remove(id) }
+        var moved = false
         while let m = unsaved.first {
             guard let rows = try? outbox.query("INSERT INTO outbox (kind, topic, payload, qos) VALUES (?, ?, ?, ?) RETURNING id",
                                                [.text(m.kind), .text(m.topic), .text(m.payload), .int(Int64(m.qos))]),
                   let row = rows.first?.first?.int else { return }
             unsaved.removeFirst()
+            moved = true
             if let mid = inflight.first(where: { $0.value.row == m.id })?.key { inflight[mid]?.row = row }
         }
+        if moved { outboxWritten() }
+    }
+
+    /// The outbox table took a write with nothing left waiting in memory: a degraded spell
+    /// ends. Call with the lock held.
+    func outboxWritten() {
+        guard let reason = outboxFailure, unsaved.isEmpty else { return }
+        outboxFailure = nil
+        journal.log(LogEntry(event: "mqtt_outbox_recovered", priority: .info,
+                             message: "MQTT outbox written again; the messages that waited in memory are in it",
+                             fields: [("GPSTRACK_REASON", reason)]))
     }
 
     /// Drops the oldest `excess` location messages that are not in flight. Call with the lock held.

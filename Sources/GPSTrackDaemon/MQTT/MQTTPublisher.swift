@@ -31,6 +31,8 @@ public final class MQTTPublisher: @unchecked Sendable {
     /// every row of the table: they move into it, in order, once it can be written again.
     var unsaved: [(id: Int64, kind: String, topic: String, payload: String, qos: Int32)] = []
     var nextUnsavedID: Int64 = -1
+    /// Why the outbox table refused the last write, while messages wait in memory for it.
+    var outboxFailure: String?
     /// Rows published and acknowledged whose deletion failed (a full disk): never sent again.
     var acked: Set<Int64> = []
     var waypoints: String?
@@ -210,9 +212,10 @@ public final class MQTTPublisher: @unchecked Sendable {
         mosquitto_lib_cleanup()
     }
 
-    /// Whether the broker is connected, and how many messages wait.
-    public var state: (connected: Bool, outbox: Int) {
-        lock.withLock { (connected, waiting()) }
+    /// Whether the broker is connected, how many messages wait, and why the outbox table cannot
+    /// be written (nil when it can).
+    public var state: (connected: Bool, outbox: Int, outboxFailure: String?) {
+        lock.withLock { (connected, waiting(), outboxFailure) }
     }
 
     /// Messages waiting, in the table and in memory. Call with the lock held.
