@@ -54,6 +54,10 @@ extension TrackerService {
         storage.add("state", store == nil ? "off" : store?.degradedReason == nil ? "ok" : "degraded")
         storage.add("reason", store?.degradedReason)
         storage.add("path", store?.path)
+        if let store {
+            storage.add("dropped_events", store.droppedEvents)
+            storage.add("dropped_points", store.droppedPoints)
+        }
         o.add("storage", storage)
         o.add("steps", raw: steps?.statusJSON() ?? "null")
         if let mqtt {

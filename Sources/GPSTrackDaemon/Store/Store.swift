@@ -30,6 +30,12 @@ public final class Store: @unchecked Sendable {
     /// What may wait in memory in a degraded spell; beyond, the oldest go.
     public static let maxWaitingEvents = 100_000
     public static let maxWaitingPoints = 100_000
+    /// Events and track points that waited beyond those bounds in a degraded spell and were
+    /// dropped, since the start (shown in `status`).
+    public private(set) var droppedEvents = 0
+    public private(set) var droppedPoints = 0
+    /// Track points waiting in memory for the next successful write.
+    public var waitingPoints: Int { pendingPoints.count }
 
     public init(directory: String, journal: Journal) {
         path = directory + "/gpstrackd.db"
@@ -216,8 +222,14 @@ public final class Store: @unchecked Sendable {
             pendingMotion = Store.MotionRows(state: motion.state, trips: (pendingMotion?.trips ?? []) + motion.trips,
                                              stops: (pendingMotion?.stops ?? []) + motion.stops)
         }
-        if pendingEvents.count > Self.maxWaitingEvents { pendingEvents.removeFirst(pendingEvents.count - Self.maxWaitingEvents) }
-        if pendingPoints.count > Self.maxWaitingPoints { pendingPoints.removeFirst(pendingPoints.count - Self.maxWaitingPoints) }
+        if pendingEvents.count > Self.maxWaitingEvents {
+            droppedEvents += pendingEvents.count - Self.maxWaitingEvents
+            pendingEvents.removeFirst(pendingEvents.count - Self.maxWaitingEvents)
+        }
+        if pendingPoints.count > Self.maxWaitingPoints {
+            droppedPoints += pendingPoints.count - Self.maxWaitingPoints
+            pendingPoints.removeFirst(pendingPoints.count - Self.maxWaitingPoints)
+        }
         if degradedReason != nil, !force, MonotonicClock.now() - lastAttempt < Self.retryInterval { return false }
         return write(trip: trip)
     }

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import GPSTrackCore
+@testable import GPSTrackDaemon
+
+/// Track points taken while the store cannot write (issue 13): kept in memory, bounded, the
+/// excess counted, and written when the database can be opened again. A real SQLite file;
+/// the fault is a directory where the database file should be.
+@Suite struct DegradedPointsTests {
+    static func points(_ n: Int, from t0: Double) -> [Store.PointRow] {
+        (0..<n).map { i in
+            Store.PointRow(time: t0 + Double(i), latitude: 48.0 + Double(i) * 1e-6, longitude: 11.0, altitude: 500, eph: 3, mode: 3)
+        }
+    }
+
+    @Test func pointsSurviveADegradedSpell() throws {
+        let dir = NSTemporaryDirectory() + "gpstrackd-degraded-points-\(getpid())"
+        try? FileManager.default.removeItem(atPath: dir)
+        try FileManager.default.createDirectory(atPath: dir + "/gpstrackd.db", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = Store(directory: dir, journal: Journal(target: .stderr))
+        #expect(store.degradedReason != nil, "a directory in the database's place cannot be opened")
+        let spell = Self.points(120, from: 1_773_475_000)
+        #expect(!store.commit(events: [], trip: Trip(), fences: [:], points: spell, force: true))
+        #expect(store.waitingPoints == 120, "the points wait in memory")
+        #expect(store.droppedPoints == 0)
+
+        try FileManager.default.removeItem(atPath: dir + "/gpstrackd.db")
+        let later = Self.points(5, from: 1_773_475_200)
+        #expect(store.commit(events: [], trip: Trip(), fences: [:], points: later, force: true), "the database opens again")
+        #expect(store.degradedReason == nil)
+        let written = store.points(trip: nil, since: nil, until: nil).flatMap(\.1)
+        #expect(written.count == 125, "the spell's points and the later ones")
+        #expect(written.map(\.time) == (spell + later).map(\.time), "in order")
+        #expect(store.waitingPoints == 0)
+    }
+
+    @Test func beyondTheBoundTheOldestGoAndAreCounted() throws {
+        let dir = NSTemporaryDirectory() + "gpstrackd-degraded-bound-\(getpid())"
+        try? FileManager.default.removeItem(atPath: dir)
+        try FileManager.default.createDirectory(atPath: dir + "/gpstrackd.db", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = Store(directory: dir, journal: Journal(target: .stderr))
+        let extra = 250
+        let all = Self.points(Store.maxWaitingPoints + extra, from: 1_700_000_000)
+        #expect(!store.commit(events: [], trip: Trip(), fences: [:], points: all, force: true))
+        #expect(store.waitingPoints == Store.maxWaitingPoints)
+        #expect(store.droppedPoints == extra, "every point that went is counted")
+        try FileManager.default.removeItem(atPath: dir + "/gpstrackd.db")
+        #expect(store.commit(events: [], trip: Trip(), fences: [:], points: [], force: true))
+        let written = store.points(trip: nil, since: nil, until: nil).flatMap(\.1)
+        #expect(written.count == Store.maxWaitingPoints)
+        #expect(written.first?.time == all[extra].time, "the oldest went, the newest stayed")
+    }
+}
