@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import Synchronization
 
 /// The live daemon: wires the journal, the tracker actor, the gpsd source, signals and the
 /// watchdog; runs until SIGTERM or SIGINT; stops in reverse start order.
@@ -17,6 +18,14 @@ public enum Daemon {
         let access = NetworkAccess(journal: journal)
         access.start([NetworkAccess.Target(role: "gpsd", host: config.gpsdHost, port: config.gpsdPort)]
             + (config.mqtt.host.map { [NetworkAccess.Target(role: "MQTT broker", host: $0, port: config.mqtt.port)] } ?? []))
+        // Every service started is stopped, in reverse order, on every way out (the early
+        // returns below included): these run after the graceful stop's own steps.
+        defer { access.stop() }
+        // A second SIGTERM or SIGINT ends the stop at once: what is committed is on disk.
+        SignalStream.onSecondStop {
+            journal.log(LogEntry(event: "stopping_now", priority: .notice, message: "Second stop signal: exiting at once"))
+            _exit(ExitCode.ok.rawValue)
+        }
         let store = Store(directory: config.stateDirectory, journal: journal)
         var mqtt: MQTTPublisher?
         if config.mqtt.host != nil {
@@ -29,6 +38,7 @@ public enum Daemon {
             }
             mqtt?.start()
         }
+        defer { mqtt?.stop() }
         let service = TrackerService(configuration: config, fences: options.fences, journal: journal, store: store, mqtt: mqtt)
         await service.publishWaypoints()
         mqtt?.setCommandHandler { payload in Task { await service.mqttCommand(payload) } }
@@ -94,18 +104,34 @@ public enum Daemon {
             break
         }
 
-        // Stop in reverse order: watchdog, source (its stream then ends), control socket, tracker.
+        // Stop in reverse order: watchdog, source (its stream then ends), control socket,
+        // tracker; then (the defers) MQTT and the network check. All within the deadline.
+        let stage = StopStage()
+        let deadline = ShutdownDeadline(journal: journal) { stage.name }
         Notifier.stopping()
         watchdog.cancel()
+        stage.set("stopping the pedometer")
         pedometer?.stop()
         await stepPump.value
+        stage.set("stopping the gpsd source")
         source.stop()
         await pump.value
+        stage.set("stopping the control socket")
         server.stop()
         await control.value
+        stage.set("committing the tracker's state")
         await service.finish()
+        stage.set("stopping MQTT")
         mqtt?.stop()
-        access.stop()
+        mqtt = nil
+        deadline.disarm()
         return .ok
     }
+}
+
+/// What the graceful stop is doing, for the deadline's journal entry.
+final class StopStage: Sendable {
+    private let current = Synchronization.Mutex("starting to stop")
+    var name: String { current.withLock { $0 } }
+    func set(_ name: String) { current.withLock { $0 = name } }
 }

@@ -10,6 +10,15 @@ public enum SignalStream {
     public static let handled: [Int32] = [SIGTERM, SIGINT, SIGHUP]
     private static let queue = DispatchQueue(label: "gpstrackd.signals")
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+    /// SIGTERM and SIGINT seen so far, and what a second one does; both touched on `queue` only.
+    nonisolated(unsafe) private static var stops = 0
+    nonisolated(unsafe) private static var hurry: (@Sendable () -> Void)?
+
+    /// What a second SIGTERM or SIGINT does (the first asks for a graceful stop): it runs on
+    /// the signal queue, off the cooperative pool, so a stalled tracker cannot hold it up.
+    public static func onSecondStop(_ action: @escaping @Sendable () -> Void) {
+        queue.sync { hurry = action }
+    }
 
     /// Takes the handled signals away from their default actions. Call first thing in `main`,
     /// before `make()`: a SIGTERM that arrives in between is then ignored rather than fatal.
@@ -36,7 +45,13 @@ public enum SignalStream {
             queue.sync {
                 for s in handled {
                     let source = DispatchSource.makeSignalSource(signal: s, queue: queue)
-                    source.setEventHandler { continuation.yield(s) }
+                    source.setEventHandler {
+                        if s != SIGHUP {
+                            stops += 1
+                            if stops >= 2, let hurry { hurry() }
+                        }
+                        continuation.yield(s)
+                    }
                     source.resume()
                     sources.append(source)
                 }
