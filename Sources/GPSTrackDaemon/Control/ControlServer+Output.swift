@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import Synchronization
 
 /// The server's replies on their way out: per-client buffers, watchers' broadcasts, and
 /// request names for the journal.
@@ -18,7 +19,7 @@ extension ControlServer {
     }
 
     func drainOutbox(_ clients: inout [Int: Client], _ requests: AsyncStream<Incoming>.Continuation) {
-        let (replies, broadcasts) = lock.withLock { () -> ([(Int, String, Bool)], [String]) in
+        let (replies, broadcasts) = lock.withLock { _ -> ([(Int, String, Bool)], [String]) in
             defer { pendingReplies = []; pendingBroadcasts = [] }
             return (pendingReplies, pendingBroadcasts)
         }

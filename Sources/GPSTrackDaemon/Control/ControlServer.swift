@@ -2,13 +2,14 @@
 import Glibc
 #endif
 import GPSTrackCore
+import Synchronization
 
 /// The control socket: a Unix stream socket, one JSON request per line and one JSON response
 /// per line, served by one thread with `poll`. Requests are checked here (size, JSON, command,
 /// fields, the peer's rights) and handed to the tracker as an `AsyncStream`; responses and
 /// `watch` events come back through `reply` and `broadcast`. A slow or hostile client can cost
 /// the daemon nothing but its own connection.
-public final class ControlServer: @unchecked Sendable {
+public final class ControlServer: @unchecked Sendable {   // client state on its own thread only; what is shared is under `lock`
     /// A checked request from a client.
     public struct Incoming: Sendable {
         public var client: Int
@@ -37,7 +38,7 @@ public final class ControlServer: @unchecked Sendable {
     let adminGID: gid_t?
     let listenFD: Int32
     let wakePipe: WakePipe
-    let lock = Mutex()
+    let lock = Synchronization.Mutex(())
     var pendingReplies: [(Int, String, Bool)] = []
     var pendingBroadcasts: [String] = []
     var stopping = false
@@ -64,7 +65,7 @@ public final class ControlServer: @unchecked Sendable {
 
     /// Closes every connection and the socket, and removes the socket file.
     public func stop() {
-        lock.withLock { stopping = true }
+        lock.withLock { _ in stopping = true }
         wakePipe.wake()
         thread?.join()
         thread = nil
@@ -72,13 +73,13 @@ public final class ControlServer: @unchecked Sendable {
 
     /// Sends a response line to a client; with `watch`, the client receives events from then on.
     public func reply(client: Int, line: String, watch: Bool = false) {
-        lock.withLock { pendingReplies.append((client, line, watch)) }
+        lock.withLock { _ in pendingReplies.append((client, line, watch)) }
         wakePipe.wake()
     }
 
     /// Sends an event line to every `watch` client.
     public func broadcast(_ line: String) {
-        lock.withLock { pendingBroadcasts.append(line) }
+        lock.withLock { _ in pendingBroadcasts.append(line) }
         wakePipe.wake()
     }
 
@@ -158,7 +159,7 @@ public final class ControlServer: @unchecked Sendable {
             close(listenFD)
             unlink(path)
         }
-        while !lock.withLock({ stopping }) {
+        while !lock.withLock({ _ in stopping }) {
             let now = MonotonicClock.now()
             // Idle clients go; the poll waits only as long as the nearest idle deadline.
             var timeoutMs: Int32 = -1

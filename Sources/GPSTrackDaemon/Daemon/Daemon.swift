@@ -39,7 +39,11 @@ public enum Daemon {
             mqtt?.start()
         }
         defer { mqtt?.stop() }
-        let service = TrackerService(configuration: config, fences: options.fences, journal: journal, store: store, mqtt: mqtt)
+        let service: TrackerService
+        do { service = try TrackerService(configuration: config, fences: options.fences, journal: journal, store: store, mqtt: mqtt) } catch {
+            journal.log(LogEntry(event: "failed", priority: .err, message: "Cannot start: \(error)"))
+            return .software
+        }
         await service.publishWaypoints()
         mqtt?.setCommandHandler { payload in Task { await service.mqttCommand(payload) } }
         // Every part must make progress within the watchdog's interval (see Watchdog).

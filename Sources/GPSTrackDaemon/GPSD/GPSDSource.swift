@@ -11,7 +11,7 @@ import Synchronization
 /// checked path as `replay` (libgps's `gps_read` would hand any line to its parser). It never gives up: gpsd absent at start, restarted, the connection dropped or
 /// silent for `noDataTimeout` all lead to a reconnect with capped exponential backoff. An
 /// outage is reported once, when it begins, and its end once, when data flows again.
-public final class GPSDSource: @unchecked Sendable {
+public final class GPSDSource: Sendable {
     /// What the source reports.
     public enum Event: Sendable {
         /// A report from gpsd, decoded by libgps's unpacker.
@@ -28,9 +28,9 @@ public final class GPSDSource: @unchecked Sendable {
     public let maxBackoff: Double
     private let stopPipe: WakePipe
     private let liveness: Liveness
-    private var thread: NativeThread?
-    private let stopFlag = Mutex()
-    private var stopping = false
+    /// The reader thread while it runs.
+    private let thread = Synchronization.Mutex<NativeThread?>(nil)
+    private let stopping = Atomic<Bool>(false)
 
     public init(host: String, port: Int, noDataTimeout: Double = 10, maxBackoff: Double = 30,
                 liveness: Liveness = .shared) throws(ErrnoError) {
@@ -84,22 +84,22 @@ public final class GPSDSource: @unchecked Sendable {
     /// Starts the reader thread; events arrive on the returned stream.
     public func start() -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
-        thread = NativeThread { [self] in
+        let reader = NativeThread { [self] in
             run(continuation)
             continuation.finish()
         }
+        thread.withLock { $0 = reader }
         return stream
     }
 
     /// Stops the reader and waits for its thread.
     public func stop() {
-        stopFlag.withLock { stopping = true }
+        stopping.store(true, ordering: .sequentiallyConsistent)
         stopPipe.wake()
-        thread?.join()
-        thread = nil
+        thread.withLock { $0.take() }?.join()
     }
 
-    private var isStopping: Bool { stopFlag.withLock { stopping } }
+    private var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }
 
     /// Sleeps up to `seconds`, returning early (false) when asked to stop. It wakes often
     /// enough to tell the watchdog that it is alive.

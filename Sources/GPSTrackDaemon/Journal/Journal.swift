@@ -2,11 +2,12 @@
 import Glibc
 #endif
 import CSystemd
+import Synchronization
 
 /// Writes log entries to the systemd journal through `sd_journal_sendv`, with
 /// `SYSLOG_IDENTIFIER=gpstrackd`, `PRIORITY`, `MESSAGE_ID` and the entry's `GPSTRACK_*` fields;
 /// or, with no journal to talk to, readably to stderr.
-public final class Journal: @unchecked Sendable {
+public final class Journal: Sendable {
     /// Where entries go.
     public enum Target: String, Sendable {
         /// The journal when its socket exists, else stderr.
@@ -18,7 +19,8 @@ public final class Journal: @unchecked Sendable {
     public static let socketPath = "/run/systemd/journal/socket"
     public let useJournal: Bool
     private let identifier: String
-    private let lock = Mutex()
+    /// Serializes writes to stderr (one entry, one uninterrupted line).
+    private let lock = Synchronization.Mutex(())
     /// Entries below this priority are dropped (debug is off unless asked for).
     public let maxPriority: LogEntry.Priority
 
@@ -70,7 +72,7 @@ public final class Journal: @unchecked Sendable {
             line += " [" + entry.fields.map { "\($0.0)=\($0.1)" }.joined(separator: " ") + "]"
         }
         line += "\n"
-        lock.withLock {
+        lock.withLock { _ in
             let bytes = Array(line.utf8)
             var off = 0
             while off < bytes.count {

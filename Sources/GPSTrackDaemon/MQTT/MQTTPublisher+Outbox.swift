@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CMosquitto
 import GPSTrackCore
+import Synchronization
 
 /// The publisher's messages: the outbox table, what waits in memory when it cannot be written,
 /// and the pump that hands them to libmosquitto in order.
@@ -11,7 +12,7 @@ extension MQTTPublisher {
 
     /// Queues an OwnTracks message. Locations go when the outbox is full; transitions never.
     public func enqueue(kind: String, topic: String, payload: String, qos: Int32) {
-        lock.withLock {
+        lock.withLock { _ in
             store(kind: kind, topic: topic, payload: payload, qos: qos)
             let excess = waiting() - config.outboxMax
             if excess > 0 { dropLocations(excess) }
@@ -96,17 +97,17 @@ extension MQTTPublisher {
     /// Hands each message published to `<base>/cmd` (OwnTracks commands) to `handler`, on
     /// libmosquitto's thread.
     public func setCommandHandler(_ handler: @escaping @Sendable ([UInt8]) -> Void) {
-        lock.withLock { commandHandler = handler }
+        lock.withLock { _ in commandHandler = handler }
     }
 
     func onCommand(_ payload: [UInt8]) {
-        let handler = lock.withLock { commandHandler }
+        let handler = lock.withLock { _ in commandHandler }
         handler?(payload)
     }
 
     /// The waypoints message (circular fences), sent on every connect and now if connected.
     public func setWaypoints(_ payload: String) {
-        let now = lock.withLock { waypoints = payload; return connected }
+        let now = lock.withLock { _ in waypoints = payload; return connected }
         if now { enqueue(kind: "waypoints", topic: baseTopic + "/waypoints", payload: payload, qos: 1) }
     }
 

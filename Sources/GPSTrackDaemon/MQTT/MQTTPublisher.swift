@@ -11,14 +11,14 @@ import GPSTrackCore
 /// libmosquitto reports it published (QoS 1: acknowledged by the broker). While the broker is
 /// unreachable messages wait there; libmosquitto's thread reconnects with capped exponential
 /// backoff and the outbox drains in order.
-public final class MQTTPublisher: @unchecked Sendable {
+public final class MQTTPublisher: @unchecked Sendable {   // mutable state under `lock` (libmosquitto calls back on its own thread)
     public let config: MQTTConfig
     /// The base topic (`owntracks/<user>/<device>`).
     public let baseTopic: String
     /// OwnTracks' two-letter tracker id.
     public let trackerID: String
     let journal: Journal
-    let lock = Mutex()
+    let lock = Synchronization.Mutex(())
     var mosq: OpaquePointer?
     let outbox: SQLiteDatabase?
     var connected = false
@@ -168,7 +168,7 @@ public final class MQTTPublisher: @unchecked Sendable {
         }
         _ = mosquitto_threaded_set(m, true)
         _ = mosquitto_connect_async(m, config.host ?? "localhost", Int32(config.port), 30)
-        thread = NativeThread { [self] in if let m = lock.withLock({ mosq }) { network(m) } }
+        thread = NativeThread { [self] in if let m = lock.withLock({ _ in mosq }) { network(m) } }
     }
 
     /// Runs libmosquitto's network loop until stopped; after a failure waits (1 s doubling to
@@ -185,7 +185,7 @@ public final class MQTTPublisher: @unchecked Sendable {
                 continue
             }
             guard rc != MOSQ_ERR_SUCCESS.rawValue else { continue }
-            let delay = lock.withLock { () -> Double in
+            let delay = lock.withLock { _ -> Double in
                 let d = retryDelay
                 retryDelay = min(retryDelay * 2, 30)
                 return d
@@ -203,7 +203,7 @@ public final class MQTTPublisher: @unchecked Sendable {
     public func stop() {
         guard let m = mosq else { return }
         // Messages that waited in memory (a full disk) get a last chance to reach the table.
-        lock.withLock { flushUnsaved() }
+        lock.withLock { _ in flushUnsaved() }
         stopping.store(true, ordering: .releasing)
         _ = mosquitto_disconnect(m)
         thread?.join()
@@ -215,7 +215,7 @@ public final class MQTTPublisher: @unchecked Sendable {
     /// Whether the broker is connected, how many messages wait, and why the outbox table cannot
     /// be written (nil when it can).
     public var state: (connected: Bool, outbox: Int, outboxFailure: String?) {
-        lock.withLock { (connected, waiting(), outboxFailure) }
+        lock.withLock { _ in (connected, waiting(), outboxFailure) }
     }
 
     /// Messages waiting, in the table and in memory. Call with the lock held.
@@ -229,7 +229,7 @@ public final class MQTTPublisher: @unchecked Sendable {
             let reason = rc == 4 || rc == 5
                 ? "the broker refused the login (bad user name or password) for \(config.user ?? "(none)")"
                 : "the broker refused the connection: \(String(cString: mosquitto_connack_string(rc)))"
-            lock.withLock {
+            lock.withLock { _ in
                 if !inOutage {
                     inOutage = true
                     journal.log(LogEntry(event: "mqtt_refused", priority: .err, message: "MQTT \(config.host ?? ""):\(config.port): \(reason)"))
@@ -237,7 +237,7 @@ public final class MQTTPublisher: @unchecked Sendable {
             }
             return
         }
-        lock.withLock {
+        lock.withLock { _ in
             connected = true
             if inOutage || !everConnected {
                 journal.log(LogEntry(event: "mqtt_connected", priority: .info,
@@ -257,7 +257,7 @@ public final class MQTTPublisher: @unchecked Sendable {
     }
 
     func onDisconnect(_ rc: Int32) {
-        lock.withLock {
+        lock.withLock { _ in
             connected = false
             if rc != 0 && !inOutage {
                 inOutage = true
@@ -268,7 +268,7 @@ public final class MQTTPublisher: @unchecked Sendable {
     }
 
     func onPublish(_ mid: Int32) {
-        lock.withLock {
+        lock.withLock { _ in
             guard let entry = inflight.removeValue(forKey: mid) else { return }
             if entry.row < 0 {
                 unsaved.removeAll { $0.id == entry.row }

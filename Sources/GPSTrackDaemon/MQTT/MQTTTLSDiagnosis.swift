@@ -28,7 +28,7 @@ extension MQTTPublisher {
         if ["certificate required", "unknown ca", "bad certificate", "certificate unknown", "handshake failure"].contains(where: description.contains) {
             problem += " (our client certificate: mqtt_cert_file \(config.certFile ?? "unset"), mqtt_key_file \(config.keyFile ?? "unset"))"
         }
-        lock.withLock {
+        lock.withLock { _ in
             inOutage = true
             guard tlsProblems.insert(problem).inserted else { return }
             journal.log(LogEntry(event: "mqtt_tls_failed", priority: .err, message: "MQTT \(broker): \(problem); retrying",

@@ -2,12 +2,13 @@
 import Glibc
 #endif
 import GPSTrackCore
+import Synchronization
 
 /// The pedometer's source on a thread of its own: a hardware step counter polled in sysfs
 /// once a second, or an accelerometer's IIO buffer waited on with poll(2) and run through the
 /// step detector. A device that vanishes or returns garbage is reported once and looked for
 /// again with capped exponential backoff; no device at all is reported once and ends the source.
-public final class IIOSource: @unchecked Sendable {   // mutable state only on its own thread, or under stopFlag
+public final class IIOSource: Sendable {
     /// What the source reports. Times are the source's own (the counter's polls on the
     /// monotonic clock, an accelerometer's sample timestamps).
     public enum Event: Sendable {
@@ -31,9 +32,9 @@ public final class IIOSource: @unchecked Sendable {   // mutable state only on i
     public let counterInterval: Double
     public let maxBackoff: Double
     private let stopPipe: WakePipe
-    private var thread: NativeThread?
-    private let stopFlag = Mutex()
-    private var stopping = false
+    /// The reader thread while it runs.
+    private let thread = Synchronization.Mutex<NativeThread?>(nil)
+    private let stopping = Atomic<Bool>(false)
 
     public init(root: String, devRoot: String, counterInterval: Double = 1, maxBackoff: Double = 30) throws(ErrnoError) {
         self.root = root
@@ -46,22 +47,22 @@ public final class IIOSource: @unchecked Sendable {   // mutable state only on i
     /// Starts the thread; events arrive on the returned stream.
     public func start() -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(4096))
-        thread = NativeThread { [self] in
+        let reader = NativeThread { [self] in
             run(continuation)
             continuation.finish()
         }
+        thread.withLock { $0 = reader }
         return stream
     }
 
     /// Stops the thread and waits for it.
     public func stop() {
-        stopFlag.withLock { stopping = true }
+        stopping.store(true, ordering: .sequentiallyConsistent)
         stopPipe.wake()
-        thread?.join()
-        thread = nil
+        thread.withLock { $0.take() }?.join()
     }
 
-    private var isStopping: Bool { stopFlag.withLock { stopping } }
+    private var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }
 
     /// Sleeps up to `seconds`; false when asked to stop.
     private func pause(_ seconds: Double) -> Bool {

@@ -8,7 +8,7 @@ import GPSTrackCore
 /// the steps counted, in increments with their wall-clock time (`steps`), for `steps --since`
 /// and OwnTracks' `reportSteps`. A database that cannot be written keeps increments in memory
 /// and is tried again at the next commit; the store reports the database's trouble.
-final class StepLog: @unchecked Sendable {   // used only from the tracker actor
+final class StepLog {
     private let path: String
     private var db: SQLiteDatabase?
     private var waiting: [(time: Double, steps: Int, distanceM: Double, walkingS: Double)] = []

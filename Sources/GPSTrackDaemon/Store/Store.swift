@@ -8,7 +8,7 @@ import GPSTrackCore
 /// number, and each fence's memory. A database that cannot be opened or written leaves the
 /// store *degraded*: tracking goes on in memory and writes are tried again later; a corrupt
 /// file is moved aside, never deleted.
-public final class Store: @unchecked Sendable {
+public final class Store {
     public static let schemaVersion: Int64 = 2
     public let path: String
     let journal: Journal

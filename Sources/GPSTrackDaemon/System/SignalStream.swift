@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Dispatch
+import Synchronization
 
 /// Delivers SIGTERM, SIGINT and SIGHUP as an `AsyncStream`. The signals' default actions are
 /// replaced by SIG_IGN and Dispatch signal sources observe them, so no work (and no Swift code)
@@ -10,14 +11,13 @@ public enum SignalStream {
     public static let handled: [Int32] = [SIGTERM, SIGINT, SIGHUP]
     private static let queue = DispatchQueue(label: "gpstrackd.signals")
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
-    /// SIGTERM and SIGINT seen so far, and what a second one does; both touched on `queue` only.
-    nonisolated(unsafe) private static var stops = 0
-    nonisolated(unsafe) private static var hurry: (@Sendable () -> Void)?
+    /// SIGTERM and SIGINT seen so far, and what a second one does.
+    private static let stopping = Synchronization.Mutex<(stops: Int, hurry: (@Sendable () -> Void)?)>((0, nil))
 
     /// What a second SIGTERM or SIGINT does (the first asks for a graceful stop): it runs on
     /// the signal queue, off the cooperative pool, so a stalled tracker cannot hold it up.
     public static func onSecondStop(_ action: @escaping @Sendable () -> Void) {
-        queue.sync { hurry = action }
+        stopping.withLock { $0.hurry = action }
     }
 
     /// Takes the handled signals away from their default actions. Call first thing in `main`,
@@ -47,8 +47,11 @@ public enum SignalStream {
                     let source = DispatchSource.makeSignalSource(signal: s, queue: queue)
                     source.setEventHandler {
                         if s != SIGHUP {
-                            stops += 1
-                            if stops >= 2, let hurry { hurry() }
+                            let hurry = stopping.withLock { state -> (@Sendable () -> Void)? in
+                                state.stops += 1
+                                return state.stops >= 2 ? state.hurry : nil
+                            }
+                            hurry?()
                         }
                         continuation.yield(s)
                     }

@@ -5,7 +5,7 @@ import Glibc
 /// A self-pipe that wakes a thread blocked in poll(2): other threads call `wake()`, the
 /// polling thread watches `readFD` and calls `drain()`. Both ends are non-blocking and
 /// close-on-exec.
-final class WakePipe: @unchecked Sendable {
+final class WakePipe: Sendable {
     /// The end to poll for POLLIN.
     let readFD: Int32
     private let writeFD: Int32

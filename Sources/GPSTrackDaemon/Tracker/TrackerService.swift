@@ -6,6 +6,10 @@ import GPSTrackCore
 /// The actor that owns the tracking state: every gpsd report, outage and reload passes through
 /// it, in order, and it logs what happens. The core does the deciding; this does the telling.
 public actor TrackerService {
+    /// The actor's own thread: its SQLite commits, pruning and outbox writes block there, not
+    /// on the cooperative pool.
+    private nonisolated let executor: ThreadExecutor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     var session: TrackingSession
     var assembler = EpochAssembler()
     let journal: Journal
@@ -37,7 +41,9 @@ public actor TrackerService {
     /// The pedometer's figures; nil with `pedometer = off`.
     var steps: StepFigures?
 
-    public init(configuration: Configuration, fences: FenceIndex?, journal: Journal, store: Store? = nil, mqtt: MQTTPublisher? = nil) {
+    public init(configuration: Configuration, fences: FenceIndex?, journal: Journal, store: Store? = nil,
+                mqtt: MQTTPublisher? = nil) throws(ErrnoError) {
+        executor = try ThreadExecutor()
         self.configuration = configuration
         self.journal = journal
         self.store = store
