@@ -23,14 +23,15 @@ done
 for f in $(pkg-config --cflags-only-I $(sed -n 's/.*pkgConfig: "\([^"]*\)".*/\1/p' Package.swift)); do C_INCLUDES+=(-Xcc "$f"); done
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -use-ld=lld)
 
-# The two library modules, instrumented, rebuilt when a source is newer than the archive.
+# The library modules, instrumented, rebuilt when a source is newer than the archive.
 build_module() {   # NAME
     local name=$1 lib="$OUT/lib/lib$1.a"
     if [ -f "$lib" ] && [ -z "$(find "$S/$name" -name '*.swift' -newer "$lib" | head -1)" ]; then return; fi
     echo "fuzz: building $name" >&2
     swiftc "${FLAGS[@]}" -emit-library -static -emit-module -module-name "$name" -I "$OUT/lib" "${C_INCLUDES[@]}" \
-        "$S/$name"/*.swift -o "$lib" -emit-module-path "$OUT/lib/$name.swiftmodule"
+        $(find "$S/$name" -name '*.swift' | sort) -o "$lib" -emit-module-path "$OUT/lib/$name.swiftmodule"
 }
+build_module GPSTrackProtocol
 build_module GPSTrackCore
 build_module GPSTrackDaemon
 
@@ -40,7 +41,7 @@ status=0
 for h in "${harnesses[@]}"; do
     bin="$OUT/fuzz-$h"
     swiftc "${FLAGS[@]}" -I "$OUT/lib" "${C_INCLUDES[@]}" "fuzz/$h/harness.swift" -L "$OUT/lib" \
-        -lGPSTrackDaemon -lGPSTrackCore "${LIBS[@]}" -o "$bin" 2>&1 | grep -v "Cannot export local symbol" >&2 || true
+        -lGPSTrackDaemon -lGPSTrackCore -lGPSTrackProtocol "${LIBS[@]}" -o "$bin" 2>&1 | grep -v "Cannot export local symbol" >&2 || true
     [ -x "$bin" ] || { echo "fuzz: $h did not build" >&2; exit 1; }
     mkdir -p "$OUT/corpus/$h" "$OUT/findings/$h"
     echo "fuzz: $h for ${SECONDS_EACH}s" >&2

@@ -17,6 +17,9 @@ public enum ControlRequest: Sendable, Equatable {
     case export(trip: Int64?, since: Double?, until: Double?)
     case steps(since: Double?)
 
+    /// The version of gpstrackd and gpstrackctl (one release, one protocol).
+    public static let version = "0.2.0"
+
     /// Where the daemon listens unless the configuration says otherwise.
     public static let defaultSocketPath = "/run/gpstrackd/gpstrackd.sock"
 

@@ -48,7 +48,7 @@ func fail(_ code: ExitCode, _ message: String) -> Never {
 let arguments = Array(CommandLine.arguments.dropFirst())
 // -h, --help and --version answer and exit 0, as every Unix tool does.
 if arguments.first == "-h" || arguments.first == "--help" { out(usage); exit(0) }
-if arguments.first == "--version" { out("gpstrackctl \(Daemon.version)"); exit(0) }
+if arguments.first == "--version" { out("gpstrackctl \(ControlRequest.version)"); exit(0) }
 let parser = ArgumentParser(valued: ["socket", "since", "until", "fence", "trip"], boolean: ["json", "help", "gpx"])
 let args: ArgumentParser.Result
 do { args = try parser.parse(arguments) } catch { fail(.usage, "gpstrackctl: \(error.message)\n\(usage)") }

@@ -7,7 +7,7 @@ import Synchronization
 /// The live daemon: wires the journal, the tracker actor, the gpsd source, signals and the
 /// watchdog; runs until SIGTERM or SIGINT; stops in reverse start order.
 public enum Daemon {
-    public static let version = "0.2.0"
+    public static let version = ControlRequest.version
 
     /// Runs the daemon with parsed options. Call `SignalStream.blockHandledSignals()` first.
     public static func run(_ options: DaemonOptions) async -> ExitCode {
