@@ -40,4 +40,64 @@ struct ShutdownTests {
         #expect(try daemon.entries("summary").count == 1, "the stop ran to its end: the trip's summary is logged")
         #expect(try daemon.entries("stop_deadline").isEmpty)
     }
+
+    /// The daemon on a fake gpsd with its tracker told to hang at the first fix
+    /// (GPSTRACKD_TEST_STALL, see Liveness): its graceful stop cannot finish.
+    final class StalledDaemon {
+        let process = Process()
+        let gpsd: FakeGPSD
+        let stderrPath: String
+        let dir: String
+
+        init(_ name: String) throws {
+            dir = NSTemporaryDirectory() + "gpstrackd-\(name)-\(getpid())"
+            try? FileManager.default.removeItem(atPath: dir)
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            let trace = LiveDaemonTests.walk(seconds: 600, seed: 7)
+            gpsd = try FakeGPSD(lines: trace.fixes.map { GPSDLogWriter.tpv($0) + "\n" }, gap: 0.05)
+            stderrPath = dir + "/stderr"
+            _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+            process.executableURL = URL(fileURLWithPath: ExecutableRunner.binary)
+            process.arguments = ["--config", "/dev/null", "--gpsd", "127.0.0.1:\(gpsd.port)", "--log", "stderr",
+                                 "--socket", dir + "/control", "--state-dir", dir + "/state"]
+            process.environment = ["GPSTRACKD_TEST_STALL": "tracker"]
+            process.standardError = FileHandle(forWritingAtPath: stderrPath)
+            try process.run()
+            // The tracker took gpsd's first report; the fix right behind it hangs it.
+            try LiveHarness.waitFor("the connection to gpsd", timeout: 30) { stderr.contains("Receiving from gpsd") }
+        }
+
+        var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+        func signal(_ s: Int32) { kill(process.processIdentifier, s) }
+
+        deinit {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+            gpsd.stop()
+            try? FileManager.default.removeItem(atPath: dir)
+        }
+    }
+
+    @Test func aSecondSIGTERMExitsAtOnce() throws {
+        let daemon = try StalledDaemon("second-sigterm")
+        daemon.signal(SIGTERM)
+        try LiveHarness.waitFor("the graceful stop to begin", timeout: 10) { daemon.stderr.contains("Stopping on signal 15") }
+        daemon.signal(SIGTERM)
+        daemon.process.waitUntilExit()
+        #expect(daemon.process.terminationReason == .exit && daemon.process.terminationStatus == 0,
+                "exit status \(daemon.process.terminationStatus)")
+        #expect(daemon.stderr.contains("Second stop signal: exiting at once"))
+        #expect(!daemon.stderr.contains("Stopping took over"), "the deadline did not have to end it")
+        #expect(!daemon.stderr.contains("Trip: "), "the stalled tracker never finished: the exit did not wait for it")
+    }
+
+    @Test func aStalledStopEndsAtTheDeadline() throws {
+        let daemon = try StalledDaemon("stop-deadline")
+        daemon.signal(SIGINT)
+        daemon.process.waitUntilExit()
+        #expect(daemon.process.terminationReason == .exit && daemon.process.terminationStatus == 70,
+                "exit status \(daemon.process.terminationStatus)")
+        let entry = daemon.stderr.split(separator: "\n").first { $0.contains("Stopping took over") } ?? ""
+        #expect(entry.contains("<err>") && entry.contains("stopping the gpsd source"), "names the stage: \(entry)")
+    }
 }
