@@ -84,11 +84,18 @@ public enum Daemon {
                              fields: [("GPSTRACK_GPSD", "\(config.gpsdHost):\(config.gpsdPort)"),
                                       ("GPSTRACK_FENCES", String(options.fences?.fences.count ?? 0))]))
 
+        let stage = StopStage()
         let pump = Task {
+            // Fixes still waiting once the stop has begun are skipped (and counted): a tracker
+            // that fell behind would otherwise spend the stop's deadline on them. Outages and
+            // device reports are still handled.
+            var skipped = 0
             for await event in events {
                 source.took(event)
+                if stage.stopping, case .record(.tpv) = event { skipped += 1; continue }
                 await service.handle(event)
             }
+            return skipped
         }
         let stepEvents = pedometer?.start()
         let stepPump = Task {
@@ -110,7 +117,7 @@ public enum Daemon {
 
         // Stop in reverse order: watchdog, source (its stream then ends), control socket,
         // tracker; then (the defers) MQTT and the network check. All within the deadline.
-        let stage = StopStage()
+        stage.beginStop()
         let deadline = ShutdownDeadline(journal: journal) { stage.name }
         Notifier.stopping()
         watchdog.cancel()
@@ -119,7 +126,12 @@ public enum Daemon {
         await stepPump.value
         stage.set("stopping the gpsd source")
         source.stop()
-        await pump.value
+        let skipped = await pump.value
+        if skipped > 0 {
+            journal.log(LogEntry(event: "stop_skipped_fixes", priority: .info,
+                                 message: "\(skipped) fixes still waiting at the stop were not processed",
+                                 fields: [("GPSTRACK_SKIPPED", String(skipped))]))
+        }
         stage.set("stopping the control socket")
         server.stop()
         await control.value
@@ -136,6 +148,10 @@ public enum Daemon {
 /// What the graceful stop is doing, for the deadline's journal entry.
 final class StopStage: Sendable {
     private let current = Synchronization.Mutex("starting to stop")
+    private let begun = Atomic<Bool>(false)
+    /// Whether the graceful stop has begun.
+    var stopping: Bool { begun.load(ordering: .relaxed) }
+    func beginStop() { begun.store(true, ordering: .relaxed) }
     var name: String { current.withLock { $0 } }
     func set(_ name: String) { current.withLock { $0 = name } }
 }
