@@ -60,7 +60,8 @@ struct ShutdownTests {
             process.executableURL = URL(fileURLWithPath: ExecutableRunner.binary)
             process.arguments = ["--config", "/dev/null", "--gpsd", "127.0.0.1:\(gpsd.port)", "--log", "stderr",
                                  "--socket", dir + "/control", "--state-dir", dir + "/state"]
-            process.environment = ["GPSTRACKD_TEST_STALL": "tracker"]
+            // As systemd runs it (INVOCATION_ID set): the stop's deadline is armed.
+            process.environment = ["GPSTRACKD_TEST_STALL": "tracker", "INVOCATION_ID": "0123456789abcdef0123456789abcdef"]
             process.standardError = FileHandle(forWritingAtPath: stderrPath)
             try process.run()
             // The tracker took gpsd's first report; the fix right behind it hangs it.

@@ -118,7 +118,8 @@ public enum Daemon {
         // Stop in reverse order: watchdog, source (its stream then ends), control socket,
         // tracker; then (the defers) MQTT and the network check. All within the deadline.
         stage.beginStop()
-        let deadline = ShutdownDeadline(journal: journal) { stage.name }
+        // Under systemd only: outside it no SIGKILL comes, and a heavy stop may take its time.
+        let deadline = ShutdownDeadline.underSystemd ? ShutdownDeadline(journal: journal) { stage.name } : nil
         Notifier.stopping()
         watchdog.cancel()
         stage.set("stopping the pedometer")
@@ -140,7 +141,7 @@ public enum Daemon {
         stage.set("stopping MQTT")
         mqtt?.stop()
         mqtt = nil
-        deadline.disarm()
+        deadline?.disarm()
         return .ok
     }
 }

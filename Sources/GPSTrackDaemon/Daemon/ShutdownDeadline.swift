@@ -11,6 +11,9 @@ import GPSTrackCore
 public final class ShutdownDeadline {
     /// Seconds a graceful stop may take.
     public static let seconds = 10.0
+    /// Whether systemd runs the daemon as a service (it sets INVOCATION_ID), whose
+    /// TimeoutStopSec the deadline must beat.
+    public static var underSystemd: Bool { getenv("INVOCATION_ID") != nil }
     private let timer: DispatchSourceTimer
     private static let queue = DispatchQueue(label: "gpstrackd.shutdown-deadline")
 

@@ -189,22 +189,6 @@ public final class Store {
         return result
     }
 
-    /// Counters from their rows: `total`, `accepted`, `delivered` and `rejected.<reason>`.
-    static func counters(from rows: [[SQLiteDatabase.Value]]) -> FixCounters? {
-        guard !rows.isEmpty else { return nil }
-        var values: [String: Int] = [:]
-        for row in rows { if let name = row[0].string, let v = row[1].int { values[name] = Int(v) } }
-        var rejected: [RejectReason: Int] = [:]
-        for reason in RejectReason.allCases { if let n = values["rejected." + reason.rawValue] { rejected[reason] = n } }
-        return FixCounters(total: values["total"] ?? 0, accepted: values["accepted"] ?? 0,
-                           delivered: values["delivered"] ?? 0, rejected: rejected)
-    }
-
-    static func rows(of counters: FixCounters) -> [(String, Int)] {
-        [("total", counters.total), ("accepted", counters.accepted), ("delivered", counters.delivered)]
-            + counters.rejected.map { ("rejected." + $0.key.rawValue, $0.value) }
-    }
-
     /// Writes events, the trip's figures, the fix counters, fence memories and track points in
     /// one transaction, with whatever waited from earlier failures first (in order). In a
     /// degraded spell the write is tried at most once a second unless `force` (shutdown).

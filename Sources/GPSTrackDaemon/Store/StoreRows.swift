@@ -52,3 +52,22 @@ extension Store {
         }
     }
 }
+
+/// The fix counters as rows of the `counters` table.
+extension Store {
+    /// Counters from their rows: `total`, `accepted`, `delivered` and `rejected.<reason>`.
+    static func counters(from rows: [[SQLiteDatabase.Value]]) -> FixCounters? {
+        guard !rows.isEmpty else { return nil }
+        var values: [String: Int] = [:]
+        for row in rows { if let name = row[0].string, let v = row[1].int { values[name] = Int(v) } }
+        var rejected: [RejectReason: Int] = [:]
+        for reason in RejectReason.allCases { if let n = values["rejected." + reason.rawValue] { rejected[reason] = n } }
+        return FixCounters(total: values["total"] ?? 0, accepted: values["accepted"] ?? 0,
+                           delivered: values["delivered"] ?? 0, rejected: rejected)
+    }
+
+    static func rows(of counters: FixCounters) -> [(String, Int)] {
+        [("total", counters.total), ("accepted", counters.accepted), ("delivered", counters.delivered)]
+            + counters.rejected.map { ("rejected." + $0.key.rawValue, $0.value) }
+    }
+}
