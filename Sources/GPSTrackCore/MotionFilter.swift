@@ -34,6 +34,8 @@ public struct MotionFilter: Sendable {
     private var previous: Fix?
     /// What the reported velocities say about the way since the last delivery.
     private var predicted = Prediction()
+    /// The held fixes of a receiver without speed, for a creep delivery's way.
+    private var held = HeldPath()
 
     public init(config: TrackerConfig) {
         self.config = config
@@ -44,6 +46,7 @@ public struct MotionFilter: Sendable {
         self.lastDelivered = lastDelivered
         previous = nil
         predicted = Prediction(known: .nothing)
+        held.clear()
     }
 
     /// Forgets the last delivered position: the next fix is delivered as a new start.
@@ -51,6 +54,7 @@ public struct MotionFilter: Sendable {
         lastDelivered = nil
         previous = nil
         predicted = Prediction(known: .nothing)
+        held.clear()
     }
 
     /// Returns the hop length in metres when the fix is delivered, nil when it is held back.
@@ -66,13 +70,21 @@ public struct MotionFilter: Sendable {
         let moving = claimsMotion(fix)
         let floor = moving ? config.distanceFilterM : creepThreshold(for: fix)
         // Most fixes are held back: skip the geodesic when it is certainly too short.
-        if Geodesic.closeUpperBound(last, position) < floor { return nil }
+        if Geodesic.closeUpperBound(last, position) < floor { return hold(fix) }
         let hop = Geodesic.inverse(last, position)
         let d = hop.distance
-        guard d >= floor else { return nil }
-        if moving, !predicted.backs(hop, slack: Self.slackM), d < creepThreshold(for: fix) { return nil }
+        guard d >= floor else { return hold(fix) }
+        if moving, !predicted.backs(hop, slack: Self.slackM), d < creepThreshold(for: fix) { return hold(fix) }
+        // Without a speed, the way went through the held fixes: count its corners.
+        let way = fix.speed.isFinite ? d : held.length(from: last, to: position, chord: d, tolerance: config.distanceFilterM)
         deliver(fix)
-        return d
+        return way
+    }
+
+    /// Keeps a held fix of a receiver without speed (only those are ever used).
+    private mutating func hold(_ fix: Fix) -> Double? {
+        if fix.speed.isFinite { held.clear() } else { held.hold(fix.coordinate) }
+        return nil
     }
 
     private func claimsMotion(_ fix: Fix) -> Bool {
@@ -87,6 +99,7 @@ public struct MotionFilter: Sendable {
     private mutating func deliver(_ fix: Fix) {
         lastDelivered = fix.coordinate
         predicted = Prediction()
+        held.clear()
     }
 
     /// The reported velocities, integrated since the last delivery.

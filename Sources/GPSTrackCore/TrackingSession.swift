@@ -23,6 +23,8 @@ public struct TrackingSession: Sendable {
     public private(set) var seq: UInt64
     /// Fence events so far by name (`enter`, `exit`, `dwell`, `state`).
     public private(set) var fenceEventCounts: [String: Int] = [:]
+    /// Drops the speeds gpsd derives from positions for receivers that report none.
+    private var derivedSpeed = DerivedSpeed()
 
     /// A session; `firstSeq` carries the sequence on from a stored state.
     public init(config: TrackerConfig, fences: FenceIndex? = nil, firstSeq: UInt64 = 0) {
@@ -32,7 +34,8 @@ public struct TrackingSession: Sendable {
     }
 
     /// Ingests one fix (one epoch).
-    public mutating func ingest(_ fix: Fix) -> [Sequenced] {
+    public mutating func ingest(_ reported: Fix) -> [Sequenced] {
+        let fix = derivedSpeed.screen(reported)
         var out: [Sequenced] = []
         let trackerEvents = tracker.ingest(fix).map(named)
         if var monitor = geofences, let time = fix.time {

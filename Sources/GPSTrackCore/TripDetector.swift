@@ -101,7 +101,12 @@ public struct TripDetector: Sendable {
         let sample = Sample(time: t, at: fix.coordinate, speed: fix.speed)
         recent.append(sample)
         trimRecent(before: t - config.minStopS - 120)
-        if stay != nil { step(stay: sample, fix: fix, hop: hop) }
+        var hop = hop
+        if stay != nil {
+            step(stay: sample, fix: fix, hop: hop)
+            // A departure at a delivered fix has counted the way to it from the settled place.
+            if stay == nil { hop = nil }
+        }
         if stay == nil {
             if leg == nil {
                 leg = Leg(departure: t, origin: sample.at, last: sample.at, lastDeliveryTime: t, fromStop: false,
@@ -136,7 +141,7 @@ public struct TripDetector: Sendable {
             }
             return []
         }
-        let traveled = l.traveledM + (anchorPending ? 0 : Geodesic.distance(l.last, last.at))
+        let traveled = l.traveledM + (anchorPending ? 0 : way(from: l.last, after: l.lastDeliveryTime, before: recent.count, to: last.at))
         let f = TripFigures(id: id, start: l.departure, end: last.time, from: l.origin, to: last.at, traveledM: traveled,
                             straightLineM: Geodesic.distance(l.origin, last.at),
                             movingS: min(l.movingS, last.time - l.departure), maxSpeedMps: l.maxSpeed)
@@ -167,7 +172,7 @@ public struct TripDetector: Sendable {
         // Measured from the settled place: the odometer's own reference may be a wander fix.
         anchorPending = true
         if hop != nil {
-            l.traveledM = Geodesic.distance(l.origin, sample.at)
+            l.traveledM = way(from: l.origin, after: departure, before: recent.count - 1, to: sample.at)
             l.last = sample.at
             l.lastDeliveryTime = sample.time
             anchorPending = false
@@ -215,7 +220,7 @@ public struct TripDetector: Sendable {
                 l.last = sample.at
                 anchorPending = false
             } else {
-                let add = anchorPending ? Geodesic.distance(l.last, sample.at) : hop
+                let add = anchorPending ? way(from: l.last, after: l.lastDeliveryTime, before: recent.count - 1, to: sample.at) : hop
                 anchorPending = false
                 l.traveledM += add
                 if !fix.speed.isFinite, t > l.lastDeliveryTime {
@@ -241,7 +246,7 @@ public struct TripDetector: Sendable {
         let arrivalTime = recent[arrivalIndex].time
         let before = c.legAtStart
         if let id = l.id {
-            let traveled = before.traveledM + Geodesic.distance(before.last, settled)
+            let traveled = before.traveledM + way(from: before.last, after: before.lastDeliveryTime, before: arrivalIndex, to: settled)
             let f = TripFigures(id: id, start: l.departure, end: arrivalTime, from: l.origin, to: settled, traveledM: traveled,
                                 straightLineM: Geodesic.distance(l.origin, settled),
                                 movingS: min(l.movingS, arrivalTime - l.departure), maxSpeedMps: l.maxSpeed)
@@ -257,6 +262,16 @@ public struct TripDetector: Sendable {
         leg = nil
         cluster = nil
         return events
+    }
+
+    /// The way from the last delivery to a trip's end: through the fixes held since (taken
+    /// after `time`, before the index `end` into `recent`), corners counted as the odometer's
+    /// creep deliveries count them, not the chord alone.
+    private func way(from start: Coordinate, after time: Double, before end: Int, to target: Coordinate) -> Double {
+        let chord = Geodesic.distance(start, target)
+        var path = HeldPath()
+        for k in 0..<min(end, recent.count) where recent[k].time > time { path.hold(recent[k].at) }
+        return path.length(from: start, to: target, chord: chord, tolerance: config.distanceFilterM)
     }
 
     /// The first fix from `first` on at which the receiver was still and stayed so.
