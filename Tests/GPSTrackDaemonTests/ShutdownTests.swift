@@ -57,8 +57,12 @@ struct ShutdownTests {
             gpsd = try FakeGPSD(lines: trace.fixes.map { GPSDLogWriter.tpv($0) + "\n" }, gap: 0.05)
             stderrPath = dir + "/stderr"
             _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+            // No pedometer: its "no device" report goes to the tracker too, and when it comes
+            // after the stall the stop waits there first ("stopping the pedometer"), a race.
+            let config = dir + "/gpstrackd.conf"
+            try "pedometer = off\n".write(toFile: config, atomically: true, encoding: .utf8)
             process.executableURL = URL(fileURLWithPath: ExecutableRunner.binary)
-            process.arguments = ["--config", "/dev/null", "--gpsd", "127.0.0.1:\(gpsd.port)", "--log", "stderr",
+            process.arguments = ["--config", config, "--gpsd", "127.0.0.1:\(gpsd.port)", "--log", "stderr",
                                  "--socket", dir + "/control", "--state-dir", dir + "/state"]
             // As systemd runs it (INVOCATION_ID set): the stop's deadline is armed.
             process.environment = ["GPSTRACKD_TEST_STALL": "tracker", "INVOCATION_ID": "0123456789abcdef0123456789abcdef"]
