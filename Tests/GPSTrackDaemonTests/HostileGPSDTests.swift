@@ -95,6 +95,25 @@ import GPSTrackSim
         #expect((entry["MESSAGE"] as? String)?.contains("more than one JSON object") == true)
         #expect(entry["GPSTRACK_REASON"] as? String != nil)
     }
+
+    /// gpsd's deactivation report: the receiver that went away is named, even when the report
+    /// carries no path (as a USB receiver pulled out may leave it).
+    @Test(arguments: [#"{"class":"DEVICE","path":"/dev/ttyACM3","activated":0}"#, #"{"class":"DEVICE","activated":0}"#])
+    func aRemovedReceiverIsNamed(_ removal: String) throws {
+        try LiveHarness.ensureJournald()
+        let trace = LiveDaemonTests.walk(seconds: 20, seed: 5)
+        var lines = [#"{"class":"DEVICE","path":"/dev/ttyACM3","driver":"u-blox","activated":"2026-03-14T08:00:00.000Z"}"# + "\r\n"]
+        for fix in trace.fixes { lines.append(GPSDLogWriter.tpv(fix) + "\r\n") }
+        lines.append(removal + "\r\n")
+        let gpsd = try FakeGPSD(lines: lines, gap: 0.01)
+        defer { gpsd.stop() }
+        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(gpsd.port)"])
+        try daemon.waitFor("device_removed", timeout: 30)
+        #expect(daemon.stop() == 0)
+        let entry = try #require(try daemon.entries("device_removed").first)
+        #expect(entry["MESSAGE"] as? String == "GPS receiver /dev/ttyACM3 removed")
+        #expect(entry["GPSTRACK_DEVICE"] as? String == "/dev/ttyACM3")
+    }
 }
 
 /// `replay` ends at once on SIGTERM and SIGINT, even when started with them blocked (as a

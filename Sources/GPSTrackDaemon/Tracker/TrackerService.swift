@@ -124,9 +124,12 @@ public actor TrackerService {
             for epoch in assembler.add(fix) { process(epoch) }
         case .record(.device(let path, let activated)):
             guard !activated else { device = path ?? device; return }
+            // gpsd's deactivation report may carry no path libgps reads: name the one it had.
+            let removed = path ?? device
             device = nil
             emit(LogEntry(event: "device_removed", priority: .warning,
-                                 message: "GPS receiver \(path ?? "") removed", fields: [("GPSTRACK_DEVICE", path ?? "")]))
+                          message: removed.map { "GPS receiver \($0) removed" } ?? "GPS receiver removed",
+                          fields: removed.map { [("GPSTRACK_DEVICE", $0)] } ?? []))
             loseFix(reason: "receiver removed")
         case .record(.malformed(let reason)):
             noteMalformed(reason)
