@@ -36,9 +36,10 @@ test: test-deps
 	SOAK_MIN=3 SOAK_FAULT_S=30 scripts/soak.py $$($(SWIFT) build --show-bin-path)
 
 # libFuzzer harnesses (fuzz/*/harness.swift) for the gpsd line path, the GeoJSON loader, the
-# config parser and the control request parser, each for FUZZ_SECONDS from its seed corpus.
+# config parser, the control request parser and IIO scan types, each for FUZZ_SECONDS from its
+# seed corpus (in `make test`, TEST_FUZZ_SECONDS: five harnesses in four minutes).
 FUZZ_SECONDS ?= 300
-TEST_FUZZ_SECONDS ?= 60
+TEST_FUZZ_SECONDS ?= 48
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
 
