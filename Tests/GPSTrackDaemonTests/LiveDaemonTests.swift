@@ -180,22 +180,8 @@ struct LiveDaemonTests {
 /// sd_notify against a real datagram socket standing in for systemd's NOTIFY_SOCKET.
 @Suite struct NotifyProtocolTests {
     @Test func readyStatusWatchdogAndStopping() throws {
-        let path = NSTemporaryDirectory() + "gpstrackd-notify-\(getpid()).sock"
-        unlink(path)
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        defer { close(fd); unlink(path) }
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in path.utf8.enumerated() { raw[i] = b }
-        }
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        try #require(bound == 0)
-        var timeout = timeval(tv_sec: 1, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-
+        let notify = try NotifySocket("notify")
+        let path = notify.path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ExecutableRunner.binary)
         process.arguments = ["--config", "/dev/null", "--gpsd", "127.0.0.1:\(LiveHarness.freePort())", "--log", "stderr",
@@ -207,10 +193,7 @@ struct LiveDaemonTests {
         var messages: [String] = []
         func receive(until: (String) -> Bool) throws {
             try LiveHarness.waitFor("a notification", timeout: 20) {
-                var buf = [UInt8](repeating: 0, count: 4096)
-                let n = recv(fd, &buf, buf.count, 0)
-                guard n > 0 else { return false }
-                let text = String(decoding: buf[0..<n], as: UTF8.self)
+                guard let text = notify.receive() else { return false }
                 messages.append(text)
                 return until(text)
             }
