@@ -38,7 +38,8 @@ final class NotifySocket {
     }
 }
 
-/// The watchdog is fed only while the gpsd reader, the tracker and the store make progress.
+/// The watchdog is fed only while the gpsd reader, the tracker, the store and the pedometer
+/// make progress.
 @Suite(.serialized) struct WatchdogTests {
     /// Runs the daemon under a 2 s watchdog, fed a walk by a fake gpsd, with `stall` (a part
     /// told to hang, through GPSTRACKD_TEST_STALL) or none.
@@ -47,15 +48,21 @@ final class NotifySocket {
         let notify: NotifySocket
         let gpsd: FakeGPSD
         let stderrPath: String
+        /// A step counter, so that the pedometer's thread works too.
+        let tree: IIOTree
 
         init(stall: String?) throws {
             notify = try NotifySocket("watchdog-\(stall ?? "none")")
+            tree = try IIOTree("watchdog-\(stall ?? "none")")
+            try tree.addCounter("iio:device0", name: "bma400", steps: 10)
+            let config = notify.path + ".conf"
+            try PedometerLiveTests.config(tree).write(toFile: config, atomically: true, encoding: .utf8)
             let trace = LiveDaemonTests.walk(seconds: 600, seed: 5)
             gpsd = try FakeGPSD(lines: trace.fixes.map { GPSDLogWriter.tpv($0) + "\n" }, gap: 0.05)
             stderrPath = notify.path + ".stderr"
             _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
             process.executableURL = URL(fileURLWithPath: ExecutableRunner.binary)
-            process.arguments = ["--config", "/dev/null", "--gpsd", "127.0.0.1:\(gpsd.port)", "--log", "stderr",
+            process.arguments = ["--config", config, "--gpsd", "127.0.0.1:\(gpsd.port)", "--log", "stderr",
                                  "--socket", notify.path + ".control", "--state-dir", notify.path + ".state"]
             var env = ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "2000000"]
             if let stall { env["GPSTRACKD_TEST_STALL"] = stall }
@@ -79,6 +86,7 @@ final class NotifySocket {
             process.waitUntilExit()
             gpsd.stop()
             try? FileManager.default.removeItem(atPath: notify.path + ".state")
+            try? FileManager.default.removeItem(atPath: notify.path + ".conf")
         }
     }
 
@@ -90,9 +98,10 @@ final class NotifySocket {
         let pings = run.messages(for: 5).filter { $0.contains("WATCHDOG=1") }
         #expect(pings.count >= 3)
         #expect(!run.stderr.contains("Stalled"))
+        #expect(run.stderr.contains("bma400"), "the pedometer found its counter: \(run.stderr)")
     }
 
-    @Test(arguments: ["gpsd_reader", "tracker", "store"])
+    @Test(arguments: ["gpsd_reader", "tracker", "store", "pedometer"])
     func aStuckPartStopsThePingsAndIsNamed(_ part: String) throws {
         let run = try Run(stall: part)
         defer { run.end() }

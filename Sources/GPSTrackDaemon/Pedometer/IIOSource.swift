@@ -64,8 +64,10 @@ public final class IIOSource: Sendable {
 
     private var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }
 
-    /// Sleeps up to `seconds`; false when asked to stop.
+    /// Sleeps up to `seconds`; false when asked to stop. Sleeping is no work of its own: the
+    /// watchdog does not wait for it.
     private func pause(_ seconds: Double) -> Bool {
+        Liveness.shared.idle(.pedometer)
         var pfd = pollfd(fd: stopPipe.readFD, events: Int16(POLLIN), revents: 0)
         let deadline = MonotonicClock.now() + seconds
         while !isStopping {
@@ -77,6 +79,7 @@ public final class IIOSource: Sendable {
     }
 
     private func run(_ out: AsyncStream<Event>.Continuation) {
+        defer { Liveness.shared.idle(.pedometer) }
         var backoff = 0.5
         var everFound = false
         var inOutage = false
@@ -115,6 +118,9 @@ public final class IIOSource: Sendable {
         if IIODevice.exists(enable), IIODevice.readText(enable) != "1" { IIODevice.writeText(enable, "1") }
         var announced = false
         while !isStopping {
+            // The read must end within the watchdog's limit: a driver stuck in it is a stall.
+            Liveness.shared.beat(.pedometer)
+            Liveness.shared.stallIfAsked(.pedometer)
             guard let text = IIODevice.readText(device.path + "/in_steps_input") else {
                 return "\(device.label): in_steps_input cannot be read (device gone?)"
             }
@@ -138,10 +144,14 @@ public final class IIOSource: Sendable {
         var reported = (steps: 0, walking: 0.0)
         var lastTick = -Double.infinity
         var latest: Double?
+        // Wake-ups at least four times per watchdog limit, so that a quiet buffer is no stall.
+        let wait = Int32(min(5, max(Liveness.shared.limit / 4, 0.05)) * 1000)
         while !isStopping {
+            Liveness.shared.beat(.pedometer)
+            Liveness.shared.stallIfAsked(.pedometer)
             var fds = [pollfd(fd: buffer.fd, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: stopPipe.readFD, events: Int16(POLLIN), revents: 0)]
-            _ = try? syscall("poll") { poll(&fds, 2, 5000) }
+            _ = try? syscall("poll") { poll(&fds, 2, wait) }
             if isStopping { return nil }
             if fds[0].revents != 0 {
                 // Steps are reported as the detector confirms them, with their samples' time.

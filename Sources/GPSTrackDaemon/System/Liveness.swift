@@ -16,12 +16,16 @@ public final class Liveness: Sendable {
         case tracker
         /// The state database (late when one write has taken longer than the limit).
         case store
+        /// The pedometer's IIO thread (it beats at every read or wake-up while a device is in
+        /// use; a sysfs read stuck in a driver stops it).
+        case pedometer
 
         var title: String {
             switch self {
             case .gpsdReader: "the gpsd reader"
             case .tracker: "the tracker"
             case .store: "the state database"
+            case .pedometer: "the pedometer"
             }
         }
     }
@@ -33,6 +37,7 @@ public final class Liveness: Sendable {
     private let reader = Atomic<Int64>(idleDeadline)
     private let tracker = Atomic<Int64>(idleDeadline)
     private let store = Atomic<Int64>(idleDeadline)
+    private let pedometer = Atomic<Int64>(idleDeadline)
     private let limitMS = Atomic<Int64>(30_000)
     private let pinging = Atomic<Bool>(false)
     /// A part named by GPSTRACKD_TEST_STALL stops making progress (see `stallIfAsked`).
@@ -56,6 +61,7 @@ public final class Liveness: Sendable {
         case .gpsdReader: reader.load(ordering: .acquiring)
         case .tracker: tracker.load(ordering: .acquiring)
         case .store: store.load(ordering: .acquiring)
+        case .pedometer: pedometer.load(ordering: .acquiring)
         }
     }
 
@@ -64,6 +70,7 @@ public final class Liveness: Sendable {
         case .gpsdReader: reader.store(value, ordering: .releasing)
         case .tracker: tracker.store(value, ordering: .releasing)
         case .store: store.store(value, ordering: .releasing)
+        case .pedometer: pedometer.store(value, ordering: .releasing)
         }
     }
 
@@ -103,7 +110,7 @@ public final class Liveness: Sendable {
     }
 
     /// For the tests of the watchdog only: a part named by the environment variable
-    /// GPSTRACKD_TEST_STALL=gpsd_reader|tracker|store stops here for good, as a thread stuck in
+    /// GPSTRACKD_TEST_STALL=gpsd_reader|tracker|store|pedometer stops here for good, as a thread stuck in
     /// a library call would (no real part can be made to hang on demand).
     public func stallIfAsked(_ part: Part) {
         guard injected == part else { return }
