@@ -25,11 +25,14 @@ public struct TrackingSession: Sendable {
     public private(set) var fenceEventCounts: [String: Int] = [:]
     /// Drops the speeds gpsd derives from positions for receivers that report none.
     private var derivedSpeed = DerivedSpeed()
+    /// The fences with a speed limit of their own, by index.
+    private var speedLimited: [Int] = []
 
     /// A session; `firstSeq` carries the sequence on from a stored state.
     public init(config: TrackerConfig, fences: FenceIndex? = nil, firstSeq: UInt64 = 0) {
         tracker = Tracker(config: config)
         geofences = fences.map { GeofenceMonitor(index: $0, config: config) }
+        speedLimited = Self.speedLimited(fences)
         seq = firstSeq
     }
 
@@ -70,8 +73,9 @@ public struct TrackingSession: Sendable {
         guard case .accepted(let delivered, let hop) = tracker.lastOutcome else { return [] }
         var limit = tracker.config.speedLimitKmh
         if let monitor = geofences {
-            for (i, f) in monitor.index.fences.enumerated() where f.speedLimitKmh != nil && monitor.statuses[i].state == .inside {
-                limit = min(limit ?? .infinity, f.speedLimitKmh!)
+            // Only the fences with a limit (few, usually none): not all 10,000 on every fix.
+            for i in speedLimited where monitor.statuses[i].state == .inside {
+                limit = min(limit ?? .infinity, monitor.index.fences[i].speedLimitKmh ?? .infinity)
             }
         }
         return overspeedMonitor.observe(fix, hop: delivered ? hop : nil, limitKmh: limit, config: tracker.config)
@@ -92,6 +96,10 @@ public struct TrackingSession: Sendable {
         }
     }
 
+    private static func speedLimited(_ index: FenceIndex?) -> [Int] {
+        index?.fences.indices.filter { index!.fences[$0].speedLimitKmh != nil } ?? []
+    }
+
     /// The fix is gone (gpsd lost, receiver removed): fences become `unknown`. Nothing counted
     /// is touched. The time is the last fix time known.
     public mutating func fixLost() -> [Sequenced] {
@@ -107,6 +115,7 @@ public struct TrackingSession: Sendable {
 
     /// Puts a reloaded set of fences in force; fences with unchanged ids keep what they knew.
     public mutating func replaceFences(_ index: FenceIndex?) {
+        speedLimited = Self.speedLimited(index)
         guard let index else { geofences = nil; return }
         geofences = GeofenceMonitor(index: index, config: tracker.config, carryingOver: geofences)
     }

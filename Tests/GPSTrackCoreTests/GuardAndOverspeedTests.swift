@@ -90,6 +90,20 @@ import GPSTrackSim
         #expect(abs(ends[0].1 - 40) <= 3 && abs(ends[0].2 - 680) < 60, "\(ends[0].1) s, \(ends[0].2) m over")
     }
 
+    /// A zone loaded by a reload (SIGHUP) limits like one loaded at the start.
+    @Test func aZoneFromAReloadLimitsToo() throws {
+        let speeds = Array(repeating: 11.0, count: 30) + Array(repeating: 17.0, count: 40) + Array(repeating: 11.0, count: 20)
+        let start = Coordinate(latitude: 50.11, longitude: 8.68)
+        let scenario = Scenario(name: "zone", start: start, steps: speeds.map { Scenario.Step(speed: $0, heading: 90) })
+        var session = TrackingSession(config: TrackerConfig())
+        session.replaceFences(try Self.zone(at: Geodesic.destination(from: start, azimuth: 90, distance: 400)))
+        var limits: [Double] = []
+        for fix in Simulator.run(scenario, seed: 7).fixes {
+            for e in session.ingest(fix) { if case .tracker(.overspeedStart(_, _, let limit, _)) = e.event { limits.append(limit) } }
+        }
+        #expect(limits == [50])
+    }
+
     @Test func aFiveSecondExcessMakesNone() throws {
         let speeds = Array(repeating: 11.0, count: 30) + Array(repeating: 17.0, count: 5) + Array(repeating: 11.0, count: 30)
         let start = Coordinate(latitude: 50.11, longitude: 8.68)
