@@ -130,10 +130,5 @@ public struct ControlError: Error, Sendable, Equatable {
     public init(_ message: String) { self.message = message }
 
     /// `{"ok":false,"error":"…"}`
-    public var line: String {
-        var o = JSONObject()
-        o.add("ok", false)
-        o.add("error", message)
-        return o.encoded
-    }
+    public var line: String { ReplyEncoder.encode(ErrorReply(error: message)) }
 }

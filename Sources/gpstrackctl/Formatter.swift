@@ -15,68 +15,73 @@ enum Formatter {
         return String(decoding: buf.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    static func num(_ v: JSONValue?, _ decimals: Int = 0) -> String {
-        guard let n = v?.number else { return "-" }
+    static func num(_ v: JSONValue?, _ decimals: Int = 0) -> String { num(v?.number, decimals) }
+
+    static func num(_ n: Double?, _ decimals: Int = 0) -> String {
+        guard let n else { return "-" }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let r = (n * scale).rounded() / scale
         return decimals == 0 ? String(Int(r)) : String(r)
     }
 
+    static func num(_ n: Int) -> String { String(n) }
+
     /// The pedometer's figures on one line.
-    static func steps(_ s: JSONValue) -> String {
-        "\(num(s["total"])) in all, \(num(s["trip"])) this trip, \(num(s["distance_m"])) m walked, "
-            + "\(num(s["cadence_spm"])) steps/min now (\(s["kind"]?.string ?? "?") \(s["source"]?.string ?? "?"), "
-            + "stride \(num(s["stride_m"], 2)) m\(s["stride_learned"] == .bool(true) ? " learned" : ""))"
+    static func steps(_ s: PedometerStatus) -> String {
+        "\(num(s.total)) in all, \(num(s.trip)) this trip, \(num(s.distanceM)) m walked, "
+            + "\(num(s.cadenceSpm)) steps/min now (\(s.kind) \(s.source), "
+            + "stride \(num(s.strideM, 2)) m\(s.strideLearned ? " learned" : ""))"
     }
 
-    static func status(_ r: JSONValue) -> String {
+    static func status(_ r: StatusReply) -> String {
         var lines: [String] = []
-        let gpsd = r["gpsd"]
-        let connected = gpsd?["connected"] == .bool(true)
-        lines.append("gpsd      \(gpsd?["address"]?.string ?? "") \(connected ? "connected" : "not connected")"
-                     + (gpsd?["device"]?.string.map { " (\($0))" } ?? ""))
-        if let fix = r["fix"], fix != .null {
-            let mode = fix["mode"]?.number == 3 ? "3D" : "2D"
-            lines.append("fix       \(mode) \(num(fix["lat"], 6)), \(num(fix["lon"], 6)) ±\(num(fix["eph"])) m, "
-                         + "\(num(fix["speed"], 1)) m/s, course \(fix["course_text"]?.string ?? "unknown"), "
-                         + "\(localTime(fix["time"]?.string)) (\(num(fix["age_s"])) s ago)")
+        lines.append("gpsd      \(r.gpsd.address) \(r.gpsd.connected ? "connected" : "not connected")"
+                     + (r.gpsd.device.map { " (\($0))" } ?? ""))
+        if let fix = r.fix {
+            let mode = fix.mode == 3 ? "3D" : "2D"
+            lines.append("fix       \(mode) \(num(fix.lat, 6)), \(num(fix.lon, 6)) ±\(num(fix.eph)) m, "
+                         + "\(num(fix.speed, 1)) m/s, course \(fix.courseText), "
+                         + "\(localTime(fix.time)) (\(num(fix.ageS)) s ago)")
         } else {
             lines.append("fix       none")
         }
-        if let trip = r["trip"] {
-            lines.append("trip      \(trip["state"]?.string ?? "?") since \(localTime(trip["started_at"]?.string)): "
-                         + "\(num(trip["traveled_m"])) m traveled, \(num(trip["straight_line_m"])) m in a straight line")
-        }
-        if let steps = r["steps"], steps != .null { lines.append("steps     " + Self.steps(steps)) }
-        if let m = r["motion"] {
-            var line = "motion    \(m["state"]?.string ?? "?")"
-            if let since = m["since"]?.string { line += " since \(localTime(since))" }
-            if let t = r["current_trip"], t != .null {
-                line += "; trip \(num(t["id"])) from \(place(t["from"])) since \(localTime(t["started_at"]?.string)), \(num(t["traveled_m"])) m"
+        let trip = r.trip
+        lines.append("trip      \(trip.state) since \(localTime(trip.startedAt)): "
+                     + "\(num(trip.traveledM)) m traveled, \(num(trip.straightLineM)) m in a straight line")
+        if let steps = r.steps { lines.append("steps     " + Self.steps(steps)) }
+        if let m = r.motion {
+            var line = "motion    \(m.state)"
+            if let since = m.since { line += " since \(localTime(since))" }
+            if case .some(.some(let t)) = r.currentTrip {
+                line += "; trip \(num(t.id)) from \(place(t.from)) since \(localTime(t.startedAt)), \(num(t.traveledM)) m"
             }
             lines.append(line)
         }
-        if let g = r["guard"] {
-            var line = "guard     \(g["state"]?.string ?? "?")"
-            if let at = g["armed_at"] { line += " around \(num(at["lat"], 6)),\(num(at["lon"], 6)) since \(localTime(g["since"]?.string))" }
+        if let g = r.guard {
+            var line = "guard     \(g.state)"
+            if let at = g.armedAt { line += " around \(num(at.lat, 6)),\(num(at.lon, 6)) since \(localTime(g.since ?? nil))" }
             lines.append(line)
         }
-        let fences = r["fences"]?.array ?? []
-        let inside = fences.filter { $0["state"]?.string == "inside" }.compactMap { $0["id"]?.string }
-        lines.append("fences    \(fences.count) loaded; inside: \(inside.isEmpty ? "none" : inside.joined(separator: ", "))")
-        if let c = r["counters"] {
-            var rejected = ""
-            if case .object(let o)? = c["fixes_rejected"], !o.isEmpty {
-                rejected = " (" + o.keys.sorted().map { "\($0) \(num(o[$0]))" }.joined(separator: ", ") + ")"
-            }
-            lines.append("fixes     \(num(c["fixes_total"])) seen, \(num(c["fixes_accepted"])) accepted\(rejected)")
+        let inside = r.fences.filter { $0.state == "inside" }.map(\.id)
+        lines.append("fences    \(r.fences.count) loaded; inside: \(inside.isEmpty ? "none" : inside.joined(separator: ", "))")
+        let c = r.counters
+        var rejected = ""
+        if !c.fixesRejected.counts.isEmpty {
+            rejected = " (" + c.fixesRejected.counts.keys.sorted().map { "\($0) \(num(c.fixesRejected.counts[$0]!))" }.joined(separator: ", ") + ")"
         }
-        lines.append("daemon    gpstrackd \(r["version"]?.string ?? "?"), up \(num(r["uptime_s"])) s, event seq \(num(r["seq"]))")
+        lines.append("fixes     \(num(c.fixesTotal)) seen, \(num(c.fixesAccepted)) accepted\(rejected)")
+        lines.append("daemon    gpstrackd \(r.version), up \(num(r.uptimeS)) s, event seq \(num(r.seq))")
         return lines.joined(separator: "\n")
     }
 
     /// "Home" (the fences at a place), else its coordinates.
+    static func place(_ p: Place) -> String {
+        if !p.fences.isEmpty { return p.fences.joined(separator: "/") }
+        return "\(num(p.lat, 5)),\(num(p.lon, 5))"
+    }
+
+    /// The same for an event's place, read untyped.
     static func place(_ p: JSONValue?) -> String {
         let names = p?["fences"]?.array?.compactMap(\.string) ?? []
         if !names.isEmpty { return names.joined(separator: "/") }
@@ -94,47 +99,50 @@ enum Formatter {
     }
 
     /// `gpstrackctl trips` (automatic trips).
-    static func autoTrips(_ r: JSONValue) -> String {
+    static func autoTrips(_ r: AutoTripsReply) -> String {
         var rows = [["ID", "STATE", "START", "END", "FROM → TO", "DISTANCE", "STRAIGHT", "DURATION", "MOVING", "MAX", "AVG"]]
-        for t in r["trips"]?.array ?? [] {
-            let to = t["to"].map(place) ?? "…"
-            rows.append([num(t["id"]), t["state"]?.string ?? "", localTime(t["started_at"]?.string), localTime(t["ended_at"]?.string),
-                         "\(place(t["from"])) → \(to)", "\(num(t["traveled_m"])) m",
-                         t["straight_line_m"] == nil ? "-" : "\(num(t["straight_line_m"])) m", "\(num(t["duration_s"])) s",
-                         t["moving_s"] == nil ? "-" : "\(num(t["moving_s"])) s",
-                         t["max_speed_mps"].map { "\(num(.number(($0.number ?? 0) * 3.6))) km/h" } ?? "-",
-                         t["avg_speed_mps"].map { "\(num(.number(($0.number ?? 0) * 3.6))) km/h" } ?? "-"])
+        for t in r.trips {
+            let to = t.to.map(place) ?? "…"
+            rows.append([num(t.id), t.state, localTime(t.startedAt), localTime(t.endedAt), "\(place(t.from)) → \(to)",
+                         "\(num(t.traveledM)) m", t.straightLineM == nil ? "-" : "\(num(t.straightLineM)) m", "\(num(t.durationS)) s",
+                         t.movingS == nil ? "-" : "\(num(t.movingS)) s",
+                         t.maxSpeedMps.map { "\(num($0 * 3.6)) km/h" } ?? "-",
+                         t.avgSpeedMps.map { "\(num($0 * 3.6)) km/h" } ?? "-"])
         }
         return rows.count == 1 ? "no trips yet" : table(rows)
     }
 
+    /// `gpstrackctl trips` (the manual counter's trips).
+    static func storedTrips(_ r: StoredTripsReply) -> [String] {
+        var lines = ["ID  STATE     START                END                  DISTANCE  DURATION"]
+        for t in r.trips {
+            let id = num(t.id)
+            lines.append(id + String(repeating: " ", count: max(1, 4 - id.count)) + t.state.padding(9)
+                         + " " + localTime(t.startedAt).padding(20) + " " + localTime(t.endedAt).padding(20)
+                         + " " + (num(t.traveledM) + " m").padding(9) + " " + num(t.durationS) + " s")
+        }
+        return lines
+    }
+
     /// `gpstrackctl stops`.
-    static func stops(_ r: JSONValue) -> String {
+    static func stops(_ r: StopsReply) -> String {
         var rows = [["PLACE", "FENCES", "ARRIVAL", "DEPARTURE", "DURATION"]]
-        for s in r["stops"]?.array ?? [] {
-            let at = s["at"]
-            rows.append(["\(num(at?["lat"], 5)),\(num(at?["lon"], 5))",
-                         (at?["fences"]?.array?.compactMap(\.string) ?? []).joined(separator: ", ").isEmpty ? "-"
-                            : (at?["fences"]?.array?.compactMap(\.string) ?? []).joined(separator: ", "),
-                         localTime(s["arrival"]?.string), s["departure"]?.string == nil ? "(here)" : localTime(s["departure"]?.string),
-                         "\(num(s["duration_s"])) s"])
+        for s in r.stops {
+            let fences = s.at.fences.joined(separator: ", ")
+            rows.append(["\(num(s.at.lat, 5)),\(num(s.at.lon, 5))", fences.isEmpty ? "-" : fences,
+                         localTime(s.arrival), s.departure == nil ? "(here)" : localTime(s.departure),
+                         "\(num(s.durationS)) s"])
         }
         return rows.count == 1 ? "no stops yet" : table(rows)
     }
 
-    static func fences(_ r: JSONValue) -> String {
-        let fences = r["fences"]?.array ?? []
-        if fences.isEmpty { return "no fences loaded" }
+    static func fences(_ r: FencesReply) -> String {
+        if r.fences.isEmpty { return "no fences loaded" }
         var rows = [["ID", "NAME", "KIND", "STATE", "SINCE", "LAST EVENT"]]
-        for f in fences {
-            rows.append([f["id"]?.string ?? "", f["name"]?.string ?? "", f["kind"]?.string ?? "", f["state"]?.string ?? "",
-                         localTime(f["since"]?.string), f["last_event"]?.string ?? "-"])
+        for f in r.fences {
+            rows.append([f.id, f.name ?? "", f.kind ?? "", f.state, localTime(f.since), (f.lastEvent ?? nil) ?? "-"])
         }
-        let widths = (0..<6).map { c in rows.map { $0[c].count }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { i, cell in i == 5 ? cell : cell + String(repeating: " ", count: widths[i] - cell.count) }
-                .joined(separator: "  ")
-        }.joined(separator: "\n")
+        return table(rows)
     }
 
     static func event(_ e: JSONValue) -> String {
@@ -162,4 +170,8 @@ enum Formatter {
         if let seq = e["seq"]?.number { text += "  #\(Int(seq))" }
         return text
     }
+}
+
+extension String {
+    func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
 }

@@ -24,7 +24,7 @@ let usage = """
       export --gpx [--trip ID | --since TIME [--until TIME]]
                       GPX 1.1 of the stored track points, to standard output
     The socket defaults to \(ControlRequest.defaultSocketPath). Exit codes: 0 done, 1 error
-    response, 64 usage, 69 daemon not reachable.
+    response, 64 usage, 69 daemon not reachable, 76 a reply gpstrackctl cannot read.
     """
 
 func write(_ fd: Int32, _ s: String) {
@@ -116,46 +116,55 @@ guard client.send(request.line) else { fail(.unavailable, "gpstrackctl: gpstrack
 guard let first = client.readLine() else { fail(.unavailable, "gpstrackctl: gpstrackd at \(path) hung up without answering") }
 let response = (try? JSONValue.parse(Array(first.utf8))) ?? .null
 guard response["ok"] == .bool(true) else {
-    if json { out(first) } else { write(STDERR_FILENO, "gpstrackctl: \(response["error"]?.string ?? first)") }
+    if json { out(first) } else {
+        write(STDERR_FILENO, "gpstrackctl: \((try? ReplyDecoder.decode(ErrorReply.self, from: response))?.error ?? first)")
+    }
     exit(ExitCode.failure.rawValue)
 }
-if json { out(first) }
+/// The reply read as the type the daemon encoded it from; a reply that does not read is the
+/// daemon's fault (another version?), said so, never a crash.
+func reply<T: Decodable>(_ type: T.Type) -> T {
+    do { return try ReplyDecoder.decode(type, from: response) } catch {
+        fail(.protocolError, "gpstrackctl: gpstrackd at \(path) sent a \(command) reply this gpstrackctl cannot read: \(error)")
+    }
+}
 switch command {
-case "status": if !json { out(Formatter.status(response)) }
-case "fences": if !json { out(Formatter.fences(response)) }
-case "state": if !json { out("\(args.positionals[1]): \(response["state"]?.string ?? "?") since \(Formatter.localTime(response["since"]?.string))") }
+case "status":
+    let r = reply(StatusReply.self)
+    out(json ? first : Formatter.status(r))
+case "fences":
+    let r = reply(FencesReply.self)
+    out(json ? first : Formatter.fences(r))
+case "state":
+    let r = reply(StateReply.self)
+    out(json ? first : "\(args.positionals[1]): \(r.state) since \(Formatter.localTime(r.since))")
 case "trips" where (response["trips"]?.array ?? []).contains { $0["from"] != nil }:
-    if !json { out(Formatter.autoTrips(response)) }
-case "stops":
-    if !json { out(Formatter.stops(response)) }
-case "guard":
-    if !json { out("guard: \(response["guard"]?["state"]?.string ?? "?")") }
+    let r = reply(AutoTripsReply.self)
+    out(json ? first : Formatter.autoTrips(r))
 case "trips":
-    if !json {
-        out("ID  STATE     START                END                  DISTANCE  DURATION")
-        for t in response["trips"]?.array ?? [] {
-            let id = Formatter.num(t["id"])
-            out(id + String(repeating: " ", count: max(1, 4 - id.count)) + (t["state"]?.string ?? "").padding(9)
-                + " " + Formatter.localTime(t["started_at"]?.string).padding(20) + " " + Formatter.localTime(t["ended_at"]?.string).padding(20)
-                + " " + (Formatter.num(t["traveled_m"]) + " m").padding(9) + " " + Formatter.num(t["duration_s"]) + " s")
-        }
-    }
+    let r = reply(StoredTripsReply.self)
+    if json { out(first) } else { for line in Formatter.storedTrips(r) { out(line) } }
+case "stops":
+    let r = reply(StopsReply.self)
+    out(json ? first : Formatter.stops(r))
+case "guard":
+    let r = reply(GuardReply.self)
+    out(json ? first : "guard: \(r.guard.state)")
 case "events":
-    for e in response["events"]?.array ?? [] {
-        if json { continue }
-        out(Formatter.event(e))
-    }
+    let r = reply(EventsReply.self)
+    if json { out(first) } else { for e in r.events { out(Formatter.event(e.value)) } }
 case "steps":
-    if !json {
-        let since = response["since"]?.string.map { " since \(Formatter.localTime($0))" } ?? ""
-        out("\(Formatter.num(response["steps"])) steps\(since), \(Formatter.num(response["distance_m"])) m walked, "
-            + "\(Formatter.num(response["cadence_spm"])) steps/min while walking")
-        if let p = response["pedometer"], p != .null { out("now: " + Formatter.steps(p)) }
+    let r = reply(StepsReply.self)
+    if json { out(first) } else {
+        let since = r.since.map { " since \(Formatter.localTime($0))" } ?? ""
+        out("\(Formatter.num(r.steps)) steps\(since), \(Formatter.num(r.distanceM)) m walked, "
+            + "\(Formatter.num(r.cadenceSpm)) steps/min while walking")
+        if let p = r.pedometer { out("now: " + Formatter.steps(p)) }
     }
 case "export":
-    if !json {
-        let gpx = response["gpx"]?.string ?? ""
-        let bytes = Array(gpx.utf8)
+    let r = reply(ExportReply.self)
+    if json { out(first) } else {
+        let bytes = Array(r.gpx.utf8)
         var off = 0
         while off < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + off, $0.count - off) }
@@ -164,18 +173,16 @@ case "export":
         }
     }
 case "watch":
-    if !json { out("watching gpstrackd at \(path); ^C to stop") }
+    _ = reply(WatchReply.self)
+    out(json ? first : "watching gpstrackd at \(path); ^C to stop")
     while let line = client.readLine() {
         if json { out(line) } else { out(Formatter.event((try? JSONValue.parse(Array(line.utf8))) ?? .null)) }
     }
+case "reload":
+    _ = reply(ReloadReply.self)
+    out(json ? first : "reload: done")
 default:
-    if !json {
-        let t = response["trip"]
-        out("\(command): done" + (t.map { " (trip \($0["state"]?.string ?? "?"), \(Formatter.num($0["traveled_m"])) m)" } ?? ""))
-    }
+    let r = reply(TripReply.self)
+    out(json ? first : "\(command): done (trip \(r.trip.state), \(Formatter.num(r.trip.traveledM)) m)")
 }
 exit(0)
-
-extension String {
-    func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
-}

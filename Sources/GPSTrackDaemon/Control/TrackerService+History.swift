@@ -2,65 +2,46 @@ import GPSTrackCore
 
 /// The control commands that read the store's history: trips, stops, events, export.
 extension TrackerService {
-    func handleAutoTrips(_ o: JSONObject) -> Result<Reply, ControlError> {
+    func handleAutoTrips() -> Result<Reply, ControlError> {
         persist(force: true)
         return availableStore().map { store in
-            var items = store.autoTrips().map { Self.tripObject($0, state: "ended").encoded }
-            if let open = openTripObject() { items.append(open.encoded) }
-            var o = o
-            o.add("trips", raw: "[" + items.joined(separator: ",") + "]")
-            return .fields(o)
+            var trips = store.autoTrips().map { Self.autoTrip($0, state: "ended") }
+            if let open = openTrip() { trips.append(open) }
+            return AutoTripsReply(trips: trips)
         }
     }
 
-    func handleTrips(_ o: JSONObject) -> Result<Reply, ControlError> {
+    func handleTrips() -> Result<Reply, ControlError> {
         persist(force: true)
         return availableStore().map { store in
-            let items = store.trips().map { t -> String in
-                var j = JSONObject()
-                j.add("id", Int(t.id))
-                j.add("state", t.state)
-                j.add("started_at", t.startedAt.map(Timestamp.iso8601))
-                j.add("ended_at", t.endedAt.map(Timestamp.iso8601))
-                j.add("traveled_m", t.traveledM, decimals: 2)
-                j.add("straight_line_m", t.straightLineM, decimals: 2)
-                j.add("duration_s", t.startedAt.flatMap { s in t.endedAt.map { $0 - s } }, decimals: 1)
-                return j.encoded
-            }
-            var o = o
-            o.add("trips", raw: "[" + items.joined(separator: ",") + "]")
-            return .fields(o)
+            StoredTripsReply(trips: store.trips().map { t in
+                StoredTrip(id: Int(t.id), state: t.state, startedAt: t.startedAt.map(Timestamp.iso8601),
+                           endedAt: t.endedAt.map(Timestamp.iso8601), traveledM: t.traveledM.rounded(decimals: 2),
+                           straightLineM: t.straightLineM.rounded(decimals: 2),
+                           durationS: t.startedAt.flatMap { s in t.endedAt.map { ($0 - s).rounded(decimals: 1) } })
+            })
         }
     }
 
-    func handleStops(_ o: JSONObject) -> Result<Reply, ControlError> {
+    func handleStops() -> Result<Reply, ControlError> {
         persist(force: true)
         let now = session.tracker.lastAccepted?.time
         return availableStore().map { store in
-            let items = store.stops().map { stop, names -> String in
-                var j = JSONObject()
-                j.add("arrival", Timestamp.iso8601(stop.arrival))
-                j.add("departure", stop.departure.map(Timestamp.iso8601))
-                j.add("duration_s", (stop.departure ?? now).map { $0 - stop.arrival }, decimals: 1)
-                j.add("at", EventJSON.place(stop.at, fences: names))
-                if let trip = stop.afterTrip { j.add("after_trip", trip) }
-                return j.encoded
-            }
-            var o = o
-            o.add("stops", raw: "[" + items.joined(separator: ",") + "]")
-            return .fields(o)
+            StopsReply(stops: store.stops().map { stop, names in
+                StopRow(arrival: Timestamp.iso8601(stop.arrival), departure: stop.departure.map(Timestamp.iso8601),
+                        durationS: (stop.departure ?? now).map { ($0 - stop.arrival).rounded(decimals: 1) },
+                        at: Self.place(stop.at, fences: names), afterTrip: stop.afterTrip)
+            })
         }
     }
 
-    func handleEvents(_ o: JSONObject, since: Double?, fence: String?) -> Result<Reply, ControlError> {
+    func handleEvents(since: Double?, fence: String?) -> Result<Reply, ControlError> {
         availableStore().map { store in
-            var o = o
-            o.add("events", raw: "[" + store.events(since: since, fence: fence).joined(separator: ",") + "]")
-            return .fields(o)
+            EventsReply(events: store.events(since: since, fence: fence).map { JSONFragment(text: $0) })
         }
     }
 
-    func handleExport(_ o: JSONObject, trip: Int64?, since: Double?, until: Double?) -> Result<Reply, ControlError> {
+    func handleExport(trip: Int64?, since: Double?, until: Double?) -> Result<Reply, ControlError> {
         persist(force: true)
         let store: Store
         switch availableStore() {
@@ -80,9 +61,6 @@ extension TrackerService {
         } else {
             points = store.points(trip: trip, since: since, until: until)
         }
-        var o = o
-        o.add("points", points.reduce(0) { $0 + $1.1.count })
-        o.add("gpx", GPXWriter.document(points))
-        return .success(.fields(o))
+        return .success(ExportReply(points: points.reduce(0) { $0 + $1.1.count }, gpx: GPXWriter.document(points)))
     }
 }

@@ -101,35 +101,30 @@ struct StepFigures {
         save(force: true)
     }
 
-    /// `status`'s `steps` object (null without a source).
-    func statusJSON() -> String {
-        guard let source else { return "null" }
+    /// `status`'s `steps` object (nil, written null, without a source).
+    func status() -> PedometerStatus? {
+        guard let source else { return nil }
         let m = pedometer.memory
-        var o = JSONObject()
-        o.add("source", source.label)
-        o.add("kind", source.kind)
-        o.add("total", m.total)
-        o.add("trip", m.tripSteps)
-        o.add("cadence_spm", now.map { pedometer.cadence(at: $0) } ?? 0, decimals: 1)
-        o.add("distance_m", m.distanceM, decimals: 1)
-        o.add("trip_distance_m", m.tripDistanceM, decimals: 1)
-        o.add("stride_m", pedometer.strideM, decimals: 3)
-        o.add("stride_learned", pedometer.strideLearned)
-        return o.encoded
+        var o = PedometerStatus()
+        o.source = source.label
+        o.kind = source.kind
+        o.total = m.total
+        o.trip = m.tripSteps
+        o.cadenceSpm = (now.map { pedometer.cadence(at: $0) } ?? 0).rounded(decimals: 1)
+        o.distanceM = m.distanceM.rounded(decimals: 1)
+        o.tripDistanceM = m.tripDistanceM.rounded(decimals: 1)
+        o.strideM = pedometer.strideM.rounded(decimals: 3)
+        o.strideLearned = pedometer.strideLearned
+        return o
     }
 
     /// The `steps` answer: stored steps since a time (all of them without one), and the figures now.
-    mutating func query(since: Double?) -> String {
+    mutating func query(since: Double?) -> StepsReply {
         save(force: true)
         let s = log?.sum(since: since, until: nil) ?? (steps: pedometer.memory.total, distanceM: pedometer.memory.distanceM, walkingS: pedometer.memory.walkingS)
-        var o = JSONObject()
-        o.add("ok", true)
-        o.add("since", since.map(Timestamp.iso8601))
-        o.add("steps", s.steps)
-        o.add("distance_m", s.distanceM, decimals: 1)
-        o.add("cadence_spm", s.walkingS > 0 ? Double(s.steps) / s.walkingS * 60 : nil, decimals: 1)
-        o.add("pedometer", raw: statusJSON())
-        return o.encoded
+        return StepsReply(since: since.map(Timestamp.iso8601), steps: s.steps, distanceM: s.distanceM.rounded(decimals: 1),
+                          cadenceSpm: s.walkingS > 0 ? (Double(s.steps) / s.walkingS * 60).rounded(decimals: 1) : nil,
+                          pedometer: status())
     }
 
     /// The journal entry for a trip's end.

@@ -1,0 +1,197 @@
+/// Writes a reply type as one line of JSON, the way the control socket always has: keys in the
+/// order the type declares them, a nil optional as `null` (unless marked `@Omitted`), numbers as
+/// `JSONObject` writes them (`12.0`, `3`; NaN and infinity as `null`), a `JSONFragment` as it is.
+/// Foundation's JSONEncoder writes none of these the same, so the line would change under the tests.
+public enum ReplyEncoder {
+    /// The value as one line of JSON.
+    public static func encode<T: Encodable>(_ value: T) -> String {
+        let slot = Slot()
+        // The types of this module never throw while encoding; a bug would answer an error, not crash.
+        do { try slot.store(value) } catch { return ControlError("cannot encode the reply: \(error)").line }
+        var out = ""
+        slot.write(into: &out)
+        return out
+    }
+}
+
+/// One value being built: a literal, an object (keys in order) or an array. A class, so that
+/// nested containers fill their part in place (arrays of thousands of fences grow in place too).
+final class Slot {
+    enum Kind { case literal, object, array }
+    private(set) var kind = Kind.literal
+    private var text = "null"
+    private var keys: [String] = []
+    private var children: [Slot] = []
+
+    var count: Int { children.count }
+
+    func set(_ literal: String) { kind = .literal; text = literal; keys = []; children = [] }
+
+    func become(_ k: Kind) {
+        guard kind != k else { return }
+        kind = k; keys = []; children = []
+    }
+
+    func store<T: Encodable>(_ v: T) throws {
+        if let f = v as? JSONFragment { set(f.text); return }
+        try v.encode(to: SlotEncoder(slot: self, codingPath: []))
+    }
+
+    /// The child for `key`, replacing an earlier one of the same name.
+    func child(_ key: String) -> Slot {
+        become(.object)
+        let s = Slot()
+        if let i = keys.firstIndex(of: key) { children[i] = s } else { keys.append(key); children.append(s) }
+        return s
+    }
+
+    func element() -> Slot {
+        become(.array)
+        let s = Slot()
+        children.append(s)
+        return s
+    }
+
+    func write(into out: inout String) {
+        switch kind {
+        case .literal: out += text
+        case .object:
+            out += "{"
+            for i in children.indices {
+                if i > 0 { out += "," }
+                out += JSONObject.quote(keys[i]) + ":"
+                children[i].write(into: &out)
+            }
+            out += "}"
+        case .array:
+            out += "["
+            for i in children.indices {
+                if i > 0 { out += "," }
+                children[i].write(into: &out)
+            }
+            out += "]"
+        }
+    }
+
+    static func literal(_ v: Bool) -> String { v ? "true" : "false" }
+    static func literal(_ v: Double) -> String { JSONObject.number(v) }
+    static func literal<I: BinaryInteger>(_ v: I) -> String { String(v) }
+}
+
+private struct SlotEncoder: Encoder {
+    let slot: Slot
+    var codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        slot.become(.object)
+        return KeyedEncodingContainer(Keyed(slot: slot, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        slot.become(.array)
+        return Unkeyed(slot: slot, codingPath: codingPath)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer { Single(slot: slot, codingPath: codingPath) }
+}
+
+private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let slot: Slot
+    var codingPath: [any CodingKey]
+
+    mutating func encodeNil(forKey key: Key) throws { slot.child(key.stringValue).set("null") }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { slot.child(key.stringValue).set(Slot.literal(value)) }
+    mutating func encode(_ value: String, forKey key: Key) throws { slot.child(key.stringValue).set(JSONObject.quote(value)) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { slot.child(key.stringValue).set(Slot.literal(value)) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { try encode(Double(value), forKey: key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { slot.child(key.stringValue).set(Slot.literal(value)) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try encode(Int(value), forKey: key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try encode(Int(value), forKey: key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try encode(Int(value), forKey: key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { slot.child(key.stringValue).set(Slot.literal(value)) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { slot.child(key.stringValue).set(Slot.literal(value)) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try encode(Int(value), forKey: key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try encode(Int(value), forKey: key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try encode(Int(value), forKey: key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { slot.child(key.stringValue).set(Slot.literal(value)) }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try slot.child(key.stringValue).store(value) }
+
+    // A nil optional is written as null: the socket has always said `"fix":null`, not nothing.
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try orNull(value, key) }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try orNull(value, key) }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try orNull(value, key) }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try orNull(value, key) }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try orNull(value, key) }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try orNull(value, key) }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try orNull(value, key) }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try orNull(value, key) }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try orNull(value, key) }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try orNull(value, key) }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try orNull(value, key) }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try orNull(value, key) }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try orNull(value, key) }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try orNull(value, key) }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws { try orNull(value, key) }
+
+    private mutating func orNull<T: Encodable>(_ value: T?, _ key: Key) throws {
+        if let value { try slot.child(key.stringValue).store(value) } else { try encodeNil(forKey: key) }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        SlotEncoder(slot: slot.child(key.stringValue), codingPath: codingPath + [key]).container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        SlotEncoder(slot: slot.child(key.stringValue), codingPath: codingPath + [key]).unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder { SlotEncoder(slot: slot.child("super"), codingPath: codingPath) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { SlotEncoder(slot: slot.child(key.stringValue), codingPath: codingPath + [key]) }
+}
+
+private struct Unkeyed: UnkeyedEncodingContainer {
+    let slot: Slot
+    var codingPath: [any CodingKey]
+    var count: Int { slot.count }
+
+    mutating func encodeNil() throws { slot.element().set("null") }
+    mutating func encode<T: Encodable>(_ value: T) throws { try slot.element().store(value) }
+    mutating func encode(_ value: Bool) throws { slot.element().set(Slot.literal(value)) }
+    mutating func encode(_ value: String) throws { slot.element().set(JSONObject.quote(value)) }
+    mutating func encode(_ value: Double) throws { slot.element().set(Slot.literal(value)) }
+    mutating func encode(_ value: Int) throws { slot.element().set(Slot.literal(value)) }
+    mutating func encode(_ value: Int64) throws { slot.element().set(Slot.literal(value)) }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        SlotEncoder(slot: slot.element(), codingPath: codingPath).container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        SlotEncoder(slot: slot.element(), codingPath: codingPath).unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder { SlotEncoder(slot: slot.element(), codingPath: codingPath) }
+}
+
+private struct Single: SingleValueEncodingContainer {
+    let slot: Slot
+    var codingPath: [any CodingKey]
+
+    mutating func encodeNil() throws { slot.set("null") }
+    mutating func encode(_ value: Bool) throws { slot.set(Slot.literal(value)) }
+    mutating func encode(_ value: String) throws { slot.set(JSONObject.quote(value)) }
+    mutating func encode(_ value: Double) throws { slot.set(Slot.literal(value)) }
+    mutating func encode(_ value: Float) throws { try encode(Double(value)) }
+    mutating func encode(_ value: Int) throws { slot.set(Slot.literal(value)) }
+    mutating func encode(_ value: Int8) throws { try encode(Int(value)) }
+    mutating func encode(_ value: Int16) throws { try encode(Int(value)) }
+    mutating func encode(_ value: Int32) throws { try encode(Int(value)) }
+    mutating func encode(_ value: Int64) throws { slot.set(Slot.literal(value)) }
+    mutating func encode(_ value: UInt) throws { slot.set(Slot.literal(value)) }
+    mutating func encode(_ value: UInt8) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt16) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt32) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt64) throws { slot.set(Slot.literal(value)) }
+    mutating func encode<T: Encodable>(_ value: T) throws { try slot.store(value) }
+}

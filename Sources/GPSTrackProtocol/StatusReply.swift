@@ -1,0 +1,194 @@
+/// The `status` reply: the daemon encodes it, gpstrackctl decodes it, so a field renamed on one
+/// side fails to compile on the other. Property names are the wire's keys in camel case, in the
+/// wire's order; times are ISO 8601 strings (`Timestamp`), distances metres, speeds m/s.
+public struct StatusReply: Codable, Sendable, Equatable {
+    public var ok = true
+    public var gpsd = GPSDStatus()
+    /// The last accepted fix; null without one, or while the fix is lost.
+    public var fix: FixStatus?
+    /// The manual trip counter.
+    public var trip = ManualTrip()
+    /// Present with `trip_mode = auto` only, as are `currentTrip` and `guard`.
+    @Omitted public var motion: MotionStatus?
+    /// With `trip_mode = auto`: the open trip, or null between trips.
+    @Omitted public var currentTrip: AutoTrip??
+    @Omitted public var `guard`: GuardStatus?
+    public var fences: [FenceReport] = []
+    public var counters = Counters()
+    public var storage = StorageStatus()
+    /// The pedometer's figures; null without a pedometer.
+    public var steps: PedometerStatus?
+    /// The MQTT publisher; null when it is off.
+    public var mqtt: MQTTStatus?
+    /// The last event's sequence number.
+    public var seq = 0
+    public var version = ""
+    public var uptimeS = 0.0
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case ok, gpsd, fix, trip, motion, currentTrip = "current_trip", `guard`, fences, counters, storage, steps, mqtt, seq, version
+        case uptimeS = "uptime_s"
+    }
+
+    public struct GPSDStatus: Codable, Sendable, Equatable {
+        public var connected = false
+        public var device: String?
+        /// `host:port`.
+        public var address = ""
+        /// Fixes and malformed lines the gpsd stream dropped (present once the source runs).
+        @Omitted public var droppedFixes: Int?
+        @Omitted public var droppedMalformed: Int?
+        public init() {}
+        enum CodingKeys: String, CodingKey {
+            case connected, device, address, droppedFixes = "dropped_fixes", droppedMalformed = "dropped_malformed"
+        }
+    }
+
+    public struct FixStatus: Codable, Sendable, Equatable {
+        /// 2 or 3 (gpsd's mode).
+        public var mode = 0
+        public var time: String?
+        public var lat = 0.0
+        public var lon = 0.0
+        /// Horizontal error estimate, metres (2 decimals).
+        public var eph: Double?
+        public var speed: Double?
+        /// Course over ground, degrees.
+        public var track: Double?
+        /// "north-east", or "unknown" when too slow to tell.
+        public var courseText = ""
+        /// Seconds since the fix was received.
+        public var ageS: Double?
+        public init() {}
+        enum CodingKeys: String, CodingKey {
+            case mode, time, lat, lon, eph, speed, track, courseText = "course_text", ageS = "age_s"
+        }
+    }
+
+    public struct MotionStatus: Codable, Sendable, Equatable {
+        /// unknown, moving or stopped.
+        public var state = ""
+        public var since: String?
+        public init(state: String, since: String?) { self.state = state; self.since = since }
+    }
+
+    public struct Counters: Codable, Sendable, Equatable {
+        public var fixesTotal = 0
+        public var fixesAccepted = 0
+        public var fixesDelivered = 0
+        /// Rejected fixes by reason.
+        public var fixesRejected = NamedCounts()
+        public init() {}
+        enum CodingKeys: String, CodingKey {
+            case fixesTotal = "fixes_total", fixesAccepted = "fixes_accepted", fixesDelivered = "fixes_delivered"
+            case fixesRejected = "fixes_rejected"
+        }
+    }
+
+    public struct StorageStatus: Codable, Sendable, Equatable {
+        /// off, ok or degraded.
+        public var state = "off"
+        public var reason: String?
+        public var path: String?
+        /// Events and track points given up beyond a degraded spell's bounds (with a store only).
+        @Omitted public var droppedEvents: Int?
+        @Omitted public var droppedPoints: Int?
+        public init() {}
+        enum CodingKeys: String, CodingKey {
+            case state, reason, path, droppedEvents = "dropped_events", droppedPoints = "dropped_points"
+        }
+    }
+
+    public struct MQTTStatus: Codable, Sendable, Equatable {
+        public var connected = false
+        /// Messages waiting to be sent.
+        public var outbox = 0
+        /// ok or degraded (the outbox table cannot be written), with the reason.
+        public var outboxState = "ok"
+        public var outboxReason: String?
+        /// `host:port`.
+        public var broker = ""
+        public var topic = ""
+        public init() {}
+        enum CodingKeys: String, CodingKey {
+            case connected, outbox, outboxState = "outbox_state", outboxReason = "outbox_reason", broker, topic
+        }
+    }
+}
+
+/// A position: `{"lat":…,"lon":…}`.
+public struct LatLon: Codable, Sendable, Equatable {
+    public var lat: Double
+    public var lon: Double
+    public init(lat: Double, lon: Double) { self.lat = lat; self.lon = lon }
+}
+
+/// One end of a trip or a stop: `{"lat":…,"lon":…,"fences":["Home"]}`.
+public struct Place: Codable, Sendable, Equatable {
+    public var lat: Double
+    public var lon: Double
+    /// Names (else ids) of the fences containing it.
+    public var fences: [String]
+    public init(lat: Double, lon: Double, fences: [String]) { self.lat = lat; self.lon = lon; self.fences = fences }
+}
+
+/// The manual trip counter (`status`, `start`, `stop`, `reset`).
+public struct ManualTrip: Codable, Sendable, Equatable {
+    /// running or stopped.
+    public var state = ""
+    public var startedAt: String?
+    public var start: LatLon?
+    public var traveledM = 0.0
+    public var straightLineM = 0.0
+    public init() {}
+    enum CodingKeys: String, CodingKey {
+        case state, startedAt = "started_at", start, traveledM = "traveled_m", straightLineM = "straight_line_m"
+    }
+}
+
+/// The parked guard (`status`, `guard`): where and since when it is armed, if it is.
+public struct GuardStatus: Codable, Sendable, Equatable {
+    /// off, waiting or armed.
+    public var state = ""
+    @Omitted public var armedAt: LatLon?
+    @Omitted public var since: String??
+    @Omitted public var radiusM: Double?
+    public init() {}
+    enum CodingKeys: String, CodingKey { case state, armedAt = "armed_at", since, radiusM = "radius_m" }
+}
+
+/// One fence (`status`; `fences` adds its kind and last event).
+public struct FenceReport: Codable, Sendable, Equatable {
+    public var id = ""
+    public var name: String?
+    /// polygon, circle... (`fences` only).
+    @Omitted public var kind: String?
+    /// inside, outside or unknown.
+    public var state = ""
+    public var since: String?
+    /// `enter`, `state:inside`... or null (`fences` only).
+    @Omitted public var lastEvent: String??
+    public init() {}
+    enum CodingKeys: String, CodingKey { case id, name, kind, state, since, lastEvent = "last_event" }
+}
+
+/// The pedometer's figures now (`status`, `steps`).
+public struct PedometerStatus: Codable, Sendable, Equatable {
+    public var source = ""
+    /// counter or accelerometer.
+    public var kind = ""
+    public var total = 0
+    public var trip = 0
+    public var cadenceSpm = 0.0
+    public var distanceM = 0.0
+    public var tripDistanceM = 0.0
+    public var strideM = 0.0
+    public var strideLearned = false
+    public init() {}
+    enum CodingKeys: String, CodingKey {
+        case source, kind, total, trip, cadenceSpm = "cadence_spm", distanceM = "distance_m"
+        case tripDistanceM = "trip_distance_m", strideM = "stride_m", strideLearned = "stride_learned"
+    }
+}
