@@ -67,9 +67,11 @@ extension KeyedEncodingContainer {
 }
 
 extension KeyedDecodingContainer {
-    /// Reads an `@Omitted` field: absent or null is nil.
+    /// Reads an `@Omitted` field: absent is nil; present, it is read as `V` (null only if `V`
+    /// is itself optional, like `current_trip`, null between trips).
     public func decode<V>(_ type: Omitted<V>.Type, forKey key: Key) throws -> Omitted<V> {
-        Omitted(wrappedValue: try decodeIfPresent(V.self, forKey: key))
+        guard contains(key) else { return Omitted(wrappedValue: nil) }
+        return Omitted(wrappedValue: try decode(V.self, forKey: key))
     }
 }
 
