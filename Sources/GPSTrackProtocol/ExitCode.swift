@@ -15,8 +15,9 @@ public enum ExitCode: Int32, Sendable {
     case cantCreate = 73
     /// An I/O error while writing output.
     case ioError = 74
-    /// The other end broke the protocol (a reply that does not read as its type).
-    case protocolError = 76
     /// A configuration error (file or value).
     case config = 78
+    // Appended, not sorted in: the cases before keep their order.
+    /// The other end broke the protocol (a reply that does not read as its type).
+    case protocolError = 76
 }

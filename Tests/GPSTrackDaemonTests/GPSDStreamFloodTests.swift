@@ -22,7 +22,7 @@ import GPSTrackSim
         while source.outagesReported.load(ordering: .relaxed) == 0, Date() < deadline {
             try await Task.sleep(nanoseconds: 20_000_000)
         }
-        source.stop()
+        await source.stop()
         var fixes = 0, restored = 0, lost = 0
         var order: [String] = []
         for await e in events {

@@ -19,9 +19,9 @@ extension ControlServer {
     }
 
     func drainOutbox(_ clients: inout [Int: Client], _ requests: AsyncStream<Incoming>.Continuation) {
-        let (replies, broadcasts) = lock.withLock { _ -> ([(Int, String, Bool)], [String]) in
-            defer { pendingReplies = []; pendingBroadcasts = [] }
-            return (pendingReplies, pendingBroadcasts)
+        let (replies, broadcasts) = shared.withLock { s in
+            defer { s.replies = []; s.broadcasts = [] }
+            return (s.replies, s.broadcasts)
         }
         for (id, line, watch) in replies {
             guard var c = clients[id] else { continue }

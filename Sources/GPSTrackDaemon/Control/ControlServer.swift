@@ -9,7 +9,7 @@ import Synchronization
 /// fields, the peer's rights) and handed to the tracker as an `AsyncStream`; responses and
 /// `watch` events come back through `reply` and `broadcast`. A slow or hostile client can cost
 /// the daemon nothing but its own connection.
-public final class ControlServer: @unchecked Sendable {   // client state on its own thread only; what is shared is under `lock`
+public final class ControlServer: Sendable {
     /// A checked request from a client.
     public struct Incoming: Sendable {
         public var client: Int
@@ -38,11 +38,15 @@ public final class ControlServer: @unchecked Sendable {   // client state on its
     let adminGID: gid_t?
     let listenFD: Int32
     let wakePipe: WakePipe
-    let lock = Synchronization.Mutex(())
-    var pendingReplies: [(Int, String, Bool)] = []
-    var pendingBroadcasts: [String] = []
-    var stopping = false
-    var thread: NativeThread?
+    /// What the tracker hands the server's thread, and the stop request: the one piece of
+    /// state both sides touch (clients live in the thread's own `serve` loop).
+    struct Shared {
+        var replies: [(client: Int, line: String, watch: Bool)] = []
+        var broadcasts: [String] = []
+        var stopping = false
+    }
+    let shared = Synchronization.Mutex(Shared())
+    let thread = Synchronization.Mutex<NativeThread?>(nil)
 
     public init(path: String, config: Configuration, journal: Journal) throws(SetupError) {
         self.path = path
@@ -56,30 +60,30 @@ public final class ControlServer: @unchecked Sendable {   // client state on its
     /// Starts serving; checked requests arrive on the stream.
     public func start() -> AsyncStream<Incoming> {
         let (stream, continuation) = AsyncStream<Incoming>.makeStream()
-        thread = NativeThread { [self] in
+        let serving = NativeThread { [self] in
             serve(continuation)
             continuation.finish()
         }
+        thread.withLock { $0 = serving }
         return stream
     }
 
     /// Closes every connection and the socket, and removes the socket file.
-    public func stop() {
-        lock.withLock { _ in stopping = true }
+    public func stop() async {
+        shared.withLock { $0.stopping = true }
         wakePipe.wake()
-        thread?.join()
-        thread = nil
+        await thread.withLock { $0.take() }?.join()
     }
 
     /// Sends a response line to a client; with `watch`, the client receives events from then on.
     public func reply(client: Int, line: String, watch: Bool = false) {
-        lock.withLock { _ in pendingReplies.append((client, line, watch)) }
+        shared.withLock { $0.replies.append((client, line, watch)) }
         wakePipe.wake()
     }
 
     /// Sends an event line to every `watch` client.
     public func broadcast(_ line: String) {
-        lock.withLock { _ in pendingBroadcasts.append(line) }
+        shared.withLock { $0.broadcasts.append(line) }
         wakePipe.wake()
     }
 
@@ -159,7 +163,7 @@ public final class ControlServer: @unchecked Sendable {   // client state on its
             close(listenFD)
             unlink(path)
         }
-        while !lock.withLock({ _ in stopping }) {
+        while !shared.withLock({ $0.stopping }) {
             let now = MonotonicClock.now()
             // Idle clients go; the poll waits only as long as the nearest idle deadline.
             var timeoutMs: Int32 = -1

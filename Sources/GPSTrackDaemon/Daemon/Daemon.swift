@@ -19,8 +19,16 @@ public enum Daemon {
         access.start([NetworkAccess.Target(role: "gpsd", host: config.gpsdHost, port: config.gpsdPort)]
             + (config.mqtt.host.map { [NetworkAccess.Target(role: "MQTT broker", host: $0, port: config.mqtt.port)] } ?? []))
         // Every service started is stopped, in reverse order, on every way out (the early
-        // returns below included): these run after the graceful stop's own steps.
-        defer { access.stop() }
+        // returns included), after the graceful stop's own steps. The stops await their
+        // threads (a defer could not), so each service wraps the rest of the run.
+        let code = await run(options, journal: journal)
+        await access.stop()
+        return code
+    }
+
+    /// The run from the store on, with MQTT stopped on every way out.
+    private static func run(_ options: DaemonOptions, journal: Journal) async -> ExitCode {
+        let config = options.configuration
         // A second SIGTERM or SIGINT ends the stop at once: what is committed is on disk.
         SignalStream.onSecondStop {
             journal.log(LogEntry(event: "stopping_now", priority: .notice, message: "Second stop signal: exiting at once"))
@@ -38,7 +46,14 @@ public enum Daemon {
             }
             mqtt?.start()
         }
-        defer { mqtt?.stop() }
+        let code = await run(options, journal: journal, store: store, mqtt: mqtt)
+        await mqtt?.stop()   // done already after a graceful stop: then it returns at once
+        return code
+    }
+
+    /// The run from the tracker on: starts the rest, serves until a stop signal, stops in reverse order.
+    private static func run(_ options: DaemonOptions, journal: Journal, store: sending Store, mqtt: MQTTPublisher?) async -> ExitCode {
+        let config = options.configuration
         let service: TrackerService
         do { service = try TrackerService(configuration: config, fences: options.fences, journal: journal, store: store, mqtt: mqtt) } catch {
             journal.log(LogEntry(event: "failed", priority: .err, message: "Cannot start: \(error)"))
@@ -123,10 +138,10 @@ public enum Daemon {
         Notifier.stopping()
         watchdog.cancel()
         stage.set("stopping the pedometer")
-        pedometer?.stop()
+        await pedometer?.stop()
         await stepPump.value
         stage.set("stopping the gpsd source")
-        source.stop()
+        await source.stop()
         let skipped = await pump.value
         if skipped > 0 {
             journal.log(LogEntry(event: "stop_skipped_fixes", priority: .info,
@@ -134,13 +149,12 @@ public enum Daemon {
                                  fields: [("GPSTRACK_SKIPPED", String(skipped))]))
         }
         stage.set("stopping the control socket")
-        server.stop()
+        await server.stop()
         await control.value
         stage.set("committing the tracker's state")
         await service.finish()
         stage.set("stopping MQTT")
-        mqtt?.stop()
-        mqtt = nil
+        await mqtt?.stop()
         deadline?.disarm()
         return .ok
     }

@@ -93,10 +93,10 @@ public final class GPSDSource: Sendable {
     }
 
     /// Stops the reader and waits for its thread.
-    public func stop() {
+    public func stop() async {
         stopping.store(true, ordering: .sequentiallyConsistent)
         stopPipe.wake()
-        thread.withLock { $0.take() }?.join()
+        await thread.withLock { $0.take() }?.join()
     }
 
     private var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }

@@ -200,13 +200,14 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
     }
 
     /// Disconnects and stops libmosquitto's thread; the outbox keeps what was not published.
-    public func stop() {
+    public func stop() async {
         guard let m = mosq else { return }
         // Messages that waited in memory (a full disk) get a last chance to reach the table.
         lock.withLock { _ in flushUnsaved() }
         stopping.store(true, ordering: .releasing)
         _ = mosquitto_disconnect(m)
-        thread?.join()
+        await thread?.join()
+        thread = nil
         mosquitto_destroy(m)
         mosq = nil
         mosquitto_lib_cleanup()

@@ -56,10 +56,10 @@ public final class IIOSource: Sendable {
     }
 
     /// Stops the thread and waits for it.
-    public func stop() {
+    public func stop() async {
         stopping.store(true, ordering: .sequentiallyConsistent)
         stopPipe.wake()
-        thread.withLock { $0.take() }?.join()
+        await thread.withLock { $0.take() }?.join()
     }
 
     private var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }

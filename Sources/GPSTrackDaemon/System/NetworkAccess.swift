@@ -35,9 +35,9 @@ public final class NetworkAccess: Sendable {
     }
 
     /// Ends the checks promptly.
-    public func stop() {
+    public func stop() async {
         stopping.store(true, ordering: .releasing)
-        thread.withLock { $0?.join(); $0 = nil }
+        await thread.withLock { $0.take() }?.join()
     }
 
     private func run(_ targets: [Target], retry: Double) {
