@@ -1,21 +1,31 @@
 /// A JSON value carried through as it is: the daemon writes stored event lines verbatim (their
-/// number formatting untouched), a client reads them as a `JSONValue`.
+/// number formatting untouched, nothing parsed), a client reads them as a `JSONValue`.
 public struct JSONFragment: Codable, Sendable, Equatable {
-    /// The JSON text, as written.
-    public let text: String
-    /// The value, as read (parsed from `text` when built from text).
-    public let value: JSONValue
+    private enum Storage: Sendable { case text(String), value(JSONValue) }
+    private let storage: Storage
 
     /// A fragment from JSON text the caller vouches for (it came from a JSON writer).
-    public init(text: String) {
-        self.text = text
-        value = (try? JSONValue.parse(Array(text.utf8))) ?? .null
+    public init(text: String) { storage = .text(text) }
+
+    init(_ value: JSONValue) { storage = .value(value) }
+
+    /// The JSON text: as given, or written from the value read.
+    public var text: String {
+        switch storage {
+        case .text(let t): t
+        case .value(let v): Self.write(v)
+        }
     }
 
-    init(_ value: JSONValue) {
-        self.value = value
-        text = JSONFragment.write(value)
+    /// The value: as read, or parsed from the text given (null if it is not JSON).
+    public var value: JSONValue {
+        switch storage {
+        case .text(let t): (try? JSONValue.parse(Array(t.utf8))) ?? .null
+        case .value(let v): v
+        }
     }
+
+    public static func == (a: JSONFragment, b: JSONFragment) -> Bool { a.value == b.value }
 
     public init(from decoder: any Decoder) throws {
         // Only ReplyDecoder reads fragments; anything else sees an object it cannot keep.
