@@ -15,13 +15,15 @@ public enum ReplyEncoder {
 }
 
 /// One value being built: a literal, an object (keys in order) or an array. A class, so that
-/// nested containers fill their part in place (arrays of thousands of fences grow in place too).
+/// nested containers fill their part in place; scalars are kept as their text, not as slots of
+/// their own (a 10,000-fence reply has 60,000 of them).
 final class Slot {
     enum Kind { case literal, object, array }
+    enum Child { case literal(String), slot(Slot) }
     private(set) var kind = Kind.literal
     private var text = "null"
     private var keys: [String] = []
-    private var children: [Slot] = []
+    private var children: [Child] = []
 
     var count: Int { children.count }
 
@@ -37,18 +39,31 @@ final class Slot {
         try v.encode(to: SlotEncoder(slot: self, codingPath: []))
     }
 
-    /// The child for `key`, replacing an earlier one of the same name.
+    /// Adds `key` with a scalar's text. (Codable's synthesized code writes each key once.)
+    func add(_ key: String, _ literal: String) {
+        become(.object)
+        keys.append(key)
+        children.append(.literal(literal))
+    }
+
+    /// Adds `key` with a value to build.
     func child(_ key: String) -> Slot {
         become(.object)
         let s = Slot()
-        if let i = keys.firstIndex(of: key) { children[i] = s } else { keys.append(key); children.append(s) }
+        keys.append(key)
+        children.append(.slot(s))
         return s
+    }
+
+    func append(_ literal: String) {
+        become(.array)
+        children.append(.literal(literal))
     }
 
     func element() -> Slot {
         become(.array)
         let s = Slot()
-        children.append(s)
+        children.append(.slot(s))
         return s
     }
 
@@ -59,17 +74,25 @@ final class Slot {
             out += "{"
             for i in children.indices {
                 if i > 0 { out += "," }
-                out += JSONObject.quote(keys[i]) + ":"
-                children[i].write(into: &out)
+                out += JSONObject.quote(keys[i])
+                out += ":"
+                Self.write(children[i], into: &out)
             }
             out += "}"
         case .array:
             out += "["
             for i in children.indices {
                 if i > 0 { out += "," }
-                children[i].write(into: &out)
+                Self.write(children[i], into: &out)
             }
             out += "]"
+        }
+    }
+
+    private static func write(_ c: Child, into out: inout String) {
+        switch c {
+        case .literal(let t): out += t
+        case .slot(let s): s.write(into: &out)
         }
     }
 
@@ -100,41 +123,39 @@ private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let slot: Slot
     var codingPath: [any CodingKey]
 
-    mutating func encodeNil(forKey key: Key) throws { slot.child(key.stringValue).set("null") }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { slot.child(key.stringValue).set(Slot.literal(value)) }
-    mutating func encode(_ value: String, forKey key: Key) throws { slot.child(key.stringValue).set(JSONObject.quote(value)) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { slot.child(key.stringValue).set(Slot.literal(value)) }
+    mutating func encodeNil(forKey key: Key) throws { slot.add(key.stringValue, "null") }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { slot.add(key.stringValue, Slot.literal(value)) }
+    mutating func encode(_ value: String, forKey key: Key) throws { slot.add(key.stringValue, JSONObject.quote(value)) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { slot.add(key.stringValue, Slot.literal(value)) }
     mutating func encode(_ value: Float, forKey key: Key) throws { try encode(Double(value), forKey: key) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { slot.child(key.stringValue).set(Slot.literal(value)) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { slot.add(key.stringValue, Slot.literal(value)) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { try encode(Int(value), forKey: key) }
     mutating func encode(_ value: Int16, forKey key: Key) throws { try encode(Int(value), forKey: key) }
     mutating func encode(_ value: Int32, forKey key: Key) throws { try encode(Int(value), forKey: key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { slot.child(key.stringValue).set(Slot.literal(value)) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { slot.child(key.stringValue).set(Slot.literal(value)) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { slot.add(key.stringValue, Slot.literal(value)) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { slot.add(key.stringValue, Slot.literal(value)) }
     mutating func encode(_ value: UInt8, forKey key: Key) throws { try encode(Int(value), forKey: key) }
     mutating func encode(_ value: UInt16, forKey key: Key) throws { try encode(Int(value), forKey: key) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { try encode(Int(value), forKey: key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { slot.child(key.stringValue).set(Slot.literal(value)) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { slot.add(key.stringValue, Slot.literal(value)) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try slot.child(key.stringValue).store(value) }
 
     // A nil optional is written as null: the socket has always said `"fix":null`, not nothing.
-    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try orNull(value, key) }
-    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try orNull(value, key) }
-    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try orNull(value, key) }
-    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try orNull(value, key) }
-    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try orNull(value, key) }
-    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try orNull(value, key) }
-    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try orNull(value, key) }
-    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try orNull(value, key) }
-    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try orNull(value, key) }
-    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try orNull(value, key) }
-    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try orNull(value, key) }
-    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try orNull(value, key) }
-    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try orNull(value, key) }
-    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try orNull(value, key) }
-    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws { try orNull(value, key) }
-
-    private mutating func orNull<T: Encodable>(_ value: T?, _ key: Key) throws {
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { slot.add(key.stringValue, value.map(Slot.literal) ?? "null") }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { slot.add(key.stringValue, value.map(JSONObject.quote) ?? "null") }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { slot.add(key.stringValue, value.map(Slot.literal) ?? "null") }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try encodeIfPresent(value.map(Double.init), forKey: key) }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { slot.add(key.stringValue, value.map(Slot.literal) ?? "null") }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try encodeIfPresent(value.map(Int.init), forKey: key) }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try encodeIfPresent(value.map(Int.init), forKey: key) }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try encodeIfPresent(value.map(Int.init), forKey: key) }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { slot.add(key.stringValue, value.map(Slot.literal) ?? "null") }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { slot.add(key.stringValue, value.map(Slot.literal) ?? "null") }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try encodeIfPresent(value.map(Int.init), forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try encodeIfPresent(value.map(Int.init), forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try encodeIfPresent(value.map(Int.init), forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { slot.add(key.stringValue, value.map(Slot.literal) ?? "null") }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
         if let value { try slot.child(key.stringValue).store(value) } else { try encodeNil(forKey: key) }
     }
 
@@ -155,13 +176,13 @@ private struct Unkeyed: UnkeyedEncodingContainer {
     var codingPath: [any CodingKey]
     var count: Int { slot.count }
 
-    mutating func encodeNil() throws { slot.element().set("null") }
+    mutating func encodeNil() throws { slot.append("null") }
     mutating func encode<T: Encodable>(_ value: T) throws { try slot.element().store(value) }
-    mutating func encode(_ value: Bool) throws { slot.element().set(Slot.literal(value)) }
-    mutating func encode(_ value: String) throws { slot.element().set(JSONObject.quote(value)) }
-    mutating func encode(_ value: Double) throws { slot.element().set(Slot.literal(value)) }
-    mutating func encode(_ value: Int) throws { slot.element().set(Slot.literal(value)) }
-    mutating func encode(_ value: Int64) throws { slot.element().set(Slot.literal(value)) }
+    mutating func encode(_ value: Bool) throws { slot.append(Slot.literal(value)) }
+    mutating func encode(_ value: String) throws { slot.append(JSONObject.quote(value)) }
+    mutating func encode(_ value: Double) throws { slot.append(Slot.literal(value)) }
+    mutating func encode(_ value: Int) throws { slot.append(Slot.literal(value)) }
+    mutating func encode(_ value: Int64) throws { slot.append(Slot.literal(value)) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         SlotEncoder(slot: slot.element(), codingPath: codingPath).container(keyedBy: keyType)

@@ -5,10 +5,11 @@ import GPSTrackCore
 /// gpstrackctl decodes) or fails with the client's error message.
 extension TrackerService {
     /// What a handler gives back: its reply, encoded by `ReplyEncoder`.
-    typealias Reply = any Encodable & Sendable
+    public typealias Reply = any Encodable & Sendable
 
-    /// Answers a control request: the response line, and whether the client now watches.
-    public func control(_ request: ControlRequest) -> (String, Bool) {
+    /// Answers a control request: the reply, and whether the client now watches. The caller
+    /// encodes it (`ReplyEncoder`), off the actor: a 10,000-fence reply takes tens of ms to write.
+    public func control(_ request: ControlRequest) -> (reply: Reply, watch: Bool) {
         let result: Result<Reply, ControlError>
         switch request {
         case .status: result = .success(statusReply())
@@ -19,7 +20,7 @@ extension TrackerService {
         case .reset: result = handleReset()
         case .reload: result = handleReload()
         case .guard(let on): result = handleGuard(on: on)
-        case .watch: return (ReplyEncoder.encode(WatchReply()), true)
+        case .watch: return (WatchReply(), true)
         case .trips where configuration.tracker.tripMode == .auto: result = handleAutoTrips()
         case .trips: result = handleTrips()
         case .stops: result = handleStops()
@@ -28,8 +29,8 @@ extension TrackerService {
         case .export(let trip, let since, let until): result = handleExport(trip: trip, since: since, until: until)
         }
         switch result {
-        case .success(let reply): return (ReplyEncoder.encode(reply), false)
-        case .failure(let error): return (error.line, false)
+        case .success(let reply): return (reply, false)
+        case .failure(let error): return (ErrorReply(error: error.message), false)
         }
     }
 

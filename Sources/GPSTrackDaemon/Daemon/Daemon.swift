@@ -87,8 +87,8 @@ public enum Daemon {
         let requests = server.start()
         let control = Task {
             for await incoming in requests {
-                let (line, watch) = await service.control(incoming.request)
-                server.reply(client: incoming.client, line: line, watch: watch)
+                let (reply, watch) = await service.control(incoming.request)
+                server.reply(client: incoming.client, line: ReplyEncoder.encode(reply), watch: watch)
             }
         }
         let events = source.start()
