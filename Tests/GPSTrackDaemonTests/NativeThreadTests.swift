@@ -13,7 +13,9 @@ import Testing
 
     /// Far more joins wait at once than the pool has threads (one per core). Were a join to block
     /// its thread, the pool would starve before they had all begun: a referee off the pool then
-    /// lets the threads go after 30 s and says so, so the test fails rather than hangs.
+    /// lets the threads go after 120 s and says so, so the test fails rather than hangs. (The
+    /// margin is for a pool other suites keep busy with blocking waits of their own; the joins
+    /// begin within milliseconds otherwise.)
     @Test func joinsWaitWithoutHoldingThreadsOfThePool() async {
         let n = 64
         let release = DispatchSemaphore(value: 0)
@@ -21,7 +23,7 @@ import Testing
         let threads = (0..<n).map { _ in NativeThread { release.wait() } }
         let referee = NativeThread {
             var waited = 0
-            while counts.begun.load(ordering: .acquiring) < n && waited < 3000 { usleep(10_000); waited += 1 }
+            while counts.begun.load(ordering: .acquiring) < n && waited < 12_000 { usleep(10_000); waited += 1 }
             if counts.begun.load(ordering: .acquiring) < n { counts.starved.store(true, ordering: .releasing) }
             for _ in 0..<n { release.signal() }
         }
