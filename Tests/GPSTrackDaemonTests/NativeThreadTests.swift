@@ -11,35 +11,64 @@ import Testing
         let starved = Atomic<Bool>(false)
     }
 
-    /// Far more joins wait at once than the pool has threads (one per core). Were a join to block
-    /// its thread, the pool would starve before they had all begun: a referee off the pool then
-    /// lets the threads go after 120 s and says so, so the test fails rather than hangs. (The
-    /// margin is for a pool other suites keep busy with blocking waits of their own; the joins
-    /// begin within milliseconds otherwise.)
-    @Test func joinsWaitWithoutHoldingThreadsOfThePool() async {
+    /// A task executor of one thread of its own: what runs on it cannot be held up by the
+    /// cooperative pool, which other suites' blocking waits may keep busy for minutes.
+    final class OneThread: TaskExecutor {
+        private let jobs = Mutex<[UnownedJob]>([])
+        private let ready = DispatchSemaphore(value: 0)
+
+        /// Runs the jobs until `finish` (with none waiting).
+        func start() -> NativeThread {
+            NativeThread { [self] in
+                while true {
+                    ready.wait()
+                    guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { return }
+                    job.runSynchronously(on: asUnownedTaskExecutor())
+                }
+            }
+        }
+
+        func finish() { ready.signal() }
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            jobs.withLock { $0.append(job) }
+            ready.signal()
+        }
+    }
+
+    /// Far more joins wait at once than the one thread they run on: were a join to block it,
+    /// the next join could not begin. A referee off that thread lets the threads go after
+    /// 30 s and says so, so the test fails rather than hangs (the joins begin within
+    /// milliseconds otherwise).
+    @Test func joinsWaitWithoutHoldingTheirThread() async {
         let n = 64
         let release = DispatchSemaphore(value: 0)
         let counts = Counts()
         let threads = (0..<n).map { _ in NativeThread { release.wait() } }
         let referee = NativeThread {
             var waited = 0
-            while counts.begun.load(ordering: .acquiring) < n && waited < 12_000 { usleep(10_000); waited += 1 }
+            while counts.begun.load(ordering: .acquiring) < n && waited < 3_000 { usleep(10_000); waited += 1 }
             if counts.begun.load(ordering: .acquiring) < n { counts.starved.store(true, ordering: .releasing) }
             for _ in 0..<n { release.signal() }
         }
         let early = threads.filter(\.isFinished).count
         #expect(early == 0, "the threads wait for their release")
+        let executor = OneThread()
+        let runner = executor.start()
         await withTaskGroup(of: Void.self) { group in
             for t in threads {
-                group.addTask {
+                group.addTask(executorPreference: executor) {
                     counts.begun.add(1, ordering: .releasing)
                     await t.join()
                 }
             }
         }
+        executor.finish()
+        await runner.join()
         await referee.join()
         let starved = counts.starved.load(ordering: .acquiring)
-        #expect(!starved, "all \(n) joins began while the threads still waited")
+        #expect(!starved, "all \(n) joins began on one thread while the threads still waited")
         let finished = threads.filter(\.isFinished).count
         #expect(finished == n, "every join returned after its thread's body")
     }
