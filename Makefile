@@ -55,14 +55,16 @@ soak: test-deps
 test-systemd: deb
 	Tests/systemd/run.sh gpstrackd_*.deb
 
+# The release build as the package ships it (debian/rules): the Swift runtime linked statically.
+BENCH_BUILD = $(SWIFT) build -c release --static-swift-stdlib
 bench: deps
 	scripts/deps.sh bench
-	$(SWIFT) build -c release --product gpstrackd
-	$(SWIFT) build -c release --product gpstrack-bench
+	$(BENCH_BUILD) --product gpstrackd
+	$(BENCH_BUILD) --product gpstrack-bench
 	$(MAKE) $(BENCH_VENV)/ok || echo "no Python comparison: could not install shapely and geographiclib"
 	GPSTRACKD_BENCH_PYTHON=$$(test -f $(BENCH_VENV)/ok && echo $(BENCH_VENV)/bin/python) \
-	  $$($(SWIFT) build -c release --show-bin-path)/gpstrack-bench
-	BIN=$$($(SWIFT) build -c release --show-bin-path)/gpstrackd BENCH=$$($(SWIFT) build -c release --show-bin-path)/gpstrack-bench \
+	  $$($(BENCH_BUILD) --show-bin-path)/gpstrack-bench
+	BIN=$$($(BENCH_BUILD) --show-bin-path)/gpstrackd BENCH=$$($(BENCH_BUILD) --show-bin-path)/gpstrack-bench \
 	  scripts/bench-live.sh
 
 # Regenerates the bundled samples from the seeded simulator.

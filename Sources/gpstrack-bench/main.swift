@@ -30,6 +30,23 @@ if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--write-fences
     exit(0)
 }
 
+/// `gpstrack-bench --time-fence-load PATH`: how long `FenceLoader` takes over PATH, as the
+/// daemon loads it at start (the first load in this process, then the best of five).
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--time-fence-load" {
+    let path = CommandLine.arguments[2]
+    var times: [Double] = []
+    var count = 0
+    for _ in 0..<6 {
+        let t0 = MonotonicClock.now()
+        guard let index = try? FenceLoader.load(path) else { print("cannot load \(path)"); exit(1) }
+        times.append(MonotonicClock.now() - t0)
+        count = index.fences.count
+    }
+    let ms = { (t: Double) in "\((t * 10_000).rounded() / 10) ms" }
+    print("\(count) fences in \(ms(times[0])) (first load), \(ms(times.dropFirst().min()!)) (best of 5 more)")
+    exit(0)
+}
+
 /// `gpstrack-bench --write-soak-route LAPS LAP_SECONDS DIR`: the soak's route, fences and logs.
 if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--write-soak-route",
    let laps = Int(CommandLine.arguments[2]), let lap = Int(CommandLine.arguments[3]) {
