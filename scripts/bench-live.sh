@@ -14,7 +14,9 @@ CYCLE=${CYCLE:-0.004}
 work=$(mktemp -d)
 feed=; daemon=; logger=
 cleanup() {
-    for pid in $daemon $logger $feed; do kill "$pid" 2>/dev/null || true; done
+    for pid in $daemon $logger; do kill "$pid" 2>/dev/null || true; done
+    # gpsfake ignores SIGTERM while it feeds; gpsd is stopped by its own pid below.
+    [ -n "$feed" ] && kill -9 "$feed" 2>/dev/null || true
     [ -f "$work/gpsd.pid" ] && kill -9 "$(cat "$work/gpsd.pid")" 2>/dev/null || true
     [ -n "${KEEP:-}" ] || rm -rf "$work"
 }
@@ -53,7 +55,7 @@ pkill -TERM -P "$daemon" 2>/dev/null || true
 pkill -TERM -P "$logger" 2>/dev/null || true
 wait "$daemon" "$logger" 2>/dev/null || true
 daemon=; logger=
-kill "$feed" 2>/dev/null || true
+kill -9 "$feed" 2>/dev/null || true; feed=
 "$BENCH" --time-fence-load "$work/fences.geojson" > "$work/load.txt"
 fixes=$(grep -c '^\$GPGGA' "$ROUTE")
 points=$(grep -c '<trkpt' "$work/track.gpx" || true)
