@@ -1,14 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-// The parser needs nothing from Foundation, but code in other modules (MQTTPublisher's
-// `components(separatedBy:)`) sees Foundation's String extensions only through this import of
-// the core's; it stays until those files import what they use.
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// Any JSON value (RFC 8259), read by a small parser of its own: one pass over the bytes, no
 /// intermediate tree (Foundation's `JSONDecoder` spent most of a 10,000-fence file's load time

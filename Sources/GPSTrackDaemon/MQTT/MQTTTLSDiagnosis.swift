@@ -16,7 +16,7 @@ extension MQTTPublisher {
             tlsProblem("the broker's certificate failed verification: \(why) (mqtt_ca_file \(config.caFile ?? "unset"))")
         } else {
             // OpenSSL's reason, e.g. "tlsv1 alert unknown ca" (the broker does not trust ours).
-            tlsProblem("the TLS connection failed: \(text.components(separatedBy: ":").last.map { $0.trimmingSpaces } ?? text)")
+            tlsProblem("the TLS connection failed: \(text.split(separator: ":", omittingEmptySubsequences: false).last.map { String($0).trimmingSpaces } ?? text)")
         }
     }
 
