@@ -25,13 +25,15 @@ import GPSTrackSim
         await source.stop()
         var fixes = 0, restored = 0, lost = 0
         var order: [String] = []
-        for await e in events {
-            source.took(e)
-            switch e {
-            case .record(.tpv): fixes += 1
-            case .restored: restored += 1; order.append("restored")
-            case .lost: lost += 1; order.append("lost")
-            default: break
+        for await batch in events {
+            source.took(batch)
+            for e in batch {
+                switch e {
+                case .record(.tpv): fixes += 1
+                case .restored: restored += 1; order.append("restored")
+                case .lost: lost += 1; order.append("lost")
+                default: break
+                }
             }
         }
         #expect(fixes == GPSDSource.maxPending)

@@ -100,18 +100,8 @@ public enum Daemon {
                                       ("GPSTRACK_FENCES", String(options.fences?.fences.count ?? 0))]))
 
         let stage = StopStage()
-        let pump = Task {
-            // Fixes still waiting once the stop has begun are skipped (and counted): a tracker
-            // that fell behind would otherwise spend the stop's deadline on them. Outages and
-            // device reports are still handled.
-            var skipped = 0
-            for await event in events {
-                source.took(event)
-                if stage.stopping, case .record(.tpv) = event { skipped += 1; continue }
-                await service.handle(event)
-            }
-            return skipped
-        }
+        // Resumed on the tracker's own thread: one hand-off per batch from the reader.
+        let pump = Task(executorPreference: service.taskExecutor) { await service.follow(events, of: source) { stage.stopping } }
         let stepEvents = pedometer?.start()
         let stepPump = Task {
             guard let stepEvents else { return }

@@ -5,7 +5,9 @@ import CGPS
 import GPSTrackCore
 import Synchronization
 
-/// Follows gpsd on a dedicated thread and reports what happens as an `AsyncStream`: libgps
+/// Follows gpsd on a dedicated thread and reports what happens as an `AsyncStream` of batches,
+/// one per wake-up of the thread (everything decoded from one read), so the tracker is woken
+/// once per read, not once per line: libgps
 /// (`gps_open`, `gps_stream` with WATCH_ENABLE|WATCH_JSON) connects and asks for reports, and
 /// the lines gpsd sends are read from its socket here and decoded by `GPSDDecoder`, the same
 /// checked path as `replay` (libgps's `gps_read` would hand any line to its parser). It never gives up: gpsd absent at start, restarted, the connection dropped or
@@ -57,9 +59,11 @@ public final class GPSDSource: Sendable {
     /// Malformed lines dropped, unseen by the tracker, for the same reason.
     public var droppedMalformed: Int { droppedMalformedCount.load(ordering: .relaxed) }
 
-    /// The consumer calls this for each event it takes from the stream.
-    public func took(_ event: Event) {
-        if case .record(let r) = event, Self.isBounded(r) { pending.subtract(1, ordering: .relaxed) }
+    /// The consumer calls this for each batch it takes from the stream.
+    public func took(_ batch: [Event]) {
+        var bounded = 0
+        for event in batch { if case .record(let r) = event, Self.isBounded(r) { bounded += 1 } }
+        if bounded > 0 { pending.subtract(bounded, ordering: .relaxed) }
     }
 
     private static func isBounded(_ r: GPSDDecoder.Record) -> Bool {
@@ -69,8 +73,9 @@ public final class GPSDSource: Sendable {
         }
     }
 
-    /// Hands a record over unless the consumer is `maxPending` behind (then counts it).
-    private func hand(_ record: GPSDDecoder.Record, to out: AsyncStream<Event>.Continuation) {
+    /// Adds a record to the wake-up's batch unless the consumer is `maxPending` behind (then
+    /// counts it).
+    private func hand(_ record: GPSDDecoder.Record, to batch: inout [Event]) {
         if Self.isBounded(record) {
             guard pending.load(ordering: .relaxed) < Self.maxPending else {
                 if case .tpv = record { droppedFixCount.add(1, ordering: .relaxed) } else { droppedMalformedCount.add(1, ordering: .relaxed) }
@@ -78,12 +83,12 @@ public final class GPSDSource: Sendable {
             }
             pending.add(1, ordering: .relaxed)
         }
-        out.yield(.record(record))
+        batch.append(.record(record))
     }
 
-    /// Starts the reader thread; events arrive on the returned stream.
-    public func start() -> AsyncStream<Event> {
-        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
+    /// Starts the reader thread; batches of events arrive on the returned stream, in order.
+    public func start() -> AsyncStream<[Event]> {
+        let (stream, continuation) = AsyncStream<[Event]>.makeStream(bufferingPolicy: .unbounded)
         let reader = NativeThread { [self] in
             run(continuation)
             continuation.finish()
@@ -118,7 +123,7 @@ public final class GPSDSource: Sendable {
     /// The longest wait between two beats of the reader.
     private var beatInterval: Double { max(liveness.limit / 4, 0.05) }
 
-    private func run(_ out: AsyncStream<Event>.Continuation) {
+    private func run(_ out: AsyncStream<[Event]>.Continuation) {
         let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
         UnsafeMutableRawPointer(data).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<gps_data_t>.size)
         defer { data.deallocate() }
@@ -134,7 +139,7 @@ public final class GPSDSource: Sendable {
             if !inOutage {
                 inOutage = true
                 outageSince = MonotonicClock.now()
-                out.yield(.lost(reason: reason))
+                out.yield([.lost(reason: reason)])
                 outagesReported.add(1, ordering: .relaxed)
             }
         }
@@ -159,12 +164,14 @@ public final class GPSDSource: Sendable {
             splitter.reset()
             var lastReport = MonotonicClock.now()
             var reason = "gpsd closed the connection"
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: stopPipe.readFD, events: Int16(POLLIN), revents: 0)]
             reading: while !isStopping {
                 liveness.beat(.gpsdReader)
                 let left = noDataTimeout - (MonotonicClock.now() - lastReport)
                 if left <= 0 { reason = "no report from gpsd for \(Int(noDataTimeout)) s"; break }
-                var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: stopPipe.readFD, events: Int16(POLLIN), revents: 0)]
+                fds[0].revents = 0
+                fds[1].revents = 0
                 _ = try? syscall("poll") { poll(&fds, 2, Int32(min(left, beatInterval) * 1000) + 1) }
                 guard fds[0].revents != 0 else { continue }
                 let n: Int
@@ -178,13 +185,19 @@ public final class GPSDSource: Sendable {
                 if n == 0 { break }
                 splitter.append(chunk[0..<n])
                 liveness.stallIfAsked(.gpsdReader)
+                // Everything this read completed goes over in one batch: one wake-up of the
+                // tracker per read, not per line.
+                var batch: [Event] = []
+                var readAt: Double?
                 while let line = splitter.nextLine() {
                     let record = decoder.decode(line)
                     if case .blank = record { continue }
                     if case .tpv = record {
-                        lastReport = MonotonicClock.now()
+                        let at = readAt ?? MonotonicClock.now()
+                        readAt = at
+                        lastReport = at
                         if inOutage || outageSince == nil {
-                            out.yield(.restored(afterSeconds: outageSince.map { lastReport - $0 }))
+                            batch.append(.restored(afterSeconds: outageSince.map { lastReport - $0 }))
                             inOutage = false
                             outageSince = lastReport
                             backoff = 0.5
@@ -193,8 +206,9 @@ public final class GPSDSource: Sendable {
                     // SKY, VERSION, WATCH and the like inform nothing downstream: no need to
                     // wake the tracker for them.
                     if case .other = record { continue }
-                    hand(record, to: out)
+                    hand(record, to: &batch)
                 }
+                if !batch.isEmpty { out.yield(batch) }
             }
             _ = gps_close(data)
             if !isStopping { fail(reason) }

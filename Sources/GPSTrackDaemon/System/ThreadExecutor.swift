@@ -5,8 +5,10 @@ import Synchronization
 
 /// A serial executor on a dedicated OS thread: an actor that does blocking work (SQLite commits
 /// with synchronous=FULL, retention's pruning, the MQTT outbox) runs its jobs here, never on
-/// Swift's cooperative pool (two threads on a 2-core box).
-final class ThreadExecutor: SerialExecutor, Sendable {
+/// Swift's cooperative pool (two threads on a 2-core box). It is also a task executor: a task
+/// that prefers it (the tracker's gpsd loop) is resumed here, on the actor's own thread, so a
+/// batch from the gpsd reader wakes one thread, not a pool thread that then wakes this one.
+final class ThreadExecutor: SerialExecutor, TaskExecutor, Sendable {
     private let state = Mutex<(jobs: [UnownedJob], sleeping: Bool)>(([], false))
     private let wakePipe: WakePipe
     private let thread = Mutex<NativeThread?>(nil)

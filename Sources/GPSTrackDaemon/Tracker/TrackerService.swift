@@ -10,6 +10,8 @@ public actor TrackerService {
     /// on the cooperative pool.
     private nonisolated let executor: ThreadExecutor
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    /// The same thread as a task executor, for a task that mostly runs on this actor.
+    public nonisolated var taskExecutor: any TaskExecutor { executor }
     var session: TrackingSession
     var assembler = EpochAssembler()
     let journal: Journal
