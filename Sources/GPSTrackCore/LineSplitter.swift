@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 /// Cuts a byte stream into newline-terminated lines, whatever sizes the chunks arrive in. A
 /// line longer than `maxLineBytes` is cut there and flagged (the rest, up to its newline, is
 /// dropped), so a hostile stream cannot exhaust memory. Used for files and gpsd's socket alike.
@@ -24,21 +27,32 @@ public struct LineSplitter: Sendable {
 
     /// Adds bytes read from the stream.
     public mutating func append(_ chunk: some Collection<UInt8>) {
+        // Contiguous bytes (every caller's) take the concrete path: a generic scan from
+        // another module would call through witness tables for every byte.
+        if chunk.withContiguousStorageIfAvailable({ append(bytes: $0) }) != nil { return }
+        let copy = Array(chunk)
+        copy.withUnsafeBufferPointer { append(bytes: $0) }
+    }
+
+    /// Adds bytes read from the stream (the concrete path).
+    public mutating func append(bytes chunk: UnsafeBufferPointer<UInt8>) {
         if next == lines.count { lines.removeAll(keepingCapacity: true); next = 0 }
-        var rest = chunk[...]
-        while !rest.isEmpty {
-            let newline = rest.firstIndex(of: 10)
-            let piece = rest[..<(newline ?? rest.endIndex)]
+        guard let base = chunk.baseAddress else { return }
+        var start = 0
+        while start < chunk.count {
+            let newline = memchr(base + start, 10, chunk.count - start).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base }
+            let end = newline ?? chunk.count
             let room = maxLineBytes - pending.count
+            let piece = UnsafeBufferPointer(rebasing: chunk[start..<end])
             if piece.count > room {
                 truncated = true
-                pending.append(contentsOf: piece.prefix(max(room, 0)))
+                pending.append(contentsOf: UnsafeBufferPointer(rebasing: piece.prefix(max(room, 0))))
             } else {
                 pending.append(contentsOf: piece)
             }
             guard let newline else { return }
             finishLine()
-            rest = rest[rest.index(after: newline)...]
+            start = newline + 1
         }
     }
 
@@ -66,8 +80,10 @@ public struct LineSplitter: Sendable {
 
     private mutating func finishLine() {
         lineNumber += 1
+        // The line takes the buffer; the next line starts a new one of its own size (keeping
+        // the capacity would copy the whole buffer, the line still holding it).
         lines.append(Line(number: lineNumber, bytes: pending, truncated: truncated))
-        pending.removeAll(keepingCapacity: true)
+        pending = []
         truncated = false
     }
 }
