@@ -22,24 +22,50 @@ public enum JSONLineCheck {
 
     /// Checks `line` (without its newline) and returns it compact, or why it is refused.
     public static func check(_ line: ArraySlice<UInt8>, maxBytes: Int, maxDepth: Int = maxDepth) -> Outcome {
+        var buffers = Buffers()
+        return check(line, maxBytes: maxBytes, maxDepth: maxDepth, reusing: &buffers)
+    }
+
+    /// The storage of a check, kept between lines by a caller that checks many (the gpsd
+    /// reader): once grown to the longest line, a check allocates nothing.
+    public struct Buffers: Sendable {
+        var out: [UInt8] = []
+        var stack: [UInt8] = []
+        public init() {}
+    }
+
+    /// `check`, in `buffers`: the compact object returned shares their storage, so drop it
+    /// before the next check.
+    public static func check(_ line: ArraySlice<UInt8>, maxBytes: Int, maxDepth: Int = maxDepth,
+                             reusing buffers: inout Buffers) -> Outcome {
         guard line.count <= maxBytes else { return .malformed("line longer than \(maxBytes) bytes") }
-        var scanner = Scanner(bytes: line, maxDepth: maxDepth)
-        return scanner.run()
+        // Taken out of `buffers` first, so each is uniquely held and emptied in place.
+        var out = buffers.out, stack = buffers.stack
+        buffers = Buffers()
+        out.removeAll(keepingCapacity: true)
+        stack.removeAll(keepingCapacity: true)
+        var scanner = Scanner(bytes: line, maxDepth: maxDepth, out: consume out, stack: consume stack)
+        let outcome = scanner.run()
+        buffers.out = scanner.out
+        buffers.stack = scanner.stack
+        return outcome
     }
 
     private struct Scanner {
         let bytes: ArraySlice<UInt8>
         let maxDepth: Int
         var i: Int
-        var out: [UInt8] = []
+        var out: [UInt8]
         /// Open containers: `{` or `[`.
-        var stack: [UInt8] = []
+        var stack: [UInt8]
 
-        init(bytes: ArraySlice<UInt8>, maxDepth: Int) {
+        init(bytes: ArraySlice<UInt8>, maxDepth: Int, out: consuming [UInt8], stack: consuming [UInt8]) {
             self.bytes = bytes
             self.maxDepth = maxDepth
+            self.out = out
+            self.stack = stack
             i = bytes.startIndex
-            out.reserveCapacity(bytes.count)
+            self.out.reserveCapacity(bytes.count)
         }
 
         /// What may come next.

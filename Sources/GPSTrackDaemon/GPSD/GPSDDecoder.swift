@@ -26,6 +26,8 @@ public final class GPSDDecoder {
 
     private let data: UnsafeMutablePointer<gps_data_t>
     private var scratch: [CChar] = []
+    /// The line check's storage, kept between lines.
+    private var checkBuffers = JSONLineCheck.Buffers()
 
     public init() {
         data = .allocate(capacity: 1)
@@ -40,7 +42,7 @@ public final class GPSDDecoder {
     /// first, so libgps's parser only ever sees one well-formed object in gpsd's own form.
     public func decode(_ line: ArraySlice<UInt8>) -> Record {
         let body: [UInt8]
-        switch JSONLineCheck.check(line, maxBytes: Self.maxLineBytes) {
+        switch JSONLineCheck.check(line, maxBytes: Self.maxLineBytes, reusing: &checkBuffers) {
         case .blank: return .blank
         case .malformed(let reason): return .malformed(reason: reason)
         case .object(let compact): body = compact
@@ -68,8 +70,11 @@ public final class GPSDDecoder {
 
     /// Decodes a line as a `LineSplitter` cut it: a line cut at the length limit is malformed.
     public func decode(_ line: LineSplitter.Line) -> Record {
-        line.truncated ? .malformed(reason: "line longer than \(Self.maxLineBytes) bytes") : decode(line.bytes[...])
+        line.truncated ? Self.tooLong : decode(line.bytes[...])
     }
+
+    /// What a line cut at the length limit is.
+    public static let tooLong = Record.malformed(reason: "line longer than \(maxLineBytes) bytes")
 
     /// Interprets what libgps unpacked into `data` from `body` (a line whose class is
     /// `className`).

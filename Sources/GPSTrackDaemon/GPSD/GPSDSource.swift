@@ -189,8 +189,8 @@ public final class GPSDSource: Sendable {
                 // tracker per read, not per line.
                 var batch: [Event] = []
                 var readAt: Double?
-                while let line = splitter.nextLine() {
-                    let record = decoder.decode(line)
+                while let line = splitter.nextSlice() {
+                    let record = line.truncated ? GPSDDecoder.tooLong : decoder.decode(line.bytes)
                     if case .blank = record { continue }
                     if case .tpv = record {
                         let at = readAt ?? MonotonicClock.now()
