@@ -55,7 +55,7 @@ pkill -TERM -P "$daemon" 2>/dev/null || true
 pkill -TERM -P "$logger" 2>/dev/null || true
 wait "$daemon" "$logger" 2>/dev/null || true
 daemon=; logger=
-kill -9 "$feed" 2>/dev/null || true; feed=
+{ kill -9 "$feed"; wait "$feed"; } 2>/dev/null || true; feed=
 "$BENCH" --time-fence-load "$work/fences.geojson" > "$work/load.txt"
 fixes=$(grep -c '^\$GPGGA' "$ROUTE")
 points=$(grep -c '<trkpt' "$work/track.gpx" || true)
