@@ -9,7 +9,8 @@ nonisolated(unsafe) let decoder = GPSDDecoder()
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     var splitter = LineSplitter(maxLineBytes: GPSDDecoder.maxLineBytes)
     splitter.append(UnsafeBufferPointer(start: data, count: size))
-    while let line = splitter.nextLine() { _ = decoder.decode(line) }
+    // As the live reader takes them: views into the splitter's buffer.
+    while let line = splitter.nextSlice() { _ = line.truncated ? GPSDDecoder.tooLong : decoder.decode(line.bytes) }
     if let last = splitter.finish() { _ = decoder.decode(last) }
     return 0
 }
