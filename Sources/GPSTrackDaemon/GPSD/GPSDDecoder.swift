@@ -48,6 +48,9 @@ public final class GPSDDecoder {
         case .object(let compact): body = compact
         }
         guard let className = Self.className(body[...]) else { return .malformed(reason: "no \"class\" member") }
+        // Only TPV and DEVICE inform the tracker: the others (SKY with its satellites, the
+        // heaviest line gpsd sends, VERSION, WATCH...) need no unpacking.
+        guard className == "TPV" || className == "DEVICE" else { return .other(className: className) }
 
         scratch.removeAll(keepingCapacity: true)
         body.withUnsafeBufferPointer { raw in
