@@ -120,6 +120,10 @@ public final class GPSDSource: Sendable {
         return false
     }
 
+    /// How long the reader lets a burst of gpsd's lines gather before it reads, ms: far
+    /// below an epoch (1 s at 1 Hz), the latency it adds is nothing to tracking.
+    static let gatherMS: Int32 = 40
+
     /// The longest wait between two beats of the reader.
     private var beatInterval: Double { max(liveness.limit / 4, 0.05) }
 
@@ -174,6 +178,10 @@ public final class GPSDSource: Sendable {
                 fds[1].revents = 0
                 _ = try? syscall("poll") { poll(&fds, 2, Int32(min(left, beatInterval) * 1000) + 1) }
                 guard fds[0].revents != 0 else { continue }
+                // gpsd writes an epoch as a burst of lines (a TPV per sentence, SKY, ...), one
+                // write each: a moment's wait lets the burst gather, so one wake-up reads it
+                // whole instead of one per line (the stop pipe still ends the wait).
+                _ = try? syscall("poll") { poll(&fds[1], 1, Self.gatherMS) }
                 let n: Int
                 do {
                     n = try syscall("read from gpsd") { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
