@@ -13,6 +13,12 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 echo "demo: gpsfake (a real gpsd) on port $port playing $ROUTE; gpstrackd follows it with $FENCES"
 gpsfake -q -1 -P "$port" -c "$CYCLE" "$ROUTE" >/dev/null 2>&1 &
 feed=$!
+# gpstrackd starts once gpsd listens: started before, its first connect is refused and logged
+# as a lost gpsd (a warning the demo should not show; under systemd gpsd.socket listens first).
+for _ in $(seq 1 100); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+    sleep 0.1
+done
 "$BIN" --config /dev/null --gpsd "127.0.0.1:$port" --fences "$FENCES" --log stderr \
   --state-dir "$state" --socket "$state/gpstrackd.sock" &
 daemon=$!
