@@ -66,6 +66,8 @@ bench: deps
 	  $$($(BENCH_BUILD) --show-bin-path)/gpstrack-bench
 	BIN=$$($(BENCH_BUILD) --show-bin-path)/gpstrackd BENCH=$$($(BENCH_BUILD) --show-bin-path)/gpstrack-bench \
 	  scripts/bench-live.sh
+	BIN=$$($(BENCH_BUILD) --show-bin-path)/gpstrackd BENCH=$$($(BENCH_BUILD) --show-bin-path)/gpstrack-bench \
+	  scripts/bench-floor.sh
 
 # Regenerates the bundled samples from the seeded simulator.
 sample: build
