@@ -4,29 +4,48 @@
 /// the full width) are corridors. A file with any invalid feature is refused whole.
 public enum GeoJSONFences {
     /// Parses and validates `bytes`, read from `file`. Polygon validity (self-intersection and
-    /// the like) is checked by `FenceIndex`, with GEOS's reason.
+    /// the like) is checked by `FenceIndex`, with GEOS's reason. Each feature becomes a fence as
+    /// soon as it is read, so a file of thousands never holds all their JSON at once; the errors
+    /// are those of reading it whole: invalid JSON first, then the collection, then the first
+    /// bad feature in the file's order.
     public static func parse(_ bytes: [UInt8], file: String) throws(FenceError) -> [Fence] {
+        final class Collected {
+            var fences: [Fence] = []
+            var seen: [String: Int] = [:]
+            var firstError: FenceError?
+            var index = 0
+        }
+        var got = Collected()
         let root: JSONValue
-        do { root = try JSONValue.parse(bytes) } catch {
+        do {
+            root = try JSONValue.parse(bytes, streaming: "features", begin: { got = Collected() }, element: { feature in
+                let i = got.index
+                got.index += 1
+                guard got.firstError == nil else { return }
+                do throws(FenceError) {
+                    let fence = try parseFeature(feature, index: i, file: file)
+                    if let first = got.seen[fence.id] {
+                        got.firstError = FenceError(file: file, featureIndex: i, featureID: fence.id,
+                                                    reason: "duplicate id (feature \(first) has it too)")
+                        return
+                    }
+                    got.seen[fence.id] = i
+                    got.fences.append(fence)
+                } catch {
+                    got.firstError = error
+                }
+            })
+        } catch {
             throw FenceError(file: file, reason: "not valid JSON (\(error))")
         }
         guard root["type"]?.string == "FeatureCollection" else {
             throw FenceError(file: file, reason: "not a GeoJSON FeatureCollection (\"type\" must be \"FeatureCollection\")")
         }
-        guard let features = root["features"]?.array else {
+        guard root["features"]?.array != nil else {
             throw FenceError(file: file, reason: "FeatureCollection without a \"features\" array")
         }
-        var fences: [Fence] = []
-        var seen: [String: Int] = [:]
-        for (i, feature) in features.enumerated() {
-            let fence = try parseFeature(feature, index: i, file: file)
-            if let first = seen[fence.id] {
-                throw FenceError(file: file, featureIndex: i, featureID: fence.id, reason: "duplicate id (feature \(first) has it too)")
-            }
-            seen[fence.id] = i
-            fences.append(fence)
-        }
-        return fences
+        if let error = got.firstError { throw error }
+        return got.fences
     }
 
     static func parseFeature(_ f: JSONValue, index i: Int, file: String) throws(FenceError) -> Fence {

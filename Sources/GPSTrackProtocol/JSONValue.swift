@@ -47,7 +47,8 @@ public enum JSONValue: Sendable, Equatable {
     public var array: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
 }
 
-private struct JSONParser {
+/// The parser behind `JSONValue.parse` (internal: `parse(_:streaming:begin:element:)` shares it).
+struct JSONParser {
     let b: UnsafeBufferPointer<UInt8>
     var i = 0
 
@@ -80,7 +81,9 @@ private struct JSONParser {
         i += n
     }
 
-    mutating func array(depth: Int) throws(JSONValue.ParseError) -> JSONValue {
+    /// An array; with `each`, every element goes to it as soon as it is parsed and the array
+    /// returned is empty (a long array then costs one element at a time).
+    mutating func array(depth: Int, each: ((JSONValue) -> Void)? = nil) throws(JSONValue.ParseError) -> JSONValue {
         guard depth <= JSONValue.maxDepth else { throw fail("nested too deeply") }
         i += 1
         var out: [JSONValue] = []
@@ -88,7 +91,8 @@ private struct JSONParser {
         if i < b.count, b[i] == UInt8(ascii: "]") { i += 1; return .array(out) }
         while true {
             skipSpace()
-            out.append(try value(depth: depth))
+            let element = try value(depth: depth)
+            if let each { each(element) } else { out.append(element) }
             skipSpace()
             guard i < b.count else { throw fail("unexpected end") }
             if b[i] == UInt8(ascii: ",") { i += 1; continue }
@@ -97,7 +101,10 @@ private struct JSONParser {
         }
     }
 
-    mutating func object(depth: Int) throws(JSONValue.ParseError) -> JSONValue {
+    /// An object; an array under the name `streamed` (at this level only) goes element by
+    /// element to `each`, after `begin`, and stays in the object as an empty array.
+    mutating func object(depth: Int, streamed: String? = nil, begin: (() -> Void)? = nil,
+                         each: ((JSONValue) -> Void)? = nil) throws(JSONValue.ParseError) -> JSONValue {
         guard depth <= JSONValue.maxDepth else { throw fail("nested too deeply") }
         i += 1
         var out: [String: JSONValue] = [:]
@@ -111,7 +118,12 @@ private struct JSONParser {
             guard i < b.count, b[i] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             i += 1
             skipSpace()
-            out[key] = try value(depth: depth)
+            if let each, key == streamed, i < b.count, b[i] == UInt8(ascii: "[") {
+                begin?()
+                out[key] = try array(depth: depth + 1, each: each)
+            } else {
+                out[key] = try value(depth: depth)
+            }
             skipSpace()
             guard i < b.count else { throw fail("unexpected end") }
             if b[i] == UInt8(ascii: ",") { i += 1; continue }

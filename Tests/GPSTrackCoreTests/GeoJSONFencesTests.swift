@@ -107,6 +107,15 @@ import GPSTrackSim
         (collection(#"{"type":"Feature","id":"n","properties":{"radius":5,"notify":["arrive"]},"geometry":{"type":"Point","coordinates":[8,47]}}"#),
          "(id \"n\")", "notify must be"),
         (String(repeating: "[", count: 100_000), "f.geojson: not valid JSON", ""),
+        // Features become fences as they are read; the errors stay those of the whole file: bad
+        // JSON after a bad feature, a collection whose "type" comes after its features and is
+        // wrong, and of two "features" members the last one.
+        (#"{"type":"FeatureCollection","features":[{"type":"Feature"}],"x":}"#, "f.geojson: not valid JSON", ""),
+        (#"{"features":[{"type":"Feature"}],"type":"Feature"}"#, "not a GeoJSON FeatureCollection", ""),
+        (#"{"type":"FeatureCollection","features":[\#(good)],"features":{}}"#, "without a \"features\" array", ""),
+        (#"{"type":"FeatureCollection","features":[\#(good)],"features":[{"type":"Feature","id":"q"}]}"#, "feature 0 (id \"q\")", "no geometry"),
+        (collection(#"{"type":"Feature","id":"e1"},{"type":"Feature","id":"e2","properties":{"radius":-1},"geometry":{"type":"Point","coordinates":[8,47]}}"#),
+         "feature 0 (id \"e1\")", "no geometry"),
     ]).map { Bad(text: $0.0, place: $0.1, reason: $0.2) }
 
     @Test(arguments: badCases)
@@ -117,6 +126,16 @@ import GPSTrackSim
             let d = String(describing: error)
             return d.hasPrefix("f.geojson") && d.contains(bad.place) && (bad.reason.isEmpty || d.contains(bad.reason))
         }
+    }
+
+    /// Features are read one at a time; "type" may come after "features"; of two "features"
+    /// members the last counts, as a JSON reader takes the last of duplicate names.
+    @Test func featuresAreReadInAnyMemberOrder() throws {
+        let other = Self.good.replacingOccurrences(of: #""id":"a""#, with: #""id":"b""#)
+        let after = try load(#"{"features":[\#(Self.good),\#(other)],"type":"FeatureCollection"}"#)
+        #expect(after.fences.map(\.id) == ["a", "b"])
+        let twice = try load(#"{"type":"FeatureCollection","features":[\#(Self.good)],"features":[\#(other)]}"#)
+        #expect(twice.fences.map(\.id) == ["b"] && twice.fences[0].index == 0)
     }
 
     /// 10,000 fences over a 20 km square: every point's inside set from the index equals a

@@ -57,6 +57,39 @@ import GPSTrackSim
     }
 
     /// Seeded random mutations of a fences file: every one parses or is refused, none crashes.
+    /// The streamed member's elements arrive in order and are not kept; only the top level's
+    /// member of that name is streamed; a repeated name starts over (the last counts, as in
+    /// `parse`); everything else is the document `parse` reads, errors included.
+    @Test func streamingHandsOverTheTopLevelArrayOnly() throws {
+        func stream(_ s: String) throws -> (JSONValue, [JSONValue], Int) {
+            var seen: [JSONValue] = [], begun = 0
+            let v = try JSONValue.parse(Array(s.utf8), streaming: "items", begin: { begun += 1; seen = [] },
+                                        element: { seen.append($0) })
+            return (v, seen, begun)
+        }
+        let text = #"{"a":1,"items":[1,{"items":[7]},[2]],"z":"end"}"#
+        let (v, seen, begun) = try stream(text)
+        #expect(seen == [.number(1), .object(["items": .array([.number(7)])]), .array([.number(2)])])
+        #expect(begun == 1)
+        var expected = try parse(text)
+        if case .object(var o) = expected { o["items"] = .array([]); expected = .object(o) }
+        #expect(v == expected, "the rest of the document as parse reads it, the array left empty")
+
+        let (v2, seen2, begun2) = try stream(#"{"items":[1,2],"items":[3]}"#)
+        #expect(seen2 == [.number(3)] && begun2 == 2 && v2["items"] == .array([]))
+        let (v3, seen3, begun3) = try stream(#"{"items":[1],"items":"none"}"#)
+        #expect(seen3 == [.number(1)] && begun3 == 1 && v3["items"] == .string("none"),
+                "a later non-array member of that name is what the document says")
+        #expect(try stream("[1,2]").0 == .array([.number(1), .number(2)]), "no object: nothing streamed")
+        for bad in [#"{"items":[1,2,}"#, #"{"items":[1]} x"#, #"{"items":[1],"k":tru}"#, #"{"items":["\u12"]}"#] {
+            #expect(throws: JSONValue.ParseError.self, "\(bad)") { _ = try stream(bad) }
+            #expect(throws: JSONValue.ParseError.self, "\(bad)") { _ = try parse(bad) }
+        }
+        let deep = #"{"items":["# + String(repeating: "[", count: JSONValue.maxDepth) + String(repeating: "]", count: JSONValue.maxDepth) + "]}"
+        #expect(throws: JSONValue.ParseError.self, "the depth limit counts the streamed array") { _ = try stream(deep) }
+        #expect(throws: JSONValue.ParseError.self) { _ = try parse(deep) }
+    }
+
     @Test func mutatedFencesNeverCrash() {
         let fences = FenceGenerator.fences(count: 20, origin: Coordinate(latitude: 47, longitude: 8), sideM: 2000, seed: 3)
         let good = Array(FenceGenerator.geoJSON(fences).utf8)
