@@ -1,14 +1,13 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CGPS
 import GPSTrackCore
 import Synchronization
 
 /// Follows gpsd on a dedicated thread and reports what happens as an `AsyncStream` of batches,
 /// one per wake-up of the thread (everything decoded from one read), so the tracker is woken
-/// once per read, not once per line: libgps
-/// (`gps_open`, `gps_stream` with WATCH_ENABLE|WATCH_JSON) connects and asks for reports, and
+/// once per read, not once per line: `GPSDConnection` connects and asks for reports (what
+/// libgps's `gps_open` and `gps_stream` do, but a stop can interrupt it), and
 /// the lines gpsd sends are read from its socket here and decoded by `GPSDDecoder`, the same
 /// checked path as `replay` (libgps's `gps_read` would hand any line to its parser). It never gives up: gpsd absent at start, restarted, the connection dropped or
 /// silent for `noDataTimeout` all lead to a reconnect with capped exponential backoff. An
@@ -128,9 +127,6 @@ public final class GPSDSource: Sendable {
     private var beatInterval: Double { max(liveness.limit / 4, 0.05) }
 
     private func run(_ out: AsyncStream<[Event]>.Continuation) {
-        let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
-        UnsafeMutableRawPointer(data).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<gps_data_t>.size)
-        defer { data.deallocate() }
         let decoder = GPSDDecoder()
         var splitter = LineSplitter(maxLineBytes: GPSDDecoder.maxLineBytes)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -155,16 +151,18 @@ public final class GPSDSource: Sendable {
                 backoff = min(backoff * 2, maxBackoff)
             }
             first = false
-            // libgps opens the connection and sends WATCH; the lines that come back are read
-            // here and checked before its parser sees them (see GPSDDecoder.decode).
-            // A connect to an unreachable host may take the kernel's two minutes of SYN retries.
-            liveness.beat(.gpsdReader, grace: 180)
-            guard gps_open(host, String(port), data) == 0 else {
-                fail("cannot connect to gpsd at \(host):\(port): \(String(cString: gps_errstr(errno)))")
+            // Connect and send WATCH, interruptible by a stop; the lines that come back are
+            // read here and checked before libgps's parser sees them (see GPSDDecoder.decode).
+            let connection: GPSDConnection
+            switch GPSDConnection.open(host: host, port: port, stopFD: stopPipe.readFD, stopping: { isStopping },
+                                       beatInterval: beatInterval, beat: { liveness.beat(.gpsdReader) }) {
+            case .connected(let c): connection = c
+            case .stopped: continue
+            case .failed(let why):
+                fail("cannot connect to gpsd at \(host):\(port): \(why)")
                 continue
             }
-            _ = gps_stream(data, UInt32(WATCH_ENABLE | WATCH_JSON), nil)
-            let fd = data.pointee.gps_fd
+            let fd = connection.fd
             splitter.reset()
             var lastReport = MonotonicClock.now()
             var reason = "gpsd closed the connection"
@@ -218,7 +216,7 @@ public final class GPSDSource: Sendable {
                 }
                 if !batch.isEmpty { out.yield(batch) }
             }
-            _ = gps_close(data)
+            connection.close()
             if !isStopping { fail(reason) }
         }
     }

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import GPSTrackDaemon
+
+/// A gpsd host that drops packets (a dead link, a firewall): the daemon runs in a network
+/// namespace of its own where nftables drops everything sent to one documentation address, so
+/// a TCP connect there neither succeeds nor fails. The daemon must still stop at once when
+/// asked, say within its connect timeout that gpsd does not answer, and keep trying.
+@Suite(.serialized, .enabled(if: LiveHarness.available && getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/nft")
+                                && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"),
+                             "nftables is installed by `make test`; a network namespace needs root"))
+struct GPSDConnectTests {
+    init() throws { try LiveHarness.ensureJournald() }
+
+    /// Starts the daemon, gpsd at an address whose packets are dropped.
+    func start(_ name: String) throws -> (Process, Pipe, Date) {
+        let silent = "192.0.2.30"
+        let conf = try ExecutableRunner.temporaryFile("\(name).conf", contents: """
+            gpsd = \(silent):2947
+            no_data_timeout_s = 2
+            pedometer = off
+            """)
+        let dir = conf.replacingOccurrences(of: ".conf", with: "")
+        let setup = [
+            "ip link set lo up", "ip addr add \(silent)/32 dev lo",
+            "nft add table inet gpstrackd_test",
+            "nft 'add chain inet gpstrackd_test out { type filter hook output priority 0; }'",
+            "nft add rule inet gpstrackd_test out ip daddr \(silent) drop",
+        ].joined(separator: " && ")
+        let process = Process()
+        LiveHarness.unmasked(process, "/usr/bin/unshare", ["--net", "/bin/sh", "-c", setup + " && exec \"$0\" \"$@\"", ExecutableRunner.binary,
+                                                           "--config", conf, "--log", "journal", "--socket", dir + ".sock", "--state-dir", dir + ".state"])
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        let started = Date()
+        try process.run()
+        return (process, errors, started)
+    }
+
+    /// Entries of this run's daemon with GPSTRACK_EVENT `event`.
+    func entries(_ process: Process, _ event: String, since: Date) throws -> [[String: Any]] {
+        try LiveHarness.journal(["_PID=\(process.processIdentifier)"], since: since).filter { $0["GPSTRACK_EVENT"] as? String == event }
+    }
+
+    /// Stops with SIGTERM and returns how long the exit took.
+    func stop(_ process: Process) -> Double {
+        let asked = Date()
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        return Date().timeIntervalSince(asked)
+    }
+
+    @Test func aStopDuringTheConnectIsPrompt() throws {
+        let (process, errors, started) = try start("connect-stop-\(UInt32.random(in: 0..<UInt32.max))")
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) }; process.waitUntilExit() }
+        // Up and waiting for gpsd: the control socket's journal entry says it listens.
+        try LiveHarness.waitFor("the daemon to start", timeout: 20) {
+            try !LiveHarness.journal(["_PID=\(process.processIdentifier)"], since: started).isEmpty
+        }
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try entries(process, "gpsd_lost", since: started).isEmpty, "still connecting: nothing said yet")
+        let took = stop(process)
+        #expect(took < 3, "the stop took \(took) s (the connect used to hold it until the 10 s deadline)")
+        #expect(process.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+        #expect(try entries(process, "stop_deadline", since: started).isEmpty)
+    }
+
+    @Test func aSilentHostIsReportedAndRetried() throws {
+        let (process, errors, started) = try start("connect-silent-\(UInt32.random(in: 0..<UInt32.max))")
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) }; process.waitUntilExit() }
+        try LiveHarness.waitFor("the gpsd_lost entry", timeout: 30) { try !entries(process, "gpsd_lost", since: started).isEmpty }
+        let lost = try entries(process, "gpsd_lost", since: started)
+        let message = lost.first?["MESSAGE"] as? String ?? ""
+        #expect(message.contains("192.0.2.30:2947") && message.contains("no answer in 10 s"), "\(message)")
+        let after = Date().timeIntervalSince(started)
+        #expect(after >= 9 && after < 25, "reported after the 10 s connect timeout, not the kernel's two minutes: \(after) s")
+        // The next attempt is under way (backoff 0.5 s): the stop still ends it at once.
+        Thread.sleep(forTimeInterval: 2)
+        let took = stop(process)
+        #expect(took < 3, "the stop took \(took) s")
+        #expect(process.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+        #expect(try entries(process, "gpsd_lost", since: started).count == 1, "an outage is reported once")
+    }
+}
