@@ -24,12 +24,6 @@ import Testing
         var returned: Int { result.load(ordering: .acquiring) }
     }
 
-    final class Tally: Sendable {
-        let begun = Atomic<Int>(0)
-        let starved = Atomic<Bool>(false)
-        let ended = Atomic<Int>(0)
-    }
-
     /// Polls `condition` every 10 ms for up to 30 s: what the test waits for.
     static func eventually(_ condition: () -> Bool) async throws -> Bool {
         for _ in 0..<3_000 {
@@ -46,31 +40,14 @@ import Testing
         return (fds[0], fds[1])
     }
 
-    /// Blocked in a one-minute `pause`, the body is woken by the stop: it returns false and the
-    /// wait lasts far less than the minute (a lost wake would make it the whole minute).
-    @Test func stopEndsAPause() async throws {
-        let t = try StoppableThread()
-        let probe = Probe()
-        t.start {
-            probe.entered.store(true, ordering: .releasing)
-            let begun = MonotonicClock.now()
-            let slept = t.pause(60)
-            probe.waitedMS.store(Int((MonotonicClock.now() - begun) * 1000), ordering: .releasing)
-            probe.result.store(slept ? 1 : 0, ordering: .releasing)
-        }
-        let entered = try await Self.eventually { probe.hasEntered }
-        #expect(entered)
-        await t.stop()
-        let waited = probe.waited
-        #expect(waited >= 0, "stop returned only after the body")
-        #expect(waited < 30_000, "the stop woke the pause (it lasted \(waited) ms of 60 s)")
-        #expect(probe.returned == 0, "pause says it was stopped")
-        #expect(t.isStopping)
-    }
+    /// The waits a body blocks in.
+    enum Wait: String, CaseIterable, Sendable { case pause, descriptor }
 
-    /// Blocked in a one-minute `waitFor` on a descriptor that never becomes readable, the body
-    /// is woken by the stop well before the minute.
-    @Test func stopEndsAWaitForADescriptor() async throws {
+    /// Blocked in a one-minute wait (a `pause`, or a `waitFor` on a descriptor that never
+    /// becomes readable), the body is woken by the stop: the wait lasts far less than the
+    /// minute (a lost wake would make it the whole minute) and ends without news (`pause`
+    /// false, no `revents`).
+    @Test(arguments: Wait.allCases) func stopEndsAWait(_ kind: Wait) async throws {
         let silent = Self.silentPipe()
         defer { close(silent.read); close(silent.write) }
         let t = try StoppableThread()
@@ -78,17 +55,21 @@ import Testing
         t.start {
             probe.entered.store(true, ordering: .releasing)
             let begun = MonotonicClock.now()
-            let revents = t.waitFor(silent.read, timeoutMS: 60_000)
+            let result = switch kind {
+            case .pause: t.pause(60) ? 1 : 0
+            case .descriptor: Int(t.waitFor(silent.read, timeoutMS: 60_000))
+            }
+            probe.result.store(result, ordering: .releasing)
             probe.waitedMS.store(Int((MonotonicClock.now() - begun) * 1000), ordering: .releasing)
-            probe.result.store(Int(revents), ordering: .releasing)
         }
         let entered = try await Self.eventually { probe.hasEntered }
         #expect(entered)
         await t.stop()
+        #expect(t.isStopping)
         let waited = probe.waited
         #expect(waited >= 0, "stop returned only after the body")
-        #expect(waited < 30_000, "the stop woke the wait (it lasted \(waited) ms of 60 s)")
-        #expect(probe.returned == 0, "the silent descriptor reported nothing")
+        #expect(waited < 30_000, "the stop woke the \(kind.rawValue) wait (it lasted \(waited) ms of 60 s)")
+        #expect(probe.returned == 0, "the \(kind.rawValue) wait ended without news")
     }
 
     /// `wake()` ends a wait without stopping: the body sees the wake, drains it, waits again.
@@ -149,42 +130,22 @@ import Testing
     }
 
     /// Far more stops wait at once than the one thread they run on: were a stop to block it
-    /// while its body finishes, the next stop could not begin. A referee off that thread lets
-    /// the bodies end after 30 s and says so, so the test fails rather than hangs.
+    /// while its body finishes, the next stop could not begin.
     @Test func stopsWaitWithoutHoldingTheirThread() async throws {
         let n = 32
         let release = DispatchSemaphore(value: 0)
-        let tally = Tally()
+        let ended = Atomic<Int>(0)
         let threads = try (0..<n).map { _ in try StoppableThread() }
         for t in threads {
             t.start {
                 while !t.isStopping { _ = t.pause(60) }
                 release.wait()   // the body's way out lasts until the referee's release
-                tally.ended.add(1, ordering: .releasing)
+                ended.add(1, ordering: .releasing)
             }
         }
-        let referee = NativeThread {
-            var waited = 0
-            while tally.begun.load(ordering: .acquiring) < n && waited < 3_000 { usleep(10_000); waited += 1 }
-            if tally.begun.load(ordering: .acquiring) < n { tally.starved.store(true, ordering: .releasing) }
-            for _ in 0..<n { release.signal() }
-        }
-        let executor = NativeThreadTests.OneThread()
-        let runner = executor.start()
-        await withTaskGroup(of: Void.self) { group in
-            for t in threads {
-                group.addTask(executorPreference: executor) {
-                    tally.begun.add(1, ordering: .releasing)
-                    await t.stop()
-                }
-            }
-        }
-        executor.finish()
-        await runner.join()
-        await referee.join()
-        let wasStarved = tally.starved.load(ordering: .acquiring)
-        let endedCount = tally.ended.load(ordering: .acquiring)
-        #expect(!wasStarved, "all \(n) stops began on one thread while the bodies still ran")
+        let starved = await NativeThreadTests.waitAtOnceOnOneThread(n, thenRelease: release) { await threads[$0].stop() }
+        let endedCount = ended.load(ordering: .acquiring)
+        #expect(!starved, "all \(n) stops began on one thread while the bodies still ran")
         #expect(endedCount == n, "every stop returned after its body")
     }
 }
