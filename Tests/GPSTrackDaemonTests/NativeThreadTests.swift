@@ -37,37 +37,44 @@ import Testing
         }
     }
 
-    /// Far more joins wait at once than the one thread they run on: were a join to block it,
-    /// the next join could not begin. A referee off that thread lets the threads go after
-    /// 30 s and says so, so the test fails rather than hangs (the joins begin within
-    /// milliseconds otherwise).
-    @Test func joinsWaitWithoutHoldingTheirThread() async {
-        let n = 64
-        let release = DispatchSemaphore(value: 0)
+    /// Runs `n` waits at once, each `wait(i)`, on one thread of its own, while a referee off that
+    /// thread signals `release` `n` times once all have begun, or after 30 s; returns whether
+    /// they were starved (not all began: one of them blocked the thread). The test fails
+    /// rather than hangs (the waits begin within milliseconds otherwise).
+    static func waitAtOnceOnOneThread(_ n: Int, thenRelease release: DispatchSemaphore,
+                                      _ wait: @escaping @Sendable (Int) async -> Void) async -> Bool {
         let counts = Counts()
-        let threads = (0..<n).map { _ in NativeThread { release.wait() } }
         let referee = NativeThread {
             var waited = 0
             while counts.begun.load(ordering: .acquiring) < n && waited < 3_000 { usleep(10_000); waited += 1 }
             if counts.begun.load(ordering: .acquiring) < n { counts.starved.store(true, ordering: .releasing) }
             for _ in 0..<n { release.signal() }
         }
-        let early = threads.filter(\.isFinished).count
-        #expect(early == 0, "the threads wait for their release")
         let executor = OneThread()
         let runner = executor.start()
         await withTaskGroup(of: Void.self) { group in
-            for t in threads {
+            for i in 0..<n {
                 group.addTask(executorPreference: executor) {
                     counts.begun.add(1, ordering: .releasing)
-                    await t.join()
+                    await wait(i)
                 }
             }
         }
         executor.finish()
         await runner.join()
         await referee.join()
-        let starved = counts.starved.load(ordering: .acquiring)
+        return counts.starved.load(ordering: .acquiring)
+    }
+
+    /// Far more joins wait at once than the one thread they run on: were a join to block it,
+    /// the next join could not begin.
+    @Test func joinsWaitWithoutHoldingTheirThread() async {
+        let n = 64
+        let release = DispatchSemaphore(value: 0)
+        let threads = (0..<n).map { _ in NativeThread { release.wait() } }
+        let early = threads.filter(\.isFinished).count
+        #expect(early == 0, "the threads wait for their release")
+        let starved = await Self.waitAtOnceOnOneThread(n, thenRelease: release) { await threads[$0].join() }
         #expect(!starved, "all \(n) joins began on one thread while the threads still waited")
         let finished = threads.filter(\.isFinished).count
         #expect(finished == n, "every join returned after its thread's body")

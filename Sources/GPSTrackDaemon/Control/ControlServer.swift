@@ -37,54 +37,43 @@ public final class ControlServer: Sendable {
     let journal: Journal
     let adminGID: gid_t?
     let listenFD: Int32
-    let wakePipe: WakePipe
-    /// What the tracker hands the server's thread, and the stop request: the one piece of
-    /// state both sides touch (clients live in the thread's own `serve` loop).
+    /// The serving thread, its stop flag and the wake pipe that also brings it replies.
+    let worker: StoppableThread
+    /// What the tracker hands the server's thread: the one piece of state both sides touch
+    /// (clients live in the thread's own `serve` loop).
     struct Shared {
         var replies: [(client: Int, line: String, watch: Bool)] = []
         var broadcasts: [String] = []
-        var stopping = false
     }
     let shared = Synchronization.Mutex(Shared())
-    let thread = Synchronization.Mutex<NativeThread?>(nil)
 
     public init(path: String, config: Configuration, journal: Journal) throws(SetupError) {
         self.path = path
         self.config = config
         self.journal = journal
         adminGID = PeerCredentials.groupID(config.adminGroup)
-        do throws(ErrnoError) { wakePipe = try WakePipe() } catch { throw SetupError(description: "\(error)") }
+        do throws(ErrnoError) { worker = try StoppableThread() } catch { throw SetupError(description: "\(error)") }
         listenFD = try Self.listen(path: path, group: config.socketGroup, journal: journal)
     }
 
     /// Starts serving; checked requests arrive on the stream.
     public func start() -> AsyncStream<Incoming> {
-        let (stream, continuation) = AsyncStream<Incoming>.makeStream()
-        let serving = NativeThread { [self] in
-            serve(continuation)
-            continuation.finish()
-        }
-        thread.withLock { $0 = serving }
-        return stream
+        worker.stream { [self] in serve($0) }
     }
 
     /// Closes every connection and the socket, and removes the socket file.
-    public func stop() async {
-        shared.withLock { $0.stopping = true }
-        wakePipe.wake()
-        await thread.withLock { $0.take() }?.join()
-    }
+    public func stop() async { await worker.stop() }
 
     /// Sends a response line to a client; with `watch`, the client receives events from then on.
     public func reply(client: Int, line: String, watch: Bool = false) {
         shared.withLock { $0.replies.append((client, line, watch)) }
-        wakePipe.wake()
+        worker.wake()
     }
 
     /// Sends an event line to every `watch` client.
     public func broadcast(_ line: String) {
         shared.withLock { $0.broadcasts.append(line) }
-        wakePipe.wake()
+        worker.wake()
     }
 
     // MARK: setup
@@ -163,7 +152,7 @@ public final class ControlServer: Sendable {
             close(listenFD)
             unlink(path)
         }
-        while !shared.withLock({ $0.stopping }) {
+        while !worker.isStopping {
             let now = MonotonicClock.now()
             // Idle clients go; the poll waits only as long as the nearest idle deadline.
             var timeoutMs: Int32 = -1
@@ -174,7 +163,7 @@ public final class ControlServer: Sendable {
                 timeoutMs = timeoutMs < 0 ? ms : min(timeoutMs, ms)
             }
             var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: wakePipe.readFD, events: Int16(POLLIN), revents: 0)]
+                       pollfd(fd: worker.wakeFD, events: Int16(POLLIN), revents: 0)]
             let order = Array(clients.keys)
             for id in order {
                 let c = clients[id]!
@@ -184,7 +173,7 @@ public final class ControlServer: Sendable {
             }
             _ = try? syscall("poll") { poll(&fds, nfds_t(fds.count), timeoutMs) }
 
-            if fds[1].revents != 0 { wakePipe.drain() }
+            if fds[1].revents != 0 { worker.drainWakes() }
             drainOutbox(&clients, requests)
             for (i, id) in order.enumerated() {
                 let re = fds[i + 2].revents

@@ -27,11 +27,9 @@ public final class GPSDSource: Sendable {
     public let port: Int
     public let noDataTimeout: Double
     public let maxBackoff: Double
-    private let stopPipe: WakePipe
     private let liveness: Liveness
-    /// The reader thread while it runs.
-    private let thread = Synchronization.Mutex<NativeThread?>(nil)
-    private let stopping = Atomic<Bool>(false)
+    /// The reader thread, its stop flag and wake pipe.
+    private let worker: StoppableThread
 
     public init(host: String, port: Int, noDataTimeout: Double = 10, maxBackoff: Double = 30,
                 liveness: Liveness = .shared) throws(ErrnoError) {
@@ -40,7 +38,7 @@ public final class GPSDSource: Sendable {
         self.port = port
         self.noDataTimeout = noDataTimeout
         self.maxBackoff = maxBackoff
-        stopPipe = try WakePipe()
+        worker = try StoppableThread()
     }
 
     /// Reports handed over and not yet taken (`took`): beyond `maxPending` a fix or a malformed
@@ -87,41 +85,23 @@ public final class GPSDSource: Sendable {
 
     /// Starts the reader thread; batches of events arrive on the returned stream, in order.
     public func start() -> AsyncStream<[Event]> {
-        let (stream, continuation) = AsyncStream<[Event]>.makeStream(bufferingPolicy: .unbounded)
-        let reader = NativeThread { [self] in
-            run(continuation)
-            continuation.finish()
-        }
-        thread.withLock { $0 = reader }
-        return stream
+        worker.stream { [self] in run($0) }
     }
 
     /// Stops the reader and waits for its thread.
-    public func stop() async {
-        stopping.store(true, ordering: .sequentiallyConsistent)
-        stopPipe.wake()
-        await thread.withLock { $0.take() }?.join()
-    }
+    public func stop() async { await worker.stop() }
 
-    private var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }
+    private var isStopping: Bool { worker.isStopping }
 
     /// Sleeps up to `seconds`, returning early (false) when asked to stop. It wakes often
     /// enough to tell the watchdog that it is alive.
     private func pause(_ seconds: Double) -> Bool {
-        var pfd = pollfd(fd: stopPipe.readFD, events: Int16(POLLIN), revents: 0)
-        let deadline = MonotonicClock.now() + seconds
-        while !isStopping {
-            liveness.beat(.gpsdReader)
-            let left = deadline - MonotonicClock.now()
-            if left <= 0 { return true }
-            _ = try? syscall("poll") { poll(&pfd, 1, Int32(min(left, beatInterval) * 1000) + 1) }
-        }
-        return false
+        worker.pause(seconds, beatEvery: beatInterval) { liveness.beat(.gpsdReader) }
     }
 
-    /// How long the reader lets a burst of gpsd's lines gather before it reads, ms: far
-    /// below an epoch (1 s at 1 Hz), the latency it adds is nothing to tracking.
-    static let gatherMS: Int32 = 40
+    /// How long the reader lets a burst of gpsd's lines gather before it reads: far below an
+    /// epoch (1 s at 1 Hz), the latency it adds is nothing to tracking.
+    static let gatherS = 0.04
 
     /// The longest wait between two beats of the reader.
     private var beatInterval: Double { max(liveness.limit / 4, 0.05) }
@@ -166,20 +146,15 @@ public final class GPSDSource: Sendable {
             splitter.reset()
             var lastReport = MonotonicClock.now()
             var reason = "gpsd closed the connection"
-            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: stopPipe.readFD, events: Int16(POLLIN), revents: 0)]
             reading: while !isStopping {
                 liveness.beat(.gpsdReader)
                 let left = noDataTimeout - (MonotonicClock.now() - lastReport)
                 if left <= 0 { reason = "no report from gpsd for \(Int(noDataTimeout)) s"; break }
-                fds[0].revents = 0
-                fds[1].revents = 0
-                _ = try? syscall("poll") { poll(&fds, 2, Int32(min(left, beatInterval) * 1000) + 1) }
-                guard fds[0].revents != 0 else { continue }
+                guard worker.waitFor(fd, timeoutMS: Int32(min(left, beatInterval) * 1000) + 1) != 0 else { continue }
                 // gpsd writes an epoch as a burst of lines (a TPV per sentence, SKY, ...), one
                 // write each: a moment's wait lets the burst gather, so one wake-up reads it
-                // whole instead of one per line (the stop pipe still ends the wait).
-                _ = try? syscall("poll") { poll(&fds[1], 1, Self.gatherMS) }
+                // whole instead of one per line (a stop still ends the wait).
+                _ = worker.pause(Self.gatherS)
                 let n: Int
                 do {
                     n = try syscall("read from gpsd") { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import GPSTrackCore
-import Synchronization
 
 /// The pedometer's source on a thread of its own: a hardware step counter polled in sysfs
 /// once a second, or an accelerometer's IIO buffer waited on with poll(2) and run through the
@@ -31,51 +30,32 @@ public final class IIOSource: Sendable {
     /// Seconds between counter polls.
     public let counterInterval: Double
     public let maxBackoff: Double
-    private let stopPipe: WakePipe
-    /// The reader thread while it runs.
-    private let thread = Synchronization.Mutex<NativeThread?>(nil)
-    private let stopping = Atomic<Bool>(false)
+    /// The reader thread, its stop flag and wake pipe.
+    private let worker: StoppableThread
 
     public init(root: String, devRoot: String, counterInterval: Double = 1, maxBackoff: Double = 30) throws(ErrnoError) {
         self.root = root
         self.devRoot = devRoot
         self.counterInterval = counterInterval
         self.maxBackoff = maxBackoff
-        stopPipe = try WakePipe()
+        worker = try StoppableThread()
     }
 
     /// Starts the thread; events arrive on the returned stream.
     public func start() -> AsyncStream<Event> {
-        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(4096))
-        let reader = NativeThread { [self] in
-            run(continuation)
-            continuation.finish()
-        }
-        thread.withLock { $0 = reader }
-        return stream
+        worker.stream(buffering: .bufferingNewest(4096)) { [self] in run($0) }
     }
 
     /// Stops the thread and waits for it.
-    public func stop() async {
-        stopping.store(true, ordering: .sequentiallyConsistent)
-        stopPipe.wake()
-        await thread.withLock { $0.take() }?.join()
-    }
+    public func stop() async { await worker.stop() }
 
-    private var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }
+    private var isStopping: Bool { worker.isStopping }
 
     /// Sleeps up to `seconds`; false when asked to stop. Sleeping is no work of its own: the
     /// watchdog does not wait for it.
     private func pause(_ seconds: Double) -> Bool {
         Liveness.shared.idle(.pedometer)
-        var pfd = pollfd(fd: stopPipe.readFD, events: Int16(POLLIN), revents: 0)
-        let deadline = MonotonicClock.now() + seconds
-        while !isStopping {
-            let left = deadline - MonotonicClock.now()
-            if left <= 0 { return true }
-            _ = try? syscall("poll") { poll(&pfd, 1, Int32(min(left * 1000, 3_600_000)) + 1) }
-        }
-        return false
+        return worker.pause(seconds)
     }
 
     private func run(_ out: AsyncStream<Event>.Continuation) {
@@ -149,11 +129,9 @@ public final class IIOSource: Sendable {
         while !isStopping {
             Liveness.shared.beat(.pedometer)
             Liveness.shared.stallIfAsked(.pedometer)
-            var fds = [pollfd(fd: buffer.fd, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: stopPipe.readFD, events: Int16(POLLIN), revents: 0)]
-            _ = try? syscall("poll") { poll(&fds, 2, wait) }
+            let revents = worker.waitFor(buffer.fd, timeoutMS: wait)
             if isStopping { return nil }
-            if fds[0].revents != 0 {
+            if revents != 0 {
                 // Steps are reported as the detector confirms them, with their samples' time.
                 let read: Int
                 do {
@@ -168,7 +146,7 @@ public final class IIOSource: Sendable {
                     }
                 } catch { return error.description }
                 // An error or hang-up with nothing to read would wake poll at once, forever.
-                if read == 0 && fds[0].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
+                if read == 0 && revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
                     return "\(device.label): the buffer device reports an error"
                 }
                 if buffer.garbageRun > 1000 { return "\(device.label): the buffer returns garbage (no accelerometer reads over 50 g)" }
