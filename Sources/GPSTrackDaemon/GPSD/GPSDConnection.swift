@@ -28,11 +28,11 @@ struct GPSDConnection {
     /// What libgps writes for WATCH_ENABLE | WATCH_JSON (libgps_sock.c).
     static let watchRequest = Array(#"?WATCH={"enable":true,"json":true};"#.utf8)
 
-    /// Connects to `host`:`port` and asks for reports. `stopFD` is polled with the connect and
-    /// `stopping` checked at every wake-up; `beat` is called at least every `beatInterval`
-    /// seconds while waiting (the watchdog). The name lookup itself is getaddrinfo(3), bounded
-    /// by the resolver's own timeouts.
-    static func open(host: String, port: Int, stopFD: Int32, stopping: () -> Bool,
+    /// Connects to `host`:`port` and asks for reports, on `worker`'s thread: its stop ends
+    /// the wait. `beat` is called at least every `beatInterval` seconds while waiting (the
+    /// watchdog). The name lookup itself is getaddrinfo(3), bounded by the resolver's own
+    /// timeouts.
+    static func open(host: String, port: Int, worker: StoppableThread,
                      beatInterval: Double, beat: () -> Void) -> Outcome {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
@@ -47,7 +47,7 @@ struct GPSDConnection {
         var next: UnsafeMutablePointer<addrinfo>? = first
         while let address = next {
             next = address.pointee.ai_next
-            switch attempt(address.pointee, stopFD: stopFD, stopping: stopping, beatInterval: beatInterval, beat: beat) {
+            switch attempt(address.pointee, worker: worker, beatInterval: beatInterval, beat: beat) {
             case .connected(let connection): return .connected(connection)
             case .stopped: return .stopped
             case .failed(let reason): why = reason
@@ -56,7 +56,7 @@ struct GPSDConnection {
         return .failed(why)
     }
 
-    private static func attempt(_ address: addrinfo, stopFD: Int32, stopping: () -> Bool,
+    private static func attempt(_ address: addrinfo, worker: StoppableThread,
                                 beatInterval: Double, beat: () -> Void) -> Outcome {
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let fd: Int32
@@ -71,17 +71,14 @@ struct GPSDConnection {
             connection.close()
             return .failed(String(cString: strerror(code)))
         }
-        var fds = [pollfd(fd: fd, events: Int16(POLLOUT), revents: 0),
-                   pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
         let deadline = MonotonicClock.now() + timeout
-        while fds[0].revents == 0 {
-            guard !stopping() else { connection.close(); return .stopped }
+        var ready: Int16 = 0
+        while ready == 0 {
+            guard !worker.isStopping else { connection.close(); return .stopped }
             beat()
             let left = deadline - MonotonicClock.now()
             guard left > 0 else { connection.close(); return .failed("no answer in \(Int(timeout)) s") }
-            fds[0].revents = 0
-            fds[1].revents = 0
-            _ = try? syscall("poll") { poll(&fds, 2, Int32(min(left, beatInterval) * 1000) + 1) }
+            ready = worker.waitFor(fd, events: Int16(POLLOUT), timeoutMS: Int32(min(left, beatInterval) * 1000) + 1)
         }
         var code: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)

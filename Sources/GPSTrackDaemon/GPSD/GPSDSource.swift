@@ -134,8 +134,8 @@ public final class GPSDSource: Sendable {
             // Connect and send WATCH, interruptible by a stop; the lines that come back are
             // read here and checked before libgps's parser sees them (see GPSDDecoder.decode).
             let connection: GPSDConnection
-            switch GPSDConnection.open(host: host, port: port, stopFD: stopPipe.readFD, stopping: { isStopping },
-                                       beatInterval: beatInterval, beat: { liveness.beat(.gpsdReader) }) {
+            switch GPSDConnection.open(host: host, port: port, worker: worker, beatInterval: beatInterval,
+                                       beat: { liveness.beat(.gpsdReader) }) {
             case .connected(let c): connection = c
             case .stopped: continue
             case .failed(let why):

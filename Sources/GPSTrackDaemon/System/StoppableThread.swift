@@ -90,11 +90,11 @@ final class StoppableThread: Sendable {
         return false
     }
 
-    /// Waits up to `timeoutMS` (-1: no limit) for `fd` to be readable, a stop or a wake; returns
-    /// `fd`'s `revents` (0 when woken or timed out).
-    func waitFor(_ fd: Int32, timeoutMS: Int32) -> Int16 {
+    /// Waits up to `timeoutMS` (-1: no limit) for `fd` to be readable (or what `events` asks),
+    /// a stop or a wake; returns `fd`'s `revents` (0 when woken or timed out).
+    func waitFor(_ fd: Int32, events: Int16 = Int16(POLLIN), timeoutMS: Int32) -> Int16 {
         // A tuple on the stack, not an array: the gpsd reader waits here once per read.
-        var fds = (pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+        var fds = (pollfd(fd: fd, events: events, revents: 0),
                    pollfd(fd: pipe.readFD, events: Int16(POLLIN), revents: 0))
         _ = withUnsafeMutablePointer(to: &fds) { tuple in
             tuple.withMemoryRebound(to: pollfd.self, capacity: 2) { p in try? syscall("poll") { poll(p, 2, timeoutMS) } }
