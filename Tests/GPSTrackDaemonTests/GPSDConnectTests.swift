@@ -20,22 +20,7 @@ struct GPSDConnectTests {
             no_data_timeout_s = 2
             pedometer = off
             """)
-        let dir = conf.replacingOccurrences(of: ".conf", with: "")
-        let setup = [
-            "ip link set lo up", "ip addr add \(silent)/32 dev lo",
-            "nft add table inet gpstrackd_test",
-            "nft 'add chain inet gpstrackd_test out { type filter hook output priority 0; }'",
-            "nft add rule inet gpstrackd_test out ip daddr \(silent) drop",
-        ].joined(separator: " && ")
-        let process = Process()
-        LiveHarness.unmasked(process, "/usr/bin/unshare", ["--net", "/bin/sh", "-c", setup + " && exec \"$0\" \"$@\"", ExecutableRunner.binary,
-                                                           "--config", conf, "--log", "journal", "--socket", dir + ".sock", "--state-dir", dir + ".state"])
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        let started = Date()
-        try process.run()
-        return (process, errors, started)
+        return try LiveHarness.daemonInNetworkNamespace(config: conf, addresses: [silent], dropped: silent)
     }
 
     /// Entries of this run's daemon with GPSTRACK_EVENT `event`.

@@ -191,3 +191,29 @@ enum LiveHarness {
         deinit { _ = stop() }
     }
 }
+
+extension LiveHarness {
+    /// The daemon in a network namespace of its own (`unshare --net`) with `addresses` on its
+    /// loopback and everything sent to `dropped` dropped by nftables, as a dead link or
+    /// systemd's cgroup filter drops it: a TCP connect there neither succeeds nor fails.
+    /// `extraSetup` runs after (shell commands). Logs to the journal; returns the started
+    /// process, its stderr and when it started.
+    static func daemonInNetworkNamespace(config: String, addresses: [String], dropped: String,
+                                         extraSetup: [String] = []) throws -> (Process, Pipe, Date) {
+        let dir = config.replacingOccurrences(of: ".conf", with: "")
+        let setup = (["ip link set lo up"] + addresses.map { "ip addr add \($0)/32 dev lo" } + [
+            "nft add table inet gpstrackd_test",
+            "nft 'add chain inet gpstrackd_test out { type filter hook output priority 0; }'",
+            "nft add rule inet gpstrackd_test out ip daddr \(dropped) drop",
+        ] + extraSetup).joined(separator: " && ")
+        let process = Process()
+        unmasked(process, "/usr/bin/unshare", ["--net", "/bin/sh", "-c", setup + " && exec \"$0\" \"$@\"", ExecutableRunner.binary,
+                                               "--config", config, "--log", "journal", "--socket", dir + ".sock", "--state-dir", dir + ".state"])
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        let started = Date()
+        try process.run()
+        return (process, errors, started)
+    }
+}

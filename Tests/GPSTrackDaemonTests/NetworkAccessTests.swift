@@ -21,23 +21,9 @@ struct NetworkAccessTests {
             mqtt_port = 1883
             no_data_timeout_s = 2
             """)
-        let dir = conf.replacingOccurrences(of: ".conf", with: "")
-        let setup = [
-            "ip link set lo up", "ip addr add \(forbidden)/32 dev lo", "ip addr add \(allowed)/32 dev lo",
-            "nft add table inet gpstrackd_test",
-            "nft 'add chain inet gpstrackd_test out { type filter hook output priority 0; }'",
-            "nft add rule inet gpstrackd_test out ip daddr \(forbidden) drop",
-            // One SYN retry: a blocked connect gives up after a few seconds, not two minutes.
-            "sysctl -qw net.ipv4.tcp_syn_retries=1",
-        ].joined(separator: " && ")
-        let process = Process()
-        LiveHarness.unmasked(process, "/usr/bin/unshare", ["--net", "/bin/sh", "-c", setup + " && exec \"$0\" \"$@\"", ExecutableRunner.binary,
-                                                           "--config", conf, "--log", "journal", "--socket", dir + ".sock", "--state-dir", dir + ".state"])
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        let started = Date()
-        try process.run()
+        // One SYN retry: a blocked connect gives up after a few seconds, not two minutes.
+        let (process, errors, started) = try LiveHarness.daemonInNetworkNamespace(
+            config: conf, addresses: [forbidden, allowed], dropped: forbidden, extraSetup: ["sysctl -qw net.ipv4.tcp_syn_retries=1"])
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) }; process.waitUntilExit() }
         let entries = { try LiveHarness.journal(["_PID=\(process.processIdentifier)"], since: started) }
         let forbiddenEntries = { try entries().filter { $0["GPSTRACK_EVENT"] as? String == "network_forbidden" } }
