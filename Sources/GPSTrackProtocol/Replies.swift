@@ -158,11 +158,11 @@ public struct StopsReply: Codable, Sendable, Equatable {
     public init(stops: [StopRow]) { self.stops = stops }
 }
 
-/// `events`: stored events, each as the journal's and `watch`'s event line has it.
+/// `events`: stored events, each as `watch` and replay have its line.
 public struct EventsReply: Codable, Sendable, Equatable {
     public var ok = true
-    public var events: [JSONFragment]
-    public init(events: [JSONFragment]) { self.events = events }
+    public var events: [EventLine]
+    public init(events: [EventLine]) { self.events = events }
 }
 
 /// `steps [--since TIME]`: stored steps since a time (all without one), and the figures now.

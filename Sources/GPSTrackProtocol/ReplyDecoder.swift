@@ -52,7 +52,6 @@ private struct ValueDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
-        if type == JSONFragment.self { return JSONFragment(value) as! T }
         return try T(from: self)
     }
 

@@ -1,6 +1,6 @@
 /// Writes a reply type as one line of JSON, the way the control socket always has: keys in the
 /// order the type declares them, a nil optional as `null` (unless marked `@Omitted`), numbers as
-/// `JSONObject` writes them (`12.0`, `3`; NaN and infinity as `null`), a `JSONFragment` as it is.
+/// `JSONObject` writes them (`12.0`, `3`; NaN and infinity as `null`).
 /// Foundation's JSONEncoder writes none of these the same, so the line would change under the tests.
 public enum ReplyEncoder {
     /// The value as one line of JSON.
@@ -35,7 +35,6 @@ final class Slot {
     }
 
     func store<T: Encodable>(_ v: T) throws {
-        if let f = v as? JSONFragment { set(f.text); return }
         try v.encode(to: SlotEncoder(slot: self, codingPath: []))
     }
 

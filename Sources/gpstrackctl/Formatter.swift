@@ -15,7 +15,6 @@ enum Formatter {
         return String(decoding: buf.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    static func num(_ v: JSONValue?, _ decimals: Int = 0) -> String { num(v?.number, decimals) }
 
     static func num(_ n: Double?, _ decimals: Int = 0) -> String {
         guard let n else { return "-" }
@@ -81,13 +80,6 @@ enum Formatter {
         return "\(num(p.lat, 5)),\(num(p.lon, 5))"
     }
 
-    /// The same for an event's place, read untyped.
-    static func place(_ p: JSONValue?) -> String {
-        let names = p?["fences"]?.array?.compactMap(\.string) ?? []
-        if !names.isEmpty { return names.joined(separator: "/") }
-        return "\(num(p?["lat"], 5)),\(num(p?["lon"], 5))"
-    }
-
     /// A table of rows, columns padded to their widest cell (the last one not).
     static func table(_ rows: [[String]]) -> String {
         guard let width = rows.first?.count else { return "" }
@@ -143,32 +135,6 @@ enum Formatter {
             rows.append([f.id, f.name ?? "", f.kind ?? "", f.state, localTime(f.since), (f.lastEvent ?? nil) ?? "-"])
         }
         return table(rows)
-    }
-
-    static func event(_ e: JSONValue) -> String {
-        let name = e["event"]?.string ?? "?"
-        var text = "\(localTime((e["time"] ?? e["end"])?.string))  \(name)"
-        if let trip = e["trip"]?.number { text += " \(Int(trip))" }
-        if name == "trip_end" {
-            text += ": \(place(e["from"])) → \(place(e["to"])), \(num(e["traveled_m"])) m in \(num(e["duration_s"])) s"
-                + " (from \(localTime(e["start"]?.string)))"
-        }
-        if let d = e["distance_m"]?.number { text += ", \(num(.number(d))) m" }
-        if let limit = e["limit_kmh"]?.number { text += ", limit \(num(.number(limit))) km/h" }
-        if let v = (e["max_speed_mps"] ?? e["speed_mps"])?.number, name.hasPrefix("overspeed") { text += ", \(num(.number(v * 3.6))) km/h" }
-        if let fence = e["fence"]?.string {
-            text += " \(fence)"
-            if let n = e["name"]?.string { text += " (\(n))" }
-        }
-        if let s = e["state"]?.string { text += " \(s)" }
-        if e["crossed"] == .bool(true) { text += " (crossed between fixes)" }
-        if name == "fences_determined" {
-            text += ": " + ["inside", "outside", "unknown"].map { "\(num(e[$0])) \($0)" }.joined(separator: ", ")
-        }
-        if let lat = e["lat"]?.number, let lon = e["lon"]?.number { text += " at \(num(.number(lat), 6)),\(num(.number(lon), 6))" }
-        if let m = e["message"]?.string { text += ": \(m)" }
-        if let seq = e["seq"]?.number { text += "  #\(Int(seq))" }
-        return text
     }
 }
 

@@ -152,7 +152,7 @@ case "guard":
     out(json ? first : "guard: \(r.guard.state)")
 case "events":
     let r = reply(EventsReply.self)
-    if json { out(first) } else { for e in r.events { out(Formatter.event(e.value)) } }
+    if json { out(first) } else { for e in r.events { out(Formatter.event(e)) } }
 case "steps":
     let r = reply(StepsReply.self)
     if json { out(first) } else {
@@ -176,7 +176,13 @@ case "watch":
     _ = reply(WatchReply.self)
     out(json ? first : "watching gpstrackd at \(path); ^C to stop")
     while let line = client.readLine() {
-        if json { out(line) } else { out(Formatter.event((try? JSONValue.parse(Array(line.utf8))) ?? .null)) }
+        // Each line read as the type the daemon wrote it from, like a reply: one that does not
+        // read ends the watch with the field named.
+        let event: WatchLine
+        do { event = try ReplyDecoder.decode(WatchLine.self, line: line) } catch {
+            fail(.protocolError, "gpstrackctl: gpstrackd at \(path) sent a watch line this gpstrackctl cannot read: \(error)")
+        }
+        out(json ? line : Formatter.event(event))
     }
 case "reload":
     _ = reply(ReloadReply.self)

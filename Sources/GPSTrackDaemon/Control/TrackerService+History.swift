@@ -35,9 +35,25 @@ extension TrackerService {
         }
     }
 
+    /// Stored events, read back as the type they were written from (this daemon wrote each row
+    /// with `EventJSON`, so each reads back to the same line). A row that does not read (written
+    /// by another version, or damaged) is left out and said so in the journal, not sent untyped.
     func handleEvents(since: Double?, fence: String?) -> Result<Reply, ControlError> {
         availableStore().map { store in
-            EventsReply(events: store.events(since: since, fence: fence).map { JSONFragment(text: $0) })
+            var unread: [String] = []
+            let events = store.events(since: since, fence: fence).compactMap { line -> EventLine? in
+                do { return try ReplyDecoder.decode(EventLine.self, line: line) } catch {
+                    unread.append("\(error)")
+                    return nil
+                }
+            }
+            if let first = unread.first {
+                journal.log(LogEntry(event: "events_unreadable", priority: .warning,
+                                     message: "\(unread.count) stored events do not read as events and were left out of the reply; "
+                                        + "the first: \(first)",
+                                     fields: [("GPSTRACK_SKIPPED", String(unread.count))]))
+            }
+            return EventsReply(events: events)
         }
     }
 

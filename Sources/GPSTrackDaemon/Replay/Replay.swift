@@ -106,7 +106,7 @@ public struct Replay {
     }
 
     private func emit(_ events: [TrackingSession.Sequenced], to out: OutputWriter) throws(ErrnoError) {
-        for event in events { try out.writeLine(EventJSON.encode(event, fences: fenceIndex)) }
+        for event in events { try out.writeLine(EventJSON.encode(event)) }
     }
 
     /// The final summary line.

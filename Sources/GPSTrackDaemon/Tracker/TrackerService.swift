@@ -70,7 +70,7 @@ public actor TrackerService {
     /// Commits events, then reports them (journal, watchers, MQTT): each event is encoded once
     /// and nobody hears of it before it is stored.
     func deliver(_ events: [TrackingSession.Sequenced], force: Bool = false) {
-        let lines = events.map { EventJSON.encode($0, fences: session.geofences?.index) }
+        let lines = events.map(EventJSON.encode)
         persist(events, lines: lines, force: force)
         for (e, line) in zip(events, lines) {
             emit(EventLog.entry(for: e, traveledM: session.tracker.trip.traveledM), json: line)
@@ -106,16 +106,14 @@ public actor TrackerService {
         watchSink = sink
     }
 
-    /// Logs an entry and streams it to watchers (session events in replay's format).
+    /// Logs an entry and streams it to watchers: a tracking event as its `EventLine` (`json`,
+    /// replay's line), anything else as a `NoticeLine`.
     func emit(_ entry: LogEntry, json: String? = nil) {
         journal.log(entry)
         guard let watchSink else { return }
         if let json { watchSink(json); return }
-        var o = JSONObject()
-        o.add("event", entry.event)
-        o.add("message", entry.message)
-        for (k, v) in entry.fields where k.hasPrefix("GPSTRACK_") { o.add(k.dropFirst(9).lowercased(), v) }
-        watchSink(o.encoded)
+        let fields = entry.fields.filter { $0.0.hasPrefix("GPSTRACK_") }.map { NoticeLine.Field($0.0.dropFirst(9).lowercased(), $0.1) }
+        watchSink(ReplyEncoder.encode(NoticeLine(event: entry.event, message: entry.message, fields: fields)))
     }
 
     /// Handles one report or state change of the gpsd source.

@@ -1,0 +1,189 @@
+/// One tracking event as it travels: a line of `watch`, an item of `events`, a line of
+/// `gpstrackd replay` and the row the store keeps are all this text:
+/// `{"event":"enter","fence":"home","name":"Home","time":"…","lat":…,"lon":…,"seq":3}`: the
+/// event's name first, the fields of its kind in their order, the sequence number last. The
+/// daemon encodes it with `ReplyEncoder`, gpstrackctl decodes it with `ReplyDecoder`.
+public struct EventLine: Codable, Sendable, Equatable {
+    /// What happened, with the fields of its kind.
+    public var body: Body
+    /// The event's sequence number (consecutive, kept across restarts).
+    public var seq: Int
+
+    public init(_ body: Body, seq: Int) {
+        self.body = body
+        self.seq = seq
+    }
+
+    /// The events by kind; the case names the `event` field's value.
+    public enum Body: Sendable, Equatable {
+        case enter(FenceChange)
+        case exit(FenceChange)
+        case dwell(FenceChange)
+        /// A fence found inside with no transition, or unknown once the fix was lost.
+        case state(FenceChange)
+        case fencesDetermined(FencesDetermined)
+        case tripStart(TripStart)
+        case tripEnd(TripEnd)
+        case tripStop(TripStop)
+        case guardArmed(GuardArmed)
+        case guardBreach(GuardBreach)
+        case overspeedStart(OverspeedStart)
+        case overspeedEnd(OverspeedEnd)
+        case discontinuity(Discontinuity)
+
+        /// The `event` field's value (`enter`, `trip_end`, ...).
+        public var name: String {
+            switch self {
+            case .enter: "enter"
+            case .exit: "exit"
+            case .dwell: "dwell"
+            case .state: "state"
+            case .fencesDetermined: "fences_determined"
+            case .tripStart: "trip_start"
+            case .tripEnd: "trip_end"
+            case .tripStop: "trip_stop"
+            case .guardArmed: "guard_armed"
+            case .guardBreach: "guard_breach"
+            case .overspeedStart: "overspeed_start"
+            case .overspeedEnd: "overspeed_end"
+            case .discontinuity: "discontinuity"
+            }
+        }
+
+        /// Every tracking event's name: what a `watch` line is when its `event` is one of these
+        /// (the other lines are notices).
+        public static let names: Set<String> = [
+            "enter", "exit", "dwell", "state", "fences_determined", "trip_start", "trip_end", "trip_stop",
+            "guard_armed", "guard_breach", "overspeed_start", "overspeed_end", "discontinuity",
+        ]
+
+        /// The fields of the kind, between `event` and `seq`.
+        var fields: any Encodable {
+            switch self {
+            case .enter(let f), .exit(let f), .dwell(let f), .state(let f): f
+            case .fencesDetermined(let f): f
+            case .tripStart(let f): f
+            case .tripEnd(let f): f
+            case .tripStop(let f): f
+            case .guardArmed(let f): f
+            case .guardBreach(let f): f
+            case .overspeedStart(let f): f
+            case .overspeedEnd(let f): f
+            case .discontinuity(let f): f
+            }
+        }
+    }
+
+    enum CodingKeys: String, CodingKey { case event, seq }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(body.name, forKey: .event)
+        // The kind's fields land in the same object, after `event` (ReplyEncoder keeps the order).
+        try body.fields.encode(to: encoder)
+        try c.encode(seq, forKey: .seq)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try c.decode(String.self, forKey: .event)
+        switch name {
+        case "enter": body = .enter(try FenceChange(from: decoder))
+        case "exit": body = .exit(try FenceChange(from: decoder))
+        case "dwell": body = .dwell(try FenceChange(from: decoder))
+        case "state":
+            let f = try FenceChange(from: decoder)
+            guard f.state != nil else {
+                throw ReplyDecoder.ReplyError(path: ReplyDecoder.path(decoder.codingPath + [FenceChange.CodingKeys.state]),
+                                              reason: "is missing")
+            }
+            body = .state(f)
+        case "fences_determined": body = .fencesDetermined(try FencesDetermined(from: decoder))
+        case "trip_start": body = .tripStart(try TripStart(from: decoder))
+        case "trip_end": body = .tripEnd(try TripEnd(from: decoder))
+        case "trip_stop": body = .tripStop(try TripStop(from: decoder))
+        case "guard_armed": body = .guardArmed(try GuardArmed(from: decoder))
+        case "guard_breach": body = .guardBreach(try GuardBreach(from: decoder))
+        case "overspeed_start": body = .overspeedStart(try OverspeedStart(from: decoder))
+        case "overspeed_end": body = .overspeedEnd(try OverspeedEnd(from: decoder))
+        case "discontinuity": body = .discontinuity(try Discontinuity(from: decoder))
+        default:
+            throw ReplyDecoder.ReplyError(path: ReplyDecoder.path(decoder.codingPath + [CodingKeys.event]),
+                                          reason: "is not a tracking event: \(JSONObject.quote(name))")
+        }
+        seq = try c.decode(Int.self, forKey: .seq)
+    }
+}
+
+/// A line of the `watch` stream after its first: a tracking event, or one of the daemon's
+/// notices. Told apart by the name (`EventLine.Body.names`), so a tracking event that does
+/// not read is an error, not a notice.
+public enum WatchLine: Codable, Sendable, Equatable {
+    case event(EventLine)
+    case notice(NoticeLine)
+
+    private enum CodingKeys: String, CodingKey { case event }
+
+    public init(from decoder: any Decoder) throws {
+        let name = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .event)
+        self = EventLine.Body.names.contains(name) ? .event(try EventLine(from: decoder)) : .notice(try NoticeLine(from: decoder))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .event(let e): try e.encode(to: encoder)
+        case .notice(let n): try n.encode(to: encoder)
+        }
+    }
+}
+
+/// A `watch` line that is not a tracking event: the daemon's own news (gpsd lost or back, the
+/// fix lost or acquired, fences reloaded, the pedometer, a trip's steps), as its journal entry
+/// has it: `{"event":"gpsd_lost","message":"Lost gpsd: …","gpsd":"127.0.0.1:2947"}`, then the
+/// entry's `GPSTRACK_*` fields in lower case without the prefix, every value a string.
+public struct NoticeLine: Codable, Sendable, Equatable {
+    /// One field of the journal entry.
+    public struct Field: Sendable, Equatable {
+        public var name: String
+        public var value: String
+        public init(_ name: String, _ value: String) { self.name = name; self.value = value }
+    }
+
+    public var event: String
+    /// The journal's `MESSAGE`.
+    public var message: String
+    /// Written in the entry's order; read back in name order (a JSON object keeps none).
+    public var fields: [Field]
+
+    public init(event: String, message: String, fields: [Field] = []) {
+        self.event = event
+        self.message = message
+        self.fields = fields
+    }
+
+    /// The value of the field `name`, if the notice has it.
+    public subscript(name: String) -> String? { fields.first { $0.name == name }?.value }
+
+    private struct Name: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ s: String) { stringValue = s }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Name.self)
+        try c.encode(event, forKey: Name("event"))
+        try c.encode(message, forKey: Name("message"))
+        for f in fields { try c.encode(f.value, forKey: Name(f.name)) }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Name.self)
+        event = try c.decode(String.self, forKey: Name("event"))
+        message = try c.decode(String.self, forKey: Name("message"))
+        fields = try c.allKeys.map(\.stringValue).filter { $0 != "event" && $0 != "message" }.sorted()
+            .map { Field($0, try c.decode(String.self, forKey: Name($0))) }
+    }
+}

@@ -1,0 +1,70 @@
+import GPSTrackProtocol
+
+/// Events for people: one line each, for `events` and `watch`.
+extension Formatter {
+    /// A `watch` line.
+    static func event(_ line: WatchLine) -> String {
+        switch line {
+        case .event(let e): event(e)
+        case .notice(let n): notice(n)
+        }
+    }
+
+    /// `time  name[ trip][: trip's ends][, figures][ fence (name) state][: counts][ at lat,lon]  #seq`.
+    static func event(_ e: EventLine) -> String {
+        var time: String?, trip: Int?, ends = ""
+        var distance: Double?, limit: Double?, speed: Double?
+        var fence: EventLine.FenceChange?, counts: EventLine.FencesDetermined?
+        var lat: Double?, lon: Double?
+        switch e.body {
+        case .enter(let f), .exit(let f), .dwell(let f), .state(let f):
+            time = f.time; fence = f; lat = f.lat; lon = f.lon
+        case .fencesDetermined(let c):
+            time = c.time; counts = c
+        case .tripStart(let t):
+            time = t.time; trip = t.trip; lat = t.lat; lon = t.lon
+        case .tripEnd(let t):
+            time = t.end; trip = t.trip
+            ends = ": \(place(t.from)) → \(place(t.to)), \(num(t.traveledM)) m in \(num(t.durationS)) s (from \(localTime(t.start)))"
+        case .tripStop(let t):
+            time = t.time
+        case .guardArmed(let g):
+            time = g.time; lat = g.lat; lon = g.lon
+        case .guardBreach(let g):
+            time = g.time; distance = g.distanceM; lat = g.lat; lon = g.lon
+        case .overspeedStart(let o):
+            time = o.time; limit = o.limitKmh; speed = o.speedMps; lat = o.lat; lon = o.lon
+        case .overspeedEnd(let o):
+            time = o.time; distance = o.distanceM; limit = o.limitKmh; speed = o.maxSpeedMps; lat = o.lat; lon = o.lon
+        case .discontinuity(let d):
+            time = d.time; lat = d.lat; lon = d.lon
+        }
+        var text = "\(localTime(time))  \(e.body.name)"
+        if let trip { text += " \(trip)" }
+        text += ends
+        if let distance { text += ", \(num(distance)) m" }
+        if let limit { text += ", limit \(num(limit)) km/h" }
+        if let speed { text += ", \(num(speed * 3.6)) km/h" }
+        if let fence {
+            text += " \(fence.fence)"
+            if let name = fence.name { text += " (\(name))" }
+            if let state = fence.state { text += " \(state)" }
+            if fence.crossed == true { text += " (crossed between fixes)" }
+        }
+        if let c = counts { text += ": \(num(c.inside)) inside, \(num(c.outside)) outside, \(num(c.unknown)) unknown" }
+        if let lat, let lon { text += " at \(num(lat, 6)),\(num(lon, 6))" }
+        return text + "  #\(e.seq)"
+    }
+
+    /// `time  name[ fence (name)][ state]: message`: a notice has a time or fence only if its
+    /// journal entry had such fields.
+    static func notice(_ n: NoticeLine) -> String {
+        var text = "\(localTime(n["time"] ?? n["end"]))  \(n.event)"
+        if let fence = n["fence"] {
+            text += " \(fence)"
+            if let name = n["name"] { text += " (\(name))" }
+        }
+        if let state = n["state"] { text += " \(state)" }
+        return text + ": \(n.message)"
+    }
+}
