@@ -24,11 +24,14 @@ import Testing
         var returned: Int { result.load(ordering: .acquiring) }
     }
 
-    /// Polls `condition` every 10 ms for up to 30 s: what the test waits for.
-    static func eventually(_ condition: () -> Bool) async throws -> Bool {
+    /// Polls `condition` every 10 ms for up to 30 s: what the test waits for. Synchronous on
+    /// purpose: between starting a body and stopping it the test must not suspend, or a
+    /// cooperative pool kept busy by other suites' blocking waits (a full `make test`) could
+    /// hold it past the body's one-minute wait, which then ends by itself.
+    static func eventually(_ condition: () -> Bool) -> Bool {
         for _ in 0..<3_000 {
             if condition() { return true }
-            try await Task.sleep(nanoseconds: 10_000_000)
+            usleep(10_000)
         }
         return condition()
     }
@@ -62,8 +65,10 @@ import Testing
             probe.result.store(result, ordering: .releasing)
             probe.waitedMS.store(Int((MonotonicClock.now() - begun) * 1000), ordering: .releasing)
         }
-        let entered = try await Self.eventually { probe.hasEntered }
+        let entered = Self.eventually { probe.hasEntered }
         #expect(entered)
+        // Asked before any suspension (see `eventually`); `stop` then waits for the thread.
+        t.requestStop()
         await t.stop()
         #expect(t.isStopping)
         let waited = probe.waited
@@ -88,7 +93,7 @@ import Testing
             probe.finished.store(true, ordering: .releasing)
         }
         t.wake()
-        let woken = try await Self.eventually { probe.wakeCount >= 1 }
+        let woken = Self.eventually { probe.wakeCount >= 1 }
         #expect(woken, "the body saw the wake")
         #expect(!t.isStopping)
         #expect(!probe.hasFinished, "a wake does not end the body")
