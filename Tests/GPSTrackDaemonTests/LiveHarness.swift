@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import GPSTrackCore
 import GPSTrackSim
 
@@ -82,17 +83,31 @@ enum LiveHarness {
             .lines.compactMap(ExecutableRunner.json)
     }
 
+    /// Ports handed out in this run, never handed out twice.
+    private static let givenPorts = Mutex<Set<Int>>([])
+
+    /// A loopback TCP port for a test's gpsd or broker: free now, never given before in this
+    /// run, and below the kernel's ephemeral range, so that no outgoing connection (the
+    /// daemon's own to gpsd or a broker, from other tests running at the same time) can hold
+    /// it when the server comes to bind it (a port the kernel picked for `bind(0)` could be).
     static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = 0
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
-        return Int(UInt16(bigEndian: addr.sin_port))
+        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
+            .split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).compactMap { Int($0) } ?? []
+        let below = max(range.first ?? 32768, 12_000)
+        while true {
+            let port = Int.random(in: 10_000..<below)
+            guard givenPorts.withLock({ $0.insert(port).inserted }) else { continue }
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(fd) }
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+            addr.sin_port = UInt16(port).bigEndian
+            let bound = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            if bound == 0 { return port }
+        }
     }
 
     /// An NMEA log of `fixes` after `padding` seconds without a fix (gpsd needs a moment

@@ -133,6 +133,9 @@ public final class GPSDSource: Sendable {
             first = false
             // Connect and send WATCH, interruptible by a stop; the lines that come back are
             // read here and checked before libgps's parser sees them (see GPSDDecoder.decode).
+            // The name lookup (getaddrinfo) may take the resolver's timeouts, up to 30 s for
+            // a name with no answer: the watchdog is told to allow for it.
+            liveness.beat(.gpsdReader, grace: 60)
             let connection: GPSDConnection
             switch GPSDConnection.open(host: host, port: port, worker: worker, beatInterval: beatInterval,
                                        beat: { liveness.beat(.gpsdReader) }) {
