@@ -23,17 +23,7 @@ struct MQTTTests {
             try process.run()
             try LiveHarness.waitFor("the broker", timeout: 10) { Self.listening(port) }
         }
-        static func listening(_ port: Int) -> Bool {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(fd) }
-            var addr = sockaddr_in()
-            addr.sin_family = sa_family_t(AF_INET)
-            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-            addr.sin_port = UInt16(port).bigEndian
-            return withUnsafePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            } == 0
-        }
+        static func listening(_ port: Int) -> Bool { LiveHarness.onLoopback(port, connect) }
         func stop() {
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
