@@ -52,9 +52,31 @@ public struct EventLine: Codable, Sendable, Equatable {
 
         /// Every tracking event's name: what a `watch` line is when its `event` is one of these
         /// (the other lines are notices).
-        public static let names: Set<String> = [
-            "enter", "exit", "dwell", "state", "fences_determined", "trip_start", "trip_end", "trip_stop",
-            "guard_armed", "guard_breach", "overspeed_start", "overspeed_end", "discontinuity",
+        public static let names = Set(readers.keys)
+
+        /// How each kind's fields are read, by the `event` field's value: the decoder's one list
+        /// of names.
+        static let readers: [String: @Sendable (any Decoder) throws -> Body] = [
+            "enter": { .enter(try FenceChange(from: $0)) },
+            "exit": { .exit(try FenceChange(from: $0)) },
+            "dwell": { .dwell(try FenceChange(from: $0)) },
+            "state": { decoder in
+                let f = try FenceChange(from: decoder)
+                guard f.state != nil else {
+                    throw ReplyDecoder.ReplyError(path: ReplyDecoder.path(decoder.codingPath + [FenceChange.CodingKeys.state]),
+                                                  reason: "is missing")
+                }
+                return .state(f)
+            },
+            "fences_determined": { .fencesDetermined(try FencesDetermined(from: $0)) },
+            "trip_start": { .tripStart(try TripStart(from: $0)) },
+            "trip_end": { .tripEnd(try TripEnd(from: $0)) },
+            "trip_stop": { .tripStop(try TripStop(from: $0)) },
+            "guard_armed": { .guardArmed(try GuardArmed(from: $0)) },
+            "guard_breach": { .guardBreach(try GuardBreach(from: $0)) },
+            "overspeed_start": { .overspeedStart(try OverspeedStart(from: $0)) },
+            "overspeed_end": { .overspeedEnd(try OverspeedEnd(from: $0)) },
+            "discontinuity": { .discontinuity(try Discontinuity(from: $0)) },
         ]
 
         /// The fields of the kind, between `event` and `seq`.
@@ -87,30 +109,11 @@ public struct EventLine: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let name = try c.decode(String.self, forKey: .event)
-        switch name {
-        case "enter": body = .enter(try FenceChange(from: decoder))
-        case "exit": body = .exit(try FenceChange(from: decoder))
-        case "dwell": body = .dwell(try FenceChange(from: decoder))
-        case "state":
-            let f = try FenceChange(from: decoder)
-            guard f.state != nil else {
-                throw ReplyDecoder.ReplyError(path: ReplyDecoder.path(decoder.codingPath + [FenceChange.CodingKeys.state]),
-                                              reason: "is missing")
-            }
-            body = .state(f)
-        case "fences_determined": body = .fencesDetermined(try FencesDetermined(from: decoder))
-        case "trip_start": body = .tripStart(try TripStart(from: decoder))
-        case "trip_end": body = .tripEnd(try TripEnd(from: decoder))
-        case "trip_stop": body = .tripStop(try TripStop(from: decoder))
-        case "guard_armed": body = .guardArmed(try GuardArmed(from: decoder))
-        case "guard_breach": body = .guardBreach(try GuardBreach(from: decoder))
-        case "overspeed_start": body = .overspeedStart(try OverspeedStart(from: decoder))
-        case "overspeed_end": body = .overspeedEnd(try OverspeedEnd(from: decoder))
-        case "discontinuity": body = .discontinuity(try Discontinuity(from: decoder))
-        default:
+        guard let read = Body.readers[name] else {
             throw ReplyDecoder.ReplyError(path: ReplyDecoder.path(decoder.codingPath + [CodingKeys.event]),
                                           reason: "is not a tracking event: \(JSONObject.quote(name))")
         }
+        body = try read(decoder)
         seq = try c.decode(Int.self, forKey: .seq)
     }
 }
