@@ -71,14 +71,10 @@ struct GPSDConnection {
             connection.close()
             return .failed(String(cString: strerror(code)))
         }
-        let deadline = MonotonicClock.now() + timeout
-        var ready: Int16 = 0
-        while ready == 0 {
-            guard !worker.isStopping else { connection.close(); return .stopped }
-            beat()
-            let left = deadline - MonotonicClock.now()
-            guard left > 0 else { connection.close(); return .failed("no answer in \(Int(timeout)) s") }
-            ready = worker.waitFor(fd, events: Int16(POLLOUT), timeoutMS: Int32(min(left, beatInterval) * 1000) + 1)
+        switch worker.wait(for: fd, events: Int16(POLLOUT), seconds: timeout, beatEvery: beatInterval, beat: beat) {
+        case .stopped: connection.close(); return .stopped
+        case .timedOut: connection.close(); return .failed("no answer in \(Int(timeout)) s")
+        case .ready: break
         }
         var code: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)

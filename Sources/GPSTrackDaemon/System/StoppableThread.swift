@@ -75,19 +75,35 @@ final class StoppableThread: Sendable {
     /// Empties the wake pipe after a `wake()`, so that the next poll waits again.
     func drainWakes() { pipe.drain() }
 
-    /// Sleeps up to `seconds`, returning early (false) when asked to stop. `beat` runs before
-    /// each wait of at most `beatEvery` seconds: a watchdog's heartbeat through a long sleep.
-    func pause(_ seconds: Double, beatEvery slice: Double = 3600, beat: () -> Void = {}) -> Bool {
-        var pfd = pollfd(fd: pipe.readFD, events: Int16(POLLIN), revents: 0)
+    /// How a bounded wait ended.
+    enum WaitEnd: Equatable {
+        /// The descriptor is ready: its `revents`.
+        case ready(Int16)
+        case timedOut
+        case stopped
+    }
+
+    /// Waits up to `seconds` for `fd` (none: just the time) to be ready for `events`, ending
+    /// early on a stop. `beat` runs before each poll of at most `beatEvery` seconds: a watchdog's
+    /// heartbeat through a long wait.
+    func wait(for fd: Int32? = nil, events: Int16 = Int16(POLLIN), seconds: Double,
+              beatEvery slice: Double = 3600, beat: () -> Void = {}) -> WaitEnd {
         let deadline = MonotonicClock.now() + seconds
         while !isStopping {
             beat()
             let left = deadline - MonotonicClock.now()
-            if left <= 0 { return true }
-            // +1 ms: a wait truncated to 0 ms would spin until the deadline.
-            _ = try? syscall("poll") { poll(&pfd, 1, Int32(min(left, slice) * 1000) + 1) }
+            if left <= 0 { return .timedOut }
+            // +1 ms: a wait truncated to 0 ms would spin until the deadline. poll(2) ignores a
+            // negative descriptor: without `fd` only the wake pipe is watched.
+            let revents = waitFor(fd ?? -1, events: events, timeoutMS: Int32(min(left, slice) * 1000) + 1)
+            if fd != nil, revents != 0 { return .ready(revents) }
         }
-        return false
+        return .stopped
+    }
+
+    /// Sleeps up to `seconds`, returning early (false) when asked to stop; `beat` as in `wait`.
+    func pause(_ seconds: Double, beatEvery slice: Double = 3600, beat: () -> Void = {}) -> Bool {
+        wait(seconds: seconds, beatEvery: slice, beat: beat) == .timedOut
     }
 
     /// Waits up to `timeoutMS` (-1: no limit) for `fd` to be readable (or what `events` asks),
