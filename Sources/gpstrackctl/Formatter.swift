@@ -15,7 +15,6 @@ enum Formatter {
         return String(decoding: buf.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-
     static func num(_ n: Double?, _ decimals: Int = 0) -> String {
         guard let n else { return "-" }
         var scale = 1.0
