@@ -77,8 +77,33 @@ enum FenceBench {
             print("  per fix, 10,000 fences cost \(format1(c / a))x what 10 cost (aim: at most 1.5x); "
                   + "1,000 fences \(format1(b * n / unpackOnly))x the unpacker alone (aim: at most 1.5x)")
         }
+        overlapping(best: best)
         comparePython(lines: lines, origin: origin, swiftFixesPerSecond: perFix[1_000].map { 1 / $0 })
         if sink == 42 { print("") }
+    }
+
+    /// A walk inside every fence: each fix is near all of them, so the per-fix cost grows with
+    /// their number; per fence it should not (it did, quadratically, until a search by halves).
+    static func overlapping(best: (() -> Void) -> Double) {
+        let start = Coordinate(latitude: 52.5163, longitude: 13.3777)
+        let walk = Scenario(name: "east", start: start, steps: Array(repeating: .init(speed: 1.4, heading: 90), count: 120))
+        let fixes = Simulator.run(walk, seed: 9).fixes
+        var line = "  a 120 s walk inside every fence (2 km circles on one centre), per fix:"
+        for count in [10, 1_000, 10_000] {
+            let fences = (0..<count).map { Fence(index: $0, id: "c\($0)", shape: .circle(center: start, radiusM: 2_000)) }
+            let index = try! FenceIndex(fences: fences, file: "bench")
+            var events = 0
+            let t = best {
+                var session = TrackingSession(config: TrackerConfig(), fences: index)
+                var assembler = EpochAssembler()
+                events = 0
+                for f in fixes { for e in assembler.add(f) { events += session.ingest(e).count } }
+                for e in assembler.flush() { events += session.ingest(e).count }
+            }
+            let perFix = t / Double(fixes.count)
+            line += " \(count): \(format1(perFix * 1e6)) us (\(format1(perFix / Double(count) * 1e9)) ns a fence, \(events) events);"
+        }
+        print(String(line.dropLast()))
     }
 
     /// Loading 10,000 fences from GeoJSON: reading and parsing, then building the index.

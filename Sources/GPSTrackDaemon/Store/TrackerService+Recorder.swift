@@ -20,7 +20,7 @@ extension TrackerService {
             case .fence(let f):
                 time = f.time
                 fenceID = f.fenceID
-                if let memory = session.geofences?.memory(of: f.fenceID) { memories[f.fenceID] = memory }
+                if let memory = session.geofences?.memory(for: f) { memories[f.fenceID] = memory }
             case .fencesDetermined(let c):
                 time = c.time
             case .tracker(let t):
