@@ -35,26 +35,9 @@ extension TrackerService {
         }
     }
 
-    /// Stored events, read back as the type they were written from (this daemon wrote each row
-    /// with `EventJSON`, so each reads back to the same line). A row that does not read (written
-    /// by another version, or damaged) is left out and said so in the journal, not sent untyped.
+    /// Stored events, as the store holds them; the reply reads them back (see `StoredEvents`).
     func handleEvents(since: Double?, fence: String?) -> Result<Reply, ControlError> {
-        availableStore().map { store in
-            var unread: [String] = []
-            let events = store.events(since: since, fence: fence).compactMap { line -> EventLine? in
-                do { return try ReplyDecoder.decode(EventLine.self, line: line) } catch {
-                    unread.append("\(error)")
-                    return nil
-                }
-            }
-            if let first = unread.first {
-                journal.log(LogEntry(event: "events_unreadable", priority: .warning,
-                                     message: "\(unread.count) stored events do not read as events and were left out of the reply; "
-                                        + "the first: \(first)",
-                                     fields: [("GPSTRACK_SKIPPED", String(unread.count))]))
-            }
-            return EventsReply(events: events)
-        }
+        availableStore().map { store in StoredEvents(lines: store.events(since: since, fence: fence), journal: journal) }
     }
 
     func handleExport(trip: Int64?, since: Double?, until: Double?) -> Result<Reply, ControlError> {
@@ -78,5 +61,35 @@ extension TrackerService {
             points = store.points(trip: trip, since: since, until: until)
         }
         return .success(ExportReply(points: points.reduce(0) { $0 + $1.1.count }, gpx: GPXWriter.document(points)))
+    }
+}
+
+/// The `events` reply: stored rows read back as the type they were written from (this daemon
+/// wrote each row with `EventJSON`, so each reads back to the same line). Read when the reply
+/// is encoded, by the control task, not on the tracker's actor: 10,000 rows take tens of ms.
+/// A row that does not read (written by another version, or damaged) is left out and said so
+/// in the journal, not sent untyped.
+struct StoredEvents: Encodable, Sendable {
+    var lines: [String]
+    var journal: Journal
+
+    func encode(to encoder: any Encoder) throws { try read().encode(to: encoder) }
+
+    /// The rows that read, as the reply; the others told to the journal.
+    func read() -> EventsReply {
+        var unread: [String] = []
+        let events = lines.compactMap { line -> EventLine? in
+            do { return try ReplyDecoder.decode(EventLine.self, line: line) } catch {
+                unread.append("\(error)")
+                return nil
+            }
+        }
+        if let first = unread.first {
+            journal.log(LogEntry(event: "events_unreadable", priority: .warning,
+                                 message: "\(unread.count) stored events do not read as events and were left out of the reply; "
+                                    + "the first: \(first)",
+                                 fields: [("GPSTRACK_SKIPPED", String(unread.count))]))
+        }
+        return EventsReply(events: events)
     }
 }

@@ -22,8 +22,7 @@ public final class NetworkAccess: Sendable {
     /// Where the drop-in that allows an address goes.
     public static let dropIn = "/etc/systemd/system/gpstrackd.service.d/remote.conf"
     private let journal: Journal
-    private let stopping = Atomic<Bool>(false)
-    private let thread = Synchronization.Mutex<NativeThread?>(nil)
+    private let worker = Synchronization.Mutex<StoppableThread?>(nil)
 
     public init(journal: Journal) { self.journal = journal }
 
@@ -31,16 +30,22 @@ public final class NetworkAccess: Sendable {
     /// `retry` seconds a name that does not resolve yet (the network may come up later).
     public func start(_ targets: [Target], retry: Double = 30) {
         guard !targets.isEmpty else { return }
-        thread.withLock { $0 = NativeThread { [self] in run(targets, retry: retry) } }
+        let thread: StoppableThread
+        do throws(ErrnoError) { thread = try StoppableThread() } catch {
+            journal.log(LogEntry(event: "network_check_skipped", priority: .info,
+                                 message: "Not checking whether remote addresses are allowed: \(error)"))
+            return
+        }
+        worker.withLock { $0 = thread }
+        thread.start { [self] in run(targets, retry: retry, on: thread) }
     }
 
     /// Ends the checks promptly.
     public func stop() async {
-        stopping.store(true, ordering: .releasing)
-        await thread.withLock { $0.take() }?.join()
+        await worker.withLock { $0 }?.stop()
     }
 
-    private func run(_ targets: [Target], retry: Double) {
+    private func run(_ targets: [Target], retry: Double, on thread: StoppableThread) {
         var left = targets
         var resolverChecked = false
         while !left.isEmpty {
@@ -61,11 +66,7 @@ public final class NetworkAccess: Sendable {
                     return true
                 }
             }
-            let until = MonotonicClock.now() + retry
-            while !left.isEmpty && MonotonicClock.now() < until {
-                if stopping.load(ordering: .acquiring) { return }
-                usleep(100_000)
-            }
+            if !left.isEmpty, !thread.pause(retry) { return }
         }
     }
 
