@@ -13,9 +13,10 @@ let package = Package(
         .systemLibrary(
             name: "CGPS", path: "Sources/CGPS", pkgConfig: "libgps",
             providers: [.apt(["libgps-dev"])]),
-        .systemLibrary(
-            name: "CProj", path: "Sources/CProj", pkgConfig: "proj",
-            providers: [.apt(["libproj-dev"])]),
+        // Geodesics: GeographicLib's C++ behind a C header (Debian's libgeographiclib-dev).
+        .target(
+            name: "CGeodesic", path: "Sources/CGeodesic",
+            linkerSettings: [.linkedLibrary("GeographicLib")]),
 
         .systemLibrary(
             name: "CGEOS", path: "Sources/CGEOS", pkgConfig: "geos",
@@ -29,13 +30,9 @@ let package = Package(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
 
-        .systemLibrary(
-            name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto",
-            providers: [.apt(["libmosquitto-dev"])]),
-
-        .systemLibrary(
-            name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
-            providers: [.apt(["libssl-dev"])]),
+        // libmosquitto (and libssl's TLS diagnosis) through dlopen, when MQTT is configured;
+        // mosquitto.h (libmosquitto-dev) gives the types only.
+        .target(name: "CMosquitto", path: "Sources/CMosquitto"),
 
         // The crash handler: a backtrace on a fatal signal (header only, no library).
         .systemLibrary(name: "CCrash", path: "Sources/CCrash"),
@@ -43,14 +40,14 @@ let package = Package(
         // What travels on the control socket: JSON, times, requests. No C library.
         .target(name: "GPSTrackProtocol"),
         // Pure logic: no I/O, no clocks.
-        .target(name: "GPSTrackCore", dependencies: ["GPSTrackProtocol", "CProj", "CGEOS"]),
+        .target(name: "GPSTrackCore", dependencies: ["GPSTrackProtocol", "CGeodesic", "CGEOS"]),
         // Adapters: gpsd JSON through libgps, files, replay.
-        .target(name: "GPSTrackDaemon", dependencies: ["GPSTrackCore", "CGPS", "CSystemd", "CSQLite", "CMosquitto", "COpenSSL"]),
+        .target(name: "GPSTrackDaemon", dependencies: ["GPSTrackCore", "CGPS", "CSystemd", "CSQLite", "CMosquitto"]),
         // Seeded receiver simulator: test support and benchmarks.
         .target(name: "GPSTrackSim", dependencies: ["GPSTrackCore"]),
 
         .executableTarget(name: "gpstrackd", dependencies: ["GPSTrackDaemon", "GPSTrackCore", "CCrash"]),
-        // The client links the protocol alone: no libgps, PROJ, GEOS, SQLite or libmosquitto.
+        // The client links the protocol alone: no libgps, GeographicLib, GEOS, SQLite or libmosquitto.
         .executableTarget(name: "gpstrackctl", dependencies: ["GPSTrackProtocol"]),
         .executableTarget(
             name: "gpstrack-bench",

@@ -16,10 +16,21 @@ S=Sources
 # names them, and the libraries the module maps link.
 C_INCLUDES=()
 LIBS=()
-for m in "$S"/C*/module.modulemap; do
+for m in "$S"/C*/module.modulemap "$S"/C*/include/module.modulemap; do
     C_INCLUDES+=(-I "$(dirname "$m")")
     for l in $(sed -n 's/^ *link "\(.*\)".*/\1/p' "$m"); do LIBS+=("-l$l"); done
 done
+# The C and C++ targets (the GeographicLib shim, libmosquitto's loader), as one archive.
+shims=()
+for src in "$S"/C*/*.c "$S"/C*/*.cpp; do
+    obj="$OUT/lib/$(basename "$src").o"
+    case $src in *.cpp) c++ -O2 -fPIC -I "$(dirname "$src")/include" -c "$src" -o "$obj" ;;
+                 *) cc -O2 -fPIC -I "$(dirname "$src")/include" -c "$src" -o "$obj" ;; esac
+    shims+=("$obj")
+done
+rm -f "$OUT/lib/libcshims.a"
+ar rcs "$OUT/lib/libcshims.a" "${shims[@]}"
+LIBS=(-lcshims "${LIBS[@]}")
 for f in $(pkg-config --cflags-only-I $(sed -n 's/.*pkgConfig: "\([^"]*\)".*/\1/p' Package.swift)); do C_INCLUDES+=(-Xcc "$f"); done
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -use-ld=lld)
 

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import CGEOS
 
-/// The fences, ready to query: circles by geodesic distance (PROJ), polygons and corridors
+/// The fences, ready to query: circles by geodesic distance (GeographicLib), polygons and corridors
 /// through GEOS prepared geometries, all behind a GEOS STRtree so that the work per fix grows
 /// far slower than the number of fences.
 ///

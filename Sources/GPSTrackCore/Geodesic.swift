@@ -1,10 +1,11 @@
-import CProj
+import CGeodesic
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Geodesics on the WGS84 ellipsoid through PROJ's implementation of Karney's algorithms
-/// (`geodesic.h`). Accurate to nanometres for any pair of points, antipodal ones included.
+/// Geodesics on the WGS84 ellipsoid through GeographicLib, Karney's own implementation of his
+/// algorithms (the `CGeodesic` target's C header over its C++ `Geodesic`). Accurate to
+/// nanometres for any pair of points, antipodal ones included.
 public enum Geodesic {
     /// The result of the inverse problem between two points.
     public struct Inverse: Sendable {
@@ -16,28 +17,17 @@ public enum Geodesic {
         public var azimuth2: Double
     }
 
-    private struct Ellipsoid: @unchecked Sendable {
-        // Written once by geod_init, read-only afterwards: safe to share.
-        let pointer: UnsafeMutablePointer<geod_geodesic>
-        init(a: Double, f: Double) {
-            pointer = .allocate(capacity: 1)
-            geod_init(pointer, a, f)
-        }
-    }
-
-    private static let wgs84 = Ellipsoid(a: 6_378_137, f: 1 / 298.257223563)
-
     /// Solves the inverse problem: distance and azimuths from `a` to `b`.
     public static func inverse(_ a: Coordinate, _ b: Coordinate) -> Inverse {
         var s12 = 0.0, azi1 = 0.0, azi2 = 0.0
-        geod_inverse(wgs84.pointer, a.latitude, a.longitude, b.latitude, b.longitude, &s12, &azi1, &azi2)
+        gpstrack_geod_inverse(a.latitude, a.longitude, b.latitude, b.longitude, &s12, &azi1, &azi2)
         return Inverse(distance: s12, azimuth1: azi1, azimuth2: azi2)
     }
 
     /// Geodesic distance in metres from `a` to `b`.
     public static func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
         var s12 = 0.0
-        geod_inverse(wgs84.pointer, a.latitude, a.longitude, b.latitude, b.longitude, &s12, nil, nil)
+        gpstrack_geod_inverse(a.latitude, a.longitude, b.latitude, b.longitude, &s12, nil, nil)
         return s12
     }
 
@@ -80,7 +70,7 @@ public enum Geodesic {
     /// boundary point): below 80° latitude and within about 1 km, on the tangent plane at the
     /// mid-latitude with WGS84's radii of curvature there, which differs from the geodesic by
     /// far less than a millimetre at that range (checked against GeodSolve in the tests) and
-    /// costs a twentieth of `geod_inverse`; otherwise `distance`.
+    /// costs a twentieth of an inverse geodesic; otherwise `distance`.
     public static func shortDistance(_ a: Coordinate, _ b: Coordinate) -> Double {
         guard abs(a.latitude) < 80, abs(b.latitude) < 80 else { return distance(a, b) }
         var dlon = b.longitude - a.longitude
@@ -100,7 +90,7 @@ public enum Geodesic {
     /// Solves the direct problem: the point `distance` metres from `start` along `azimuth` degrees.
     public static func destination(from start: Coordinate, azimuth: Double, distance: Double) -> Coordinate {
         var lat2 = 0.0, lon2 = 0.0
-        geod_direct(wgs84.pointer, start.latitude, start.longitude, azimuth, distance, &lat2, &lon2, nil)
+        gpstrack_geod_direct(start.latitude, start.longitude, azimuth, distance, &lat2, &lon2)
         return Coordinate(latitude: lat2, longitude: lon2)
     }
 }

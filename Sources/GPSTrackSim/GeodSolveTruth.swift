@@ -11,7 +11,6 @@ public enum GeodSolveTruth {
 
     /// The length of each polyline (sum of its geodesic hops), metres.
     public static func lengths(_ lines: [[Coordinate]]) throws -> [Double] {
-        guard let path else { throw Missing() }
         var input = ""
         var counts: [Int] = []
         for line in lines {
@@ -22,22 +21,7 @@ public enum GeodSolveTruth {
             }
             counts.append(n)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["-i", "-p", "9"]
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        // Write from another thread: the output pipe fills while we write.
-        let data = Data(input.utf8)
-        let writer = Thread {
-            stdin.fileHandleForWriting.write(data)
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let output = try run(["-i", "-p", "9"], input: input)
         let distances = output.split(separator: "\n").map { line -> Double in
             let fields = line.split(separator: " ")
             return fields.count == 3 ? Double(fields[2]) ?? .nan : .nan
@@ -54,5 +38,27 @@ public enum GeodSolveTruth {
     /// Geodesic distance between two points.
     public static func distance(_ a: Coordinate, _ b: Coordinate) throws -> Double {
         try lengths([[a, b]])[0]
+    }
+
+    /// Runs GeodSolve with `arguments` on `input` (one problem a line) and returns its output.
+    public static func run(_ arguments: [String], input: String) throws -> String {
+        guard let path else { throw Missing() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        // Write from another thread: the output pipe fills while we write.
+        let data = Data(input.utf8)
+        let writer = Thread {
+            stdin.fileHandleForWriting.write(data)
+            try? stdin.fileHandleForWriting.close()
+        }
+        writer.start()
+        let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return output
     }
 }

@@ -3,7 +3,7 @@ import Testing
 import GPSTrackCore
 import GPSTrackSim
 
-/// Cross-checks the PROJ-backed geodesics against GeographicLib's own `GeodSolve` binary
+/// Cross-checks the geodesics (GeographicLib through CGeodesic) against GeographicLib's own `GeodSolve` binary
 /// (geographiclib-tools, installed by `make test`) on seeded random pairs: global ones,
 /// near-antipodal ones and short hops.
 @Suite struct GeodSolveCrossCheckTests {

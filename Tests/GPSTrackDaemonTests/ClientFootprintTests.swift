@@ -11,7 +11,7 @@ import GPSTrackProtocol
         let r = try ExecutableRunner.run([ctl], executable: "/usr/bin/ldd")
         #expect(r.status == 0, "ldd \(ctl): \(r.stderr)")
         #expect(r.stdout.contains("libc.so"), "ldd lists the libraries: \(r.stdout)")
-        for lib in ["libgps", "libproj", "libgeos", "libsqlite3", "libmosquitto"] {
+        for lib in ["libgps", "libGeographicLib", "libgeos", "libsqlite3", "libmosquitto"] {
             #expect(!r.stdout.contains(lib), "gpstrackctl links \(lib):\n\(r.stdout)")
         }
         // And the daemon does link them, so the check above can see a library when it is there.

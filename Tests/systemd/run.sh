@@ -224,6 +224,11 @@ status_text=$(prop gpstrackd StatusText)
 nice_limit=$(ns sh -c "cat /proc/$(prop gpstrackd MainPID)/limits" | awk '/Max nice priority/ {print $4}')
 note "the service's RLIMIT_NICE: ${nice_limit:-?} (LimitNICE=-4 asks for 24)"
 verdict "STATUS is set: '$status_text'" [ -n "$status_text" ]
+# The footprint issue: GeographicLib mapped, no PROJ; libmosquitto and its TLS libraries only
+# when MQTT is configured (the package's default has no broker).
+maps=$(ns sh -c "cat /proc/$(prop gpstrackd MainPID)/maps")
+verdict "the service maps GeographicLib and neither libproj nor libmosquitto, libssl or libcrypto" \
+    sh -c 'echo "$1" | grep -q libGeographicLib && ! echo "$1" | grep -qE "libproj|libmosquitto|libssl|libcrypto"' _ "$maps"
 verdict "gpsd.service was started through gpsd.socket by gpstrackd's connection" \
     wait_until 20 sh -c "nsenter -t $SD -m -p systemctl show -p ActiveState --value gpsd.service | grep -qx active"
 note "gpsd.service TriggeredBy=$(prop gpsd.service TriggeredBy)"

@@ -128,7 +128,7 @@ extension MQTTPublisher {
             guard inflight.count < 20 else { return }
             let payload = Array(c.payload.utf8)
             var mid: Int32 = 0
-            let rc = mosquitto_publish(m, &mid, c.topic, Int32(payload.count), payload, c.qos, false)
+            let rc = dl_mosquitto_publish(m, &mid, c.topic, Int32(payload.count), payload, c.qos, false)
             guard rc == MOSQ_ERR_SUCCESS.rawValue else { return }
             inflight[mid] = (c.id, c.qos)
         }

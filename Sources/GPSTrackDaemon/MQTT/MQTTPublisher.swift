@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import CMosquitto
-import COpenSSL
 import Synchronization
 import GPSTrackCore
 
@@ -71,6 +70,7 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
         func place(_ key: String) -> String { origins[key] ?? configFile }
         self.config = config
         self.journal = journal
+        try Self.loadLibrary(place: place("mqtt_host"))
         var host = [CChar](repeating: 0, count: 256)
         gethostname(&host, host.count)
         let name = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -107,6 +107,16 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
         }
     }
 
+    /// Loads libmosquitto (dlopen): only a daemon with MQTT configured maps it and its TLS
+    /// libraries. Its absence is a configuration error naming the package.
+    static func loadLibrary(place: String) throws(ConfigError) {
+        var error = [CChar](repeating: 0, count: 512)
+        guard gpstrack_mosquitto_load(&error, error.count) != 0 else { return }
+        let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        throw ConfigError(file: place, line: nil,
+                          message: "mqtt_host is set but libmosquitto cannot be loaded (\(reason)): install the package libmosquitto1")
+    }
+
     static func openOutbox(_ path: String) -> SQLiteDatabase? {
         guard let db = try? SQLiteDatabase(path: path) else { return nil }
         do {
@@ -122,31 +132,31 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
 
     /// Connects in the background; libmosquitto's own thread keeps the connection.
     public func start() {
-        mosquitto_lib_init()
+        dl_mosquitto_lib_init()
         let clientID = config.clientID ?? "gpstrackd-\(baseTopic.split(separator: "/").last ?? "box")"
-        guard let m = mosquitto_new(clientID, true, Unmanaged.passUnretained(self).toOpaque()) else {
+        guard let m = dl_mosquitto_new(clientID, true, Unmanaged.passUnretained(self).toOpaque()) else {
             journal.log(LogEntry(event: "mqtt_error", priority: .err, message: "MQTT client could not be created"))
             return
         }
         mosq = m
-        mosquitto_connect_callback_set(m) { _, obj, rc in
+        dl_mosquitto_connect_callback_set(m) { _, obj, rc in
             Unmanaged<MQTTPublisher>.fromOpaque(obj!).takeUnretainedValue().onConnect(rc)
         }
-        mosquitto_disconnect_callback_set(m) { _, obj, rc in
+        dl_mosquitto_disconnect_callback_set(m) { _, obj, rc in
             Unmanaged<MQTTPublisher>.fromOpaque(obj!).takeUnretainedValue().onDisconnect(rc)
         }
-        mosquitto_publish_callback_set(m) { _, obj, mid in
+        dl_mosquitto_publish_callback_set(m) { _, obj, mid in
             Unmanaged<MQTTPublisher>.fromOpaque(obj!).takeUnretainedValue().onPublish(mid)
         }
         // libmosquitto says why a TLS connection failed only in its log (OpenSSL's reason, e.g.
         // "tlsv13 alert certificate required"); a failed verification of the broker's
         // certificate is read there too, while the handshake's SSL object still exists.
-        mosquitto_log_callback_set(m) { mosq, obj, level, text in
+        dl_mosquitto_log_callback_set(m) { mosq, obj, level, text in
             guard level == MOSQ_LOG_ERR, let text, let obj else { return }
             Unmanaged<MQTTPublisher>.fromOpaque(obj).takeUnretainedValue()
-                .onLibraryError(String(cString: text), verifyResult: mosquitto_ssl_get(mosq).map { SSL_get_verify_result(OpaquePointer($0)) })
+                .onLibraryError(String(cString: text), verifyResult: dl_mosquitto_ssl_get(mosq).map { dl_SSL_get_verify_result($0) })
         }
-        mosquitto_message_callback_set(m) { _, obj, message in
+        dl_mosquitto_message_callback_set(m) { _, obj, message in
             guard let message, let payload = message.pointee.payload, message.pointee.payloadlen > 0,
                   Int(message.pointee.payloadlen) <= MQTTPublisher.maxCommandBytes else { return }
             let bytes = Array(UnsafeRawBufferPointer(start: payload, count: Int(message.pointee.payloadlen)))
@@ -156,18 +166,18 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
         lwt.add("_type", "lwt")
         lwt.add("tst", Int(time(nil)))
         let will = Array(lwt.encoded.utf8)
-        _ = mosquitto_will_set(m, baseTopic, Int32(will.count), will, 1, false)
-        if config.user != nil || password != nil { _ = mosquitto_username_pw_set(m, config.user, password) }
+        _ = dl_mosquitto_will_set(m, baseTopic, Int32(will.count), will, 1, false)
+        if config.user != nil || password != nil { _ = dl_mosquitto_username_pw_set(m, config.user, password) }
         if let ca = config.caFile {
-            let rc = mosquitto_tls_set(m, ca, nil, config.certFile, config.keyFile, nil)
+            let rc = dl_mosquitto_tls_set(m, ca, nil, config.certFile, config.keyFile, nil)
             if rc != MOSQ_ERR_SUCCESS.rawValue {
                 journal.log(LogEntry(event: "mqtt_tls_failed", priority: .err,
-                                     message: "MQTT TLS not set up (\(String(cString: mosquitto_strerror(rc)))): check mqtt_ca_file \(ca)"
+                                     message: "MQTT TLS not set up (\(String(cString: dl_mosquitto_strerror(rc)))): check mqtt_ca_file \(ca)"
                                         + (config.certFile.map { ", mqtt_cert_file \($0), mqtt_key_file \(config.keyFile ?? "")" } ?? "")))
             }
         }
-        _ = mosquitto_threaded_set(m, true)
-        _ = mosquitto_connect_async(m, config.host ?? "localhost", Int32(config.port), 30)
+        _ = dl_mosquitto_threaded_set(m, true)
+        _ = dl_mosquitto_connect_async(m, config.host ?? "localhost", Int32(config.port), 30)
         thread = NativeThread { [self] in if let m = lock.withLock({ _ in mosq }) { network(m) } }
     }
 
@@ -176,7 +186,7 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
     func network(_ m: OpaquePointer) {
         var stopDeadline: Double?
         while true {
-            let rc = mosquitto_loop(m, 1000, 1)
+            let rc = dl_mosquitto_loop(m, 1000, 1)
             if stopping.load(ordering: .acquiring) {
                 // Stopping: let the DISCONNECT go out, briefly.
                 let deadline = stopDeadline ?? MonotonicClock.now() + 2
@@ -195,7 +205,7 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
                 if stopping.load(ordering: .acquiring) { return }
                 usleep(100_000)
             }
-            _ = mosquitto_reconnect_async(m)
+            _ = dl_mosquitto_reconnect_async(m)
         }
     }
 
@@ -205,12 +215,12 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
         // Messages that waited in memory (a full disk) get a last chance to reach the table.
         lock.withLock { _ in flushUnsaved() }
         stopping.store(true, ordering: .releasing)
-        _ = mosquitto_disconnect(m)
+        _ = dl_mosquitto_disconnect(m)
         await thread?.join()
         thread = nil
-        mosquitto_destroy(m)
+        dl_mosquitto_destroy(m)
         mosq = nil
-        mosquitto_lib_cleanup()
+        dl_mosquitto_lib_cleanup()
     }
 
     /// Whether the broker is connected, how many messages wait, and why the outbox table cannot
@@ -229,7 +239,7 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
         guard rc == 0 else {
             let reason = rc == 4 || rc == 5
                 ? "the broker refused the login (bad user name or password) for \(config.user ?? "(none)")"
-                : "the broker refused the connection: \(String(cString: mosquitto_connack_string(rc)))"
+                : "the broker refused the connection: \(String(cString: dl_mosquitto_connack_string(rc)))"
             lock.withLock { _ in
                 if !inOutage {
                     inOutage = true
@@ -251,7 +261,7 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
             // QoS 0 messages in flight were lost with the connection; QoS 1 ones libmosquitto
             // sends again by itself.
             inflight = inflight.filter { $0.value.qos > 0 }
-            if let m = mosq { _ = mosquitto_subscribe(m, nil, baseTopic + "/cmd", 1) }
+            if let m = mosq { _ = dl_mosquitto_subscribe(m, nil, baseTopic + "/cmd", 1) }
             if let waypoints { store(kind: "waypoints", topic: baseTopic + "/waypoints", payload: waypoints, qos: 1) }
             pump()
         }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import COpenSSL
+import CMosquitto
 
 /// Why a TLS connection to the broker failed, said once per problem and outage: libmosquitto
 /// tells only its log callback, with OpenSSL's reason; the broker certificate's verification
@@ -11,8 +11,8 @@ extension MQTTPublisher {
     /// per problem and outage, naming the certificate problem and the key to check.
     func onLibraryError(_ text: String, verifyResult: Int?) {
         guard text.hasPrefix("OpenSSL Error") else { return }
-        if let verifyResult, verifyResult != X509_V_OK {
-            let why = String(cString: X509_verify_cert_error_string(verifyResult))
+        if let verifyResult, verifyResult > 0 {  // X509_V_OK is 0; -1: libssl not loaded
+            let why = String(cString: dl_X509_verify_cert_error_string(verifyResult))
             tlsProblem("the broker's certificate failed verification: \(why) (mqtt_ca_file \(config.caFile ?? "unset"))")
         } else {
             // OpenSSL's reason, e.g. "tlsv1 alert unknown ca" (the broker does not trust ours).
@@ -25,7 +25,7 @@ extension MQTTPublisher {
     func tlsProblem(_ description: String) {
         let broker = "\(config.host ?? ""):\(config.port)"
         var problem = description
-        if ["certificate required", "unknown ca", "bad certificate", "certificate unknown", "handshake failure"].contains(where: description.contains) {
+        if ["certificate required", "unknown ca", "bad certificate", "certificate unknown", "handshake failure"].contains(where: description.hasSubstring) {
             problem += " (our client certificate: mqtt_cert_file \(config.certFile ?? "unset"), mqtt_key_file \(config.keyFile ?? "unset"))"
         }
         lock.withLock { _ in
@@ -38,5 +38,14 @@ extension MQTTPublisher {
 }
 
 extension String {
+    /// Whether `part` occurs in the text: the standard library's `contains(_:)` for strings
+    /// lives in _StringProcessing, whose regular-expression engine (about 1 MB of code) would
+    /// then be linked into the daemon for this one call.
+    func hasSubstring(_ part: String) -> Bool {
+        let text = Array(utf8), needle = Array(part.utf8)
+        guard needle.count <= text.count else { return false }
+        return (0...(text.count - needle.count)).contains { text[$0..<($0 + needle.count)].elementsEqual(needle) }
+    }
+
     var trimmingSpaces: String { String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }
 }
