@@ -9,8 +9,9 @@ import GPSTrackDaemon
 // (JOURNAL_STREAM set), where each line is logged at `crit`.
 gpstrack_install_crash_handler(getenv("JOURNAL_STREAM") != nil ? 1 : 0)
 
-// Signals first: every thread started from here on inherits the mask, and SIGTERM, SIGINT and
-// SIGHUP reach the daemon only through SignalStream's sigwait.
+// Signals first: SIGTERM, SIGINT and SIGHUP are set to SIG_IGN (no mask is set), so one that
+// arrives before the daemon makes its Dispatch signal sources (SignalStream.make) is ignored,
+// not fatal; from then on they reach it only through those sources, as an AsyncStream.
 SignalStream.blockHandledSignals()
 
 let out = OutputWriter(fd: STDOUT_FILENO)

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Synchronization
 
-/// A dedicated OS thread for blocking work (libgps reads, sigwait, poll, name resolution), kept
+/// A dedicated OS thread for blocking work (poll, socket and device reads, name resolution), kept
 /// off Swift's cooperative pool. The thread is detached: nobody calls `pthread_join`, which would
 /// block a thread of the pool; `join()` suspends until the body has returned, resumed by the
 /// thread itself as its last act.

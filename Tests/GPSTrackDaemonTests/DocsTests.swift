@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// The README stays short and points into docs/, and no link of the README or docs/*.md leads
+/// nowhere (a file moved or renamed without its links).
+@Suite struct DocsTests {
+    static let root = ExecutableRunner.packageRoot
+    static let documents = ["ARCHITECTURE.md", "TESTING.md", "PERFORMANCE.md", "PROTOCOL.md"]
+
+    static func text(_ path: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// The targets of the Markdown links `[text](target)` outside fenced code blocks.
+    static func links(in markdown: String) -> [String] {
+        var targets: [String] = []
+        var fenced = false
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") { fenced.toggle(); continue }
+            if fenced { continue }
+            var rest = Substring(line)
+            while let open = rest.range(of: "](") {
+                rest = rest[open.upperBound...]
+                guard let close = rest.firstIndex(of: ")") else { break }
+                targets.append(String(rest[..<close]))
+                rest = rest[close...]
+            }
+        }
+        return targets
+    }
+
+    @Test func theReadmeIsAtMost250Lines() throws {
+        let lines = try Self.text("README.md").split(separator: "\n", omittingEmptySubsequences: false)
+        // A file ending in a line end has an empty last piece, which is no line.
+        let count = lines.last == "" ? lines.count - 1 : lines.count
+        #expect(count <= 250, "README.md has \(count) lines: detail belongs in docs/ or the man pages")
+    }
+
+    @Test func theDocumentsExistAndTheReadmeLinksThem() throws {
+        let readme = try Self.text("README.md")
+        for name in Self.documents {
+            let body = try Self.text("docs/\(name)")
+            #expect(body.hasPrefix("# "), "docs/\(name) does not begin with a title")
+            #expect(Self.links(in: readme).contains("docs/\(name)"), "README.md does not link docs/\(name)")
+        }
+    }
+
+    @Test func everyRelativeLinkNamesAFileThatExists() throws {
+        let files = ["README.md"] + Self.documents.map { "docs/\($0)" }
+        var checked = 0
+        for file in files {
+            let dir = Self.root.appendingPathComponent(file).deletingLastPathComponent()
+            for target in Self.links(in: try Self.text(file)) {
+                if target.contains("://") || target.hasPrefix("mailto:") || target.hasPrefix("#") { continue }
+                let path = String(target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
+                let url = dir.appendingPathComponent(path).standardizedFileURL
+                #expect(FileManager.default.fileExists(atPath: url.path), "\(file): the link \(target) names no file (\(url.path))")
+                checked += 1
+            }
+        }
+        #expect(checked >= 8, "only \(checked) relative links found: is the link reader broken?")
+    }
+
+    @Test func theLinkReaderFindsLinksAndSkipsCode() {
+        let sample = "See [a](docs/A.md) and [b](B.md#part).\n```\n[c](in-code.md)\n```\n[d](https://x.org)"
+        #expect(Self.links(in: sample) == ["docs/A.md", "B.md#part", "https://x.org"])
+    }
+}
