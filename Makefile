@@ -55,8 +55,10 @@ soak: test-deps
 test-systemd: deb
 	Tests/systemd/run.sh gpstrackd_*.deb
 
-# The release build as the package ships it (debian/rules): the Swift runtime linked statically.
-BENCH_BUILD = $(SWIFT) build -c release --static-swift-stdlib
+# The release build as the package ships it (debian/rules' SWIFTBUILD, kept in step): the Swift
+# runtime linked statically, by lld with packed relocations and identical code folded.
+BENCH_BUILD = $(SWIFT) build -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
+  -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --icf=safe
 bench: deps
 	scripts/deps.sh bench
 	$(BENCH_BUILD) --product gpstrackd

@@ -54,7 +54,7 @@ d2=$(idle "$work/default.conf"); m2=$(idle "$work/mqtt.conf")
 
 echo "library floor: peak RSS of an empty C program linked with (best of 3)"
 echo "  nothing                                            $(mib "$(peak "$work/none")")"
-echo "  gpstrackd's default libraries ($(libs "$work/default") loaded)              $(mib "$(peak "$work/default")")"
+echo "  gpstrackd's default libraries ($(libs "$work/default") loaded)          $(mib "$(peak "$work/default")")"
 echo "  the same with libmosquitto, as with MQTT ($(libs "$work/mqtt") loaded)   $(mib "$(peak "$work/mqtt")")"
 echo "gpstrackd with 1,000 fences, no gpsd, two runs interleaved:"
 echo "  default configuration                              $(mib "$d1"), $(mib "$d2")"
