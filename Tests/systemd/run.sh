@@ -357,7 +357,9 @@ pid=$(prop gpstrackd MainPID)
 C3=$(cursor)
 ns systemctl kill -s STOP --kill-whom=main gpstrackd
 verdict "SIGSTOP: the watchdog times out and the service is restarted" wait_until 30 restarted $((n0 + 2)) "$pid"
-verdict "systemd logged the watchdog timeout" unit_says "$C3" "Watchdog timeout"
+# systemd writes its message about the timeout as it restarts the unit: the restart may be seen
+# before the journal has the message.
+verdict "systemd logged the watchdog timeout" wait_until 20 unit_says "$C3" "Watchdog timeout"
 abrt=$(entries "$C3" PRIORITY MESSAGE -- _PID="$pid")
 verdict "the watchdog's SIGABRT left the thread's backtrace in the journal (crit)" backtrace_ok "$abrt" "fatal signal 6 (SIGABRT); backtrace"
 
