@@ -39,6 +39,8 @@ public enum ConfigParser {
         ("idle_timeout_s", decimal(\.idleTimeoutS, atLeast: 1, "seconds")),
         ("watch_queue_bytes", whole(\.watchQueueBytes, 1024...Int.max)),
         ("no_data_timeout_s", decimal(\.noDataTimeoutS, atLeast: 1, "seconds")),
+        ("metrics_file", { c, v in c.metricsFile = v; return nil }),
+        ("metrics_interval_s", decimal(\.metricsIntervalS, atLeast: 1, "seconds")),
         ("distance_filter_m", number(\.distanceFilterM, min: 0, inclusive: true)),
         ("max_horizontal_error_m", number(\.maxHorizontalErrorM, min: 0, inclusive: false)),
         ("max_speed_mps", number(\.maxSpeedMps, min: 0, inclusive: false)),

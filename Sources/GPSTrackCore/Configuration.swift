@@ -11,6 +11,10 @@ public struct Configuration: Sendable, Equatable {
     public var stateDirectory = "/var/lib/gpstrackd"
     /// With no report from gpsd for this long, the connection is dropped and made anew. Seconds.
     public var noDataTimeoutS = 10.0
+    /// Where the daemon writes its metrics (Prometheus text, for node_exporter's textfile
+    /// collector), replaced whole every `metricsIntervalS`; none when nil.
+    public var metricsFile: String?
+    public var metricsIntervalS = 15.0
     /// Track points older than this many days are pruned.
     public var retentionDays = 90.0
     /// MQTT (OwnTracks) output; none when `mqttHost` is nil.

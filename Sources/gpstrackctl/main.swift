@@ -7,6 +7,7 @@ let usage = """
     usage: gpstrackctl [--socket PATH] [--json] COMMAND
            gpstrackctl -h | --help | --version
       status          the daemon's fix, trip, fences and counters
+      metrics         the same as Prometheus text (the series of metrics_file)
       fences          every fence with its state and last event
       state ID        one fence's state: inside, outside or unknown
       start           count a new trip from the next fix
@@ -79,7 +80,7 @@ case "guard":
         fail(.usage, "gpstrackctl: guard needs on or off\n\(usage)")
     }
     request = .guard(args.positionals[1] == "on")
-case "status": noArguments(); request = .status
+case "status", "metrics": noArguments(); request = .status
 case "fences": noArguments(); request = .fences
 case "start": noArguments(); request = .start
 case "stop": noArguments(); request = .stop
@@ -132,6 +133,12 @@ switch command {
 case "status":
     let r = reply(StatusReply.self)
     out(json ? first : Formatter.status(r))
+case "metrics":
+    // Prometheus text is its own format: --json changes nothing.
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    let text = Metrics.render(reply(StatusReply.self), now: Double(now.tv_sec))
+    out(String(text.dropLast()))
 case "fences":
     let r = reply(FencesReply.self)
     out(json ? first : Formatter.fences(r))

@@ -108,6 +108,10 @@ public enum Daemon {
             for await event in stepEvents { await service.handleSteps(event) }
         }
         let watchdog = Task { await Watchdog.run(service: service, journal: journal, interval: watchdogInterval) }
+        let metrics = config.metricsFile.map { path in
+            let file = MetricsFile(path: path, intervalS: config.metricsIntervalS, journal: journal)
+            return Task(executorPreference: service.taskExecutor) { await file.run { await service.statusReply() } }
+        }
         Notifier.ready()
         Notifier.status("waiting for gpsd at \(config.gpsdHost):\(config.gpsdPort)")
 
@@ -127,6 +131,7 @@ public enum Daemon {
         let deadline = ShutdownDeadline.underSystemd ? ShutdownDeadline(journal: journal) { stage.name } : nil
         Notifier.stopping()
         watchdog.cancel()
+        metrics?.cancel()
         stage.set("stopping the pedometer")
         await pedometer?.stop()
         await stepPump.value

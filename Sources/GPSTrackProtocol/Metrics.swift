@@ -1,0 +1,126 @@
+/// The daemon's state as Prometheus text (exposition format 0.0.4, which node_exporter's
+/// textfile collector reads), from the `status` reply: `gpstrackctl metrics` prints it and the
+/// daemon writes it to `metrics_file`. Names follow Prometheus' conventions: the `gpstrackd_`
+/// prefix, base units in the name (`_meters`, `_seconds`), `_total` on counters, HELP and TYPE
+/// for each family, a family's samples together.
+public enum Metrics {
+    /// The text for `status`; `now` (Unix seconds) dates the process's start from its uptime.
+    public static func render(_ s: StatusReply, now: Double) -> String {
+        var m = Writer()
+        m.family("gpstrackd_build_info", .gauge, "The daemon's version, as a label.")
+        m.sample("gpstrackd_build_info", ["version": s.version], 1)
+        m.family("gpstrackd_start_time_seconds", .gauge, "When the daemon started, Unix time.")
+        m.sample("gpstrackd_start_time_seconds", [:], (now - s.uptimeS).rounded())
+
+        m.family("gpstrackd_gpsd_connected", .gauge, "1 while gpsd's reports arrive.")
+        m.sample("gpstrackd_gpsd_connected", ["address": s.gpsd.address], s.gpsd.connected ? 1 : 0)
+        m.family("gpstrackd_gpsd_dropped_total", .counter, "gpsd lines dropped before the tracker, by kind.")
+        m.sample("gpstrackd_gpsd_dropped_total", ["kind": "fix"], Double(s.gpsd.droppedFixes ?? 0))
+        m.sample("gpstrackd_gpsd_dropped_total", ["kind": "malformed"], Double(s.gpsd.droppedMalformed ?? 0))
+
+        // A receiver's series carry its device and vanish with its fix.
+        let device = ["device": s.gpsd.device ?? ""]
+        m.family("gpstrackd_fix_mode", .gauge, "gpsd's fix mode of the last accepted fix: 2 (2D) or 3 (3D); 0 without a fix.")
+        m.sample("gpstrackd_fix_mode", device, Double(s.fix?.mode ?? 0))
+        if let fix = s.fix {
+            if let age = fix.ageS {
+                m.family("gpstrackd_fix_age_seconds", .gauge, "Seconds since the last accepted fix arrived.")
+                m.sample("gpstrackd_fix_age_seconds", device, age)
+            }
+            if let eph = fix.eph {
+                m.family("gpstrackd_fix_error_meters", .gauge, "The last accepted fix's horizontal error estimate.")
+                m.sample("gpstrackd_fix_error_meters", device, eph)
+            }
+        }
+
+        // One label set for the family (node_exporter refuses a family whose samples differ in
+        // their label names): an accepted fix's reason is empty.
+        m.family("gpstrackd_fixes_total", .counter, "Fixes judged, by outcome and (when rejected) reason.")
+        m.sample("gpstrackd_fixes_total", ["outcome": "accepted", "reason": ""], Double(s.counters.fixesAccepted))
+        for (reason, n) in s.counters.fixesRejected.counts.sorted(by: { $0.key < $1.key }) {
+            m.sample("gpstrackd_fixes_total", ["outcome": "rejected", "reason": reason], Double(n))
+        }
+        m.family("gpstrackd_fixes_delivered_total", .counter, "Accepted fixes that moved the odometer's position on.")
+        m.sample("gpstrackd_fixes_delivered_total", [:], Double(s.counters.fixesDelivered))
+
+        m.family("gpstrackd_odometer_meters", .gauge, "The trip counter's traveled distance (reset by gpstrackctl reset).")
+        m.sample("gpstrackd_odometer_meters", [:], s.trip.traveledM)
+        m.family("gpstrackd_straight_line_meters", .gauge, "The trip counter's distance from its start.")
+        m.sample("gpstrackd_straight_line_meters", [:], s.trip.straightLineM)
+        if let motion = s.motion {
+            m.family("gpstrackd_motion", .gauge, "1 for the trip detector's state (unknown, moving, stopped).")
+            for state in ["unknown", "moving", "stopped"] {
+                m.sample("gpstrackd_motion", ["state": state], motion.state == state ? 1 : 0)
+            }
+        }
+        if let g = s.guard {
+            m.family("gpstrackd_guard", .gauge, "1 for the parked guard's state (off, waiting, armed).")
+            for state in ["off", "waiting", "armed"] { m.sample("gpstrackd_guard", ["state": state], g.state == state ? 1 : 0) }
+        }
+
+        m.family("gpstrackd_fences", .gauge, "Fences by state.")
+        for state in ["inside", "outside", "unknown"] {
+            m.sample("gpstrackd_fences", ["state": state], Double(s.fences.filter { $0.state == state }.count))
+        }
+        m.family("gpstrackd_event_sequence", .gauge, "The last event's sequence number (it only grows).")
+        m.sample("gpstrackd_event_sequence", [:], Double(s.seq))
+
+        m.family("gpstrackd_storage_degraded", .gauge, "1 while the state database cannot be written.")
+        m.sample("gpstrackd_storage_degraded", [:], s.storage.state == "degraded" ? 1 : 0)
+        m.family("gpstrackd_storage_dropped_total", .counter, "Events and track points given up while degraded.")
+        m.sample("gpstrackd_storage_dropped_total", ["kind": "event"], Double(s.storage.droppedEvents ?? 0))
+        m.sample("gpstrackd_storage_dropped_total", ["kind": "point"], Double(s.storage.droppedPoints ?? 0))
+
+        if let mqtt = s.mqtt {
+            m.family("gpstrackd_uplink_connected", .gauge, "1 while an uplink's server is connected.")
+            m.sample("gpstrackd_uplink_connected", ["uplink": "mqtt"], mqtt.connected ? 1 : 0)
+            m.family("gpstrackd_outbox_messages", .gauge, "Messages stored and not yet confirmed by the server.")
+            m.sample("gpstrackd_outbox_messages", ["uplink": "mqtt"], Double(mqtt.outbox))
+        }
+        if let steps = s.steps {
+            m.family("gpstrackd_steps_total", .counter, "Steps the pedometer counted.")
+            m.sample("gpstrackd_steps_total", [:], Double(steps.total))
+        }
+        return m.text
+    }
+
+    enum Kind: String { case gauge, counter }
+
+    struct Writer {
+        var text = ""
+
+        mutating func family(_ name: String, _ kind: Kind, _ help: String) {
+            text += "# HELP \(name) \(help)\n# TYPE \(name) \(kind.rawValue)\n"
+        }
+
+        mutating func sample(_ name: String, _ labels: [String: String], _ value: Double) {
+            text += name
+            if !labels.isEmpty {
+                text += "{" + labels.sorted { $0.key < $1.key }.map { "\($0.key)=\"\(Self.escaped($0.value))\"" }
+                    .joined(separator: ",") + "}"
+            }
+            text += " \(Self.number(value))\n"
+        }
+
+        /// A label value's backslash, double quote and line feed escaped, as the format asks.
+        static func escaped(_ v: String) -> String {
+            var out = ""
+            for c in v.unicodeScalars {
+                switch c {
+                case "\\": out += "\\\\"
+                case "\"": out += "\\\""
+                case "\n": out += "\\n"
+                default: out.unicodeScalars.append(c)
+                }
+            }
+            return out
+        }
+
+        static func number(_ v: Double) -> String {
+            if v.isNaN { return "NaN" }
+            if v.isInfinite { return v > 0 ? "+Inf" : "-Inf" }
+            if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+            return "\(v)"
+        }
+    }
+}
