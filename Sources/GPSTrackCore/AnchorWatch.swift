@@ -1,0 +1,223 @@
+/// The anchor watch's tunables (configuration keys `anchor_*`).
+public struct AnchorConfig: Sendable, Equatable {
+    /// A warning once the boat is beyond this share of the radius (`anchor_warning_share`).
+    public var warningShare = 0.8
+    /// The alarm needs this many consecutive fixes beyond the radius by more than their error
+    /// (`anchor_grace_fixes`)...
+    public var graceFixes = 5
+    /// ...spanning at least this long (`anchor_grace_s`), so one multipath fix never raises it.
+    public var graceS = 15.0
+    /// No accepted fix for this long while anchored raises `anchor_no_position`
+    /// (`anchor_no_position_s`).
+    public var noPositionS = 60.0
+    /// A latched alarm is said again this often until acknowledged (`anchor_repeat_s`).
+    public var repeatS = 120.0
+    /// After an acknowledgement the alarm is raised again when the boat has gone on this much
+    /// farther (`anchor_redrag_m`).
+    public var redragM = 20.0
+    /// The bow's height above the water, for a radius from rode and depth (`anchor_bow_height_m`).
+    public var bowHeightM = 1.0
+    /// Added to the horizontal scope for a derived radius (`anchor_margin_m`).
+    public var marginM = 15.0
+    /// The error assumed for a fix without an estimate, metres.
+    public var assumedErrorM = 15.0
+
+    public init() {}
+
+    /// The radius for a rode of `rodeM` in `depthM` of water: the horizontal scope (the rode's
+    /// run from the bow's height to the bottom) plus the margin; nil when the rode is too short
+    /// to reach the bottom.
+    public func radius(rodeM: Double, depthM: Double) -> Double? {
+        let drop = depthM + bowHeightM
+        guard rodeM.isFinite, depthM.isFinite, depthM >= 0, rodeM > drop else { return nil }
+        return (rodeM * rodeM - drop * drop).squareRoot() + marginM
+    }
+}
+
+/// What the anchor watch decided: each event carries the fix time it was decided at.
+public enum AnchorEvent: Sendable, Equatable {
+    case dropped(time: Double, anchor: Coordinate, radiusM: Double)
+    /// The boat beyond the warning share of the radius (not latched: said once an excursion).
+    case warning(time: Double, at: Coordinate, distanceM: Double)
+    /// Dragging: beyond the radius by more than the error for the grace period. `repeat` 0 is
+    /// the raise, then 1, 2... every `repeatS` until acknowledged.
+    case alarm(time: Double, at: Coordinate, distanceM: Double, repeat: Int)
+    /// No accepted fix for `silentS` while anchored; repeated like the alarm.
+    case noPosition(time: Double, silentS: Double, repeat: Int)
+    case acknowledged(time: Double)
+    case raised(time: Double, maxDistanceM: Double)
+}
+
+/// The anchor watch, a pure state machine: dropped at a point with a radius, fed accepted
+/// fixes (and the time while none come), it warns, raises a latched drag alarm or a
+/// no-position alarm, and repeats them until acknowledged. Distances are geodesics.
+public struct AnchorWatch: Sendable, Equatable {
+    /// The watch's state, all of it: what a restart must find again.
+    public struct State: Sendable, Equatable {
+        public var anchor: Coordinate
+        public var radiusM: Double
+        public var droppedAt: Double
+        public var maxDistanceM = 0.0
+        public var maxAt: Double?
+        /// The latched alarms, each until acknowledged.
+        public var drag: Alarm?
+        public var noPosition: Alarm?
+        /// The distance at the last acknowledgement of a drag alarm: the alarm is raised again
+        /// past it plus `redragM`.
+        public var ackedDistanceM: Double?
+        public var warned = false
+        public var lastFixTime: Double?
+        public var lastDistanceM: Double?
+        public var lastBearing: Double?
+
+        public init(anchor: Coordinate, radiusM: Double, droppedAt: Double) {
+            self.anchor = anchor
+            self.radiusM = radiusM
+            self.droppedAt = droppedAt
+        }
+
+        /// `ok`, `warning`, `alarm` (an unacknowledged one), `acknowledged`.
+        public var alarmState: String {
+            let alarms = [drag, noPosition].compactMap { $0 }
+            if alarms.contains(where: { !$0.acknowledged }) { return "alarm" }
+            if !alarms.isEmpty { return "acknowledged" }
+            return warned ? "warning" : "ok"
+        }
+    }
+
+    public struct Alarm: Sendable, Equatable {
+        public var raisedAt: Double
+        public var lastSaidAt: Double
+        public var repeats = 0
+        public var acknowledged = false
+
+        public init(raisedAt: Double) {
+            self.raisedAt = raisedAt
+            lastSaidAt = raisedAt
+        }
+    }
+
+    public var config: AnchorConfig
+    /// Nil while the anchor is up.
+    public private(set) var state: State?
+    /// Consecutive fixes beyond the alarm's limit by more than their error, from when.
+    private var beyond: (count: Int, since: Double)?
+    private var warnRun = 0
+
+    public init(config: AnchorConfig = AnchorConfig(), state: State? = nil) {
+        self.config = config
+        self.state = state
+    }
+
+    public static func == (a: AnchorWatch, b: AnchorWatch) -> Bool { a.config == b.config && a.state == b.state }
+
+    /// Drops the anchor at `anchor` with `radiusM`; a dropped one is replaced.
+    public mutating func drop(at anchor: Coordinate, radiusM: Double, time: Double) -> [AnchorEvent] {
+        state = State(anchor: anchor, radiusM: radiusM, droppedAt: time)
+        beyond = nil
+        warnRun = 0
+        return [.dropped(time: time, anchor: anchor, radiusM: radiusM)]
+    }
+
+    /// Raises the anchor: the watch ends, alarms with it.
+    public mutating func raise(time: Double) -> [AnchorEvent] {
+        guard let s = state else { return [] }
+        state = nil
+        beyond = nil
+        return [.raised(time: time, maxDistanceM: s.maxDistanceM)]
+    }
+
+    /// Acknowledges the latched alarms: they stop repeating; the drag alarm is raised again if
+    /// the boat goes on dragging. Nothing happens without an unacknowledged alarm.
+    public mutating func acknowledge(time: Double) -> [AnchorEvent] {
+        guard var s = state, s.alarmState == "alarm" else { return [] }
+        if s.drag?.acknowledged == false {
+            s.drag?.acknowledged = true
+            s.ackedDistanceM = s.lastDistanceM ?? s.maxDistanceM
+        }
+        s.noPosition?.acknowledged = true
+        state = s
+        return [.acknowledged(time: time)]
+    }
+
+    /// Takes an accepted fix at `at` with its error estimate `errorM` at fix time `time`.
+    public mutating func ingest(at: Coordinate, errorM: Double?, time: Double) -> [AnchorEvent] {
+        guard var s = state else { return [] }
+        var events: [AnchorEvent] = []
+        let inverse = Geodesic.inverse(s.anchor, at)
+        let d = inverse.distance, error = errorM ?? config.assumedErrorM
+        s.lastFixTime = time
+        s.lastDistanceM = d
+        s.lastBearing = inverse.azimuth1
+        if d > s.maxDistanceM { s.maxDistanceM = d; s.maxAt = time }
+
+        // Dragging: consecutive fixes beyond the radius (after an acknowledgement, beyond the
+        // distance then plus the step) by more than their error, for the grace period.
+        let limit = s.ackedDistanceM.map { max($0 + config.redragM, s.radiusM) } ?? s.radiusM
+        let latched = s.drag?.acknowledged == false
+        if !latched, d - error > limit {
+            let run = (count: (beyond?.count ?? 0) + 1, since: beyond?.since ?? time)
+            beyond = run
+            if run.count >= config.graceFixes, time - run.since >= config.graceS {
+                s.drag = Alarm(raisedAt: time)
+                s.ackedDistanceM = nil
+                beyond = nil
+                events.append(.alarm(time: time, at: at, distanceM: d, repeat: 0))
+            }
+        } else {
+            beyond = nil
+        }
+
+        // The warning: once an excursion beyond the share, after as many fixes as the alarm's
+        // grace; the excursion ends when the boat is back inside the share by its error.
+        let share = config.warningShare * s.radiusM
+        if d - error > share {
+            warnRun += 1
+            if !s.warned, s.drag == nil, warnRun >= config.graceFixes {
+                s.warned = true
+                events.append(.warning(time: time, at: at, distanceM: d))
+            }
+        } else {
+            warnRun = 0
+            if d + error < share { s.warned = false }
+        }
+        state = s
+        return events + repeats(now: time, at: at)
+    }
+
+    /// The time passing without fixes (`now` on the fixes' time scale: the last fix's time plus
+    /// the time since it arrived): raises the no-position alarm once a silence, and repeats
+    /// latched alarms.
+    public mutating func tick(now: Double) -> [AnchorEvent] {
+        guard var s = state else { return [] }
+        let last = s.lastFixTime ?? s.droppedAt
+        let silent = now - last
+        let thisSilence = s.noPosition.map { $0.raisedAt >= last } ?? false
+        if silent >= config.noPositionS, !thisSilence, s.noPosition?.acknowledged != false {
+            s.noPosition = Alarm(raisedAt: now)
+            state = s
+            return [.noPosition(time: now, silentS: silent, repeat: 0)]
+        }
+        return repeats(now: now, at: nil)
+    }
+
+    /// Each latched, unacknowledged alarm said again every `repeatS`.
+    private mutating func repeats(now: Double, at: Coordinate?) -> [AnchorEvent] {
+        guard var s = state else { return [] }
+        var events: [AnchorEvent] = []
+        if var a = s.drag, !a.acknowledged, now - a.lastSaidAt >= config.repeatS {
+            a.repeats += 1
+            a.lastSaidAt = now
+            s.drag = a
+            events.append(.alarm(time: now, at: at ?? s.anchor, distanceM: s.lastDistanceM ?? 0, repeat: a.repeats))
+        }
+        if var a = s.noPosition, !a.acknowledged, now - a.lastSaidAt >= config.repeatS {
+            a.repeats += 1
+            a.lastSaidAt = now
+            s.noPosition = a
+            events.append(.noPosition(time: now, silentS: now - (s.lastFixTime ?? s.droppedAt), repeat: a.repeats))
+        }
+        state = s
+        return events
+    }
+}
