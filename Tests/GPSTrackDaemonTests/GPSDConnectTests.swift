@@ -6,9 +6,7 @@ import GPSTrackDaemon
 /// namespace of its own where nftables drops everything sent to one documentation address, so
 /// a TCP connect there neither succeeds nor fails. The daemon must still stop at once when
 /// asked, say within its connect timeout that gpsd does not answer, and keep trying.
-@Suite(.serialized, .enabled(if: LiveHarness.available && getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/nft")
-                                && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"),
-                             "nftables is installed by `make test`; a network namespace needs root"))
+@Suite(.serialized, .needs([.gpsfake, .journal, .root] + Need.nft))
 struct GPSDConnectTests {
     init() throws { try LiveHarness.ensureJournald() }
 

@@ -4,7 +4,7 @@ import GPSTrackCore
 import GPSTrackSim
 
 /// The live daemon against real parts: gpsd fed by gpsfake, systemd-journald, the built binary.
-@Suite(.serialized, .enabled(if: LiveHarness.available, "gpsd, gpsd-clients and systemd are installed by `make test`"))
+@Suite(.serialized, .needsLiveParts)
 struct LiveDaemonTests {
     static let base = Coordinate(latitude: 47.3769, longitude: 8.5417)
     static let enterID = "0a71d53a713d4db5b432af356eec29da"
@@ -148,7 +148,7 @@ struct LiveDaemonTests {
 
     static let analyze = "/usr/bin/systemd-analyze"
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: analyze)))
+    @Test(.needs(.tool(analyze, package: "systemd")))
     func unitVerifiesAndIsHardened() throws {
         let unit = try String(contentsOf: ExecutableRunner.packageRoot.appendingPathComponent("systemd/gpstrackd.service"), encoding: .utf8)
             .replacingOccurrences(of: "/usr/local/bin/gpstrackd", with: ExecutableRunner.binary)

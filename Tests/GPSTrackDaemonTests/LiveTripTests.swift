@@ -5,7 +5,7 @@ import GPSTrackSim
 
 /// Automatic trips through the live daemon: gpsd fed by gpsfake, the journal, SQLite, and
 /// restarts (SIGKILL mid-trip, SIGTERM mid-stop) that must lose, split or double no trip.
-@Suite(.serialized, .enabled(if: LiveHarness.available, "gpsd, gpsd-clients and systemd are installed by `make test`"))
+@Suite(.serialized, .needsLiveParts)
 struct LiveTripTests {
     static let tripEndID = "11c491396e6e4368af6aadb520edbe41"
 

@@ -5,9 +5,7 @@ import GPSTrackCore
 /// MQTT over TLS against a real mosquitto TLS listener, with certificates made here by the
 /// `openssl` command: a CA, a server certificate for localhost/127.0.0.1, a client certificate,
 /// a second CA the broker's certificate does not come from, and an expired server certificate.
-@Suite(.serialized, .enabled(if: LiveHarness.available && FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto")
-                                && FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"),
-                             "mosquitto and openssl are installed by `make test`"))
+@Suite(.serialized, .needs([.gpsfake, .journal, .tool("/usr/bin/openssl", package: "openssl")] + Need.mosquitto))
 struct MQTTTLSTests {
     init() throws { try LiveHarness.ensureJournald() }
 

@@ -4,8 +4,7 @@ import GPSTrackCore
 import GPSTrackSim
 
 /// OwnTracks over MQTT against a real mosquitto broker on a free loopback port.
-@Suite(.serialized, .enabled(if: LiveHarness.available && FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto"),
-                             "mosquitto and mosquitto-clients are installed by `make test`"))
+@Suite(.serialized, .needs([.gpsfake, .journal] + Need.mosquitto))
 struct MQTTTests {
     init() throws { try LiveHarness.ensureJournald() }
 

@@ -6,8 +6,7 @@ import GPSTrackSim
 /// The pedometer in the live daemon, against laid-out IIO trees: a hardware step counter (with
 /// a reset, a restart, a vanishing device and garbage) and an accelerometer whose buffer device
 /// is a FIFO fed scan records. status, steps, the journal and OwnTracks (real mosquitto) agree.
-@Suite(.serialized, .enabled(if: LiveHarness.available && FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto"),
-                             "systemd, mosquitto and mosquitto-clients are installed by `make test`"))
+@Suite(.serialized, .needs([.gpsfake, .journal] + Need.mosquitto))
 struct PedometerLiveTests {
     init() throws { try LiveHarness.ensureJournald() }
 

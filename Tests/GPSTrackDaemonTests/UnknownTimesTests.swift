@@ -4,9 +4,8 @@ import GPSTrackCore
 @testable import GPSTrackDaemon
 
 /// No timestamp is printed for a time that is not known; the tools answer -h and --version.
-@Suite(.serialized, .enabled(if: LiveHarness.available, "gpsd, gpsd-clients and systemd are installed by `make test`"))
+@Suite(.serialized)
 struct UnknownTimesTests {
-    init() throws { try LiveHarness.ensureJournald() }
 
     /// A trip row that never started and was ended before any fix (`endTrip(at: nil)` marks it
     /// with 0): the history answers null for both times, not 1970.
@@ -25,7 +24,8 @@ struct UnknownTimesTests {
 
     /// The same through the daemon and gpstrackctl: whatever trips exist, none shows 1970, and
     /// a trip without a start shows "-" in the table.
-    @Test func theTripsTableShowsDashes() throws {
+    @Test(.needs(.journal)) func theTripsTableShowsDashes() throws {
+        try LiveHarness.ensureJournald()
         let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())"])
         defer { _ = daemon.stop() }
         try LiveHarness.waitFor("the control socket", timeout: 20) { FileManager.default.fileExists(atPath: daemon.socketPath) }
