@@ -154,7 +154,7 @@ struct LiveTripTests {
         #expect(Double(breaches[0]["GPSTRACK_DISTANCE_M"] as? String ?? "") ?? 0 > 100)
         let t0 = try #require(trace.fixes.first?.time)
         let parked = trace.truth[899]
-        let left = try #require(trace.truth.indices.first { try! GeodSolveTruth.distance(parked, trace.truth[$0]) > 100 })
+        let left = try #require(trace.truth.indices.first { try GeodSolveTruth.distance(parked, trace.truth[$0]) > 100 })
         let breachTime = try #require(Timestamp.parse(breaches[0]["GPSTRACK_TIME"] as? String ?? ""))
         #expect(breachTime - (t0 + Double(left)) <= 60 && breachTime > t0 + 899)
         try LiveHarness.waitFor("the parked transition", timeout: 30) {
