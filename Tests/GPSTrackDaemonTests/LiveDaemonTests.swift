@@ -112,13 +112,25 @@ struct LiveDaemonTests {
 
     @Test func reloadKeepsTheOldFencesWhenTheNewFileIsBad() throws {
         let fences = try Self.fencesFile("f4.geojson")
-        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())", "--fences", fences])
+        let port = LiveHarness.freePort()
+        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)", "--fences", fences])
         try daemon.waitFor("started", timeout: 20)
         try "{ not json".write(toFile: fences, atomically: true, encoding: .utf8)
         daemon.signal(SIGHUP)
         try daemon.waitFor("fences_reload_failed", timeout: 20)
         let failure = try #require(try daemon.entries("fences_reload_failed").first)
         #expect((failure["MESSAGE"] as? String)?.contains("f4.geojson: not valid JSON") == true)
+        // The old fences are in force: the daemon names the ring, as loaded at start...
+        let reply = try #require(try SocketClient(path: daemon.socketPath).request(#"{"cmd":"fences"}"#))
+        let inForce = try #require(reply["fences"] as? [[String: Any]], "\(reply)")
+        #expect(inForce.map { $0["id"] as? String } == ["ring"], "\(inForce)")
+        #expect(inForce.first?["name"] as? String == "Ring road")
+        // ...and acts on it: a walk through the ring, fed after the refused reload, enters it.
+        let trace = Self.walk(seconds: 150, seed: 4)
+        let feed = try LiveHarness.Feed(log: try LiveHarness.nmeaFile("walk4.nmea", fixes: trace.fixes, padding: 400), port: port)
+        defer { feed.stop() }
+        try daemon.waitFor("enter")
+        #expect(try daemon.entries("enter").map { $0["GPSTRACK_FENCE"] as? String } == ["ring"])
         _ = try Self.fencesFile("f4.geojson", extra: #",{"type":"Feature","id":"two","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[8,47]}}"#)
         daemon.signal(SIGHUP)
         try daemon.waitFor("fences_reloaded", timeout: 20)
