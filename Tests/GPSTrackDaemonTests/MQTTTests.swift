@@ -72,8 +72,10 @@ struct MQTTTests {
             arguments: ["--gpsd", "127.0.0.1:\(gpsPort)", "--fences", try LiveDaemonTests.fencesFile("mqtt.geojson")],
             extraConfig: "mqtt_host = 127.0.0.1\nmqtt_port = \(mqttPort)\nmqtt_topic = owntracks/fleet/box1\nmqtt_min_interval_s = 5\nmqtt_min_distance_m = 5\n")
         try daemon.waitFor("mqtt_connected", timeout: 20)
+        let started = Int(Date().timeIntervalSince1970)
         let feed = try LiveHarness.Feed(log: log, port: gpsPort, cycle: 0.03)
         defer { feed.stop() }
+        let gpsd = try TPVRecorder(port: gpsPort, file: dir + "/tpv.txt")
         // The first location is out: stop the broker while the walk goes on towards the fence.
         try LiveHarness.waitFor("a location", timeout: 60) { sub.messages().contains { $0.1["_type"] as? String == "location" } }
         broker.stop()
@@ -89,23 +91,63 @@ struct MQTTTests {
         let messages = sub.messages()
         let transitions = messages.filter { $0.1["_type"] as? String == "transition" }
         #expect(transitions.map { $0.1["event"] as? String ?? "" } == ["enter", "leave"], "every transition, in order, once")
+        // Each message against the fix it came from, as gpsd reported it (gpspipe beside the
+        // daemon), and the fence's geometry measured with GeodSolve.
+        let reported = gpsd.fixes()
+        // gpspipe connects about when the daemon does: it may miss the first fixes, no later one.
+        let firstReported = try #require(reported.keys.min(), "gpspipe recorded no fix")
+        let center = Geodesic.destination(from: LiveDaemonTests.base, azimuth: 90, distance: 150)   // as the fences file has it
+        func from(_ m: [String: Any]) throws -> (fix: [String: Any], centreM: Double) {
+            let fix = try #require(reported[m["tst"] as? Int ?? -1], "gpsd reported no fix at tst \(m["tst"] ?? "-"): \(m)")
+            let lat = try #require(fix["lat"] as? Double), lon = try #require(fix["lon"] as? Double)
+            #expect(abs((m["lat"] as? Double ?? .nan) - lat) < 1e-7 && abs((m["lon"] as? Double ?? .nan) - lon) < 1e-7, "\(m) from \(fix)")
+            // OwnTracks acc: gpsd's eph in whole metres.
+            #expect(m["acc"] as? Int == max(1, Int(try #require(fix["eph"] as? Double).rounded())), "\(m) from \(fix)")
+            #expect(m["tid"] as? String == tid, "OwnTracks' tid: the device's (the host name's) last two characters")
+            return (fix, try GeodSolveTruth.distance(center, Coordinate(latitude: lat, longitude: lon)))
+        }
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
+        let tid = String(host.filter { $0.isLetter || $0.isNumber }.suffix(2)).lowercased()
+        // hysteresis_m (10 m), or the fix's error estimate when larger, beyond the 60 m radius.
+        func margin(_ fix: [String: Any]) -> Double { max(10, fix["eph"] as? Double ?? .infinity) }
+        let waypoints = try #require(messages.first { $0.1["_type"] as? String == "waypoints" })
+        let loadedAt = try #require((waypoints.1["waypoints"] as? [[String: Any]])?.first?["tst"] as? Int)
+        #expect(loadedAt >= started - 60 && loadedAt <= Int(Date().timeIntervalSince1970), "the fences' load time, by the wall clock")
         for (topic, t) in transitions {
             #expect(topic == "owntracks/fleet/box1/event")
             #expect(t["desc"] as? String == "Ring road" && t["rid"] as? String == "ring" && t["t"] as? String == "c")
-            #expect(t["tst"] is Int && t["wtst"] is Int && t["lat"] is Double && t["lon"] is Double && t["acc"] is Int)
+            #expect(t["wtst"] as? Int == loadedAt, "wtst: when the fence was loaded, as the waypoint says")
+            let (fix, d) = try from(t)
+            if t["event"] as? String == "enter" {
+                #expect(d <= 60 - margin(fix) + 0.5, "entered \(d) m from the centre, eph \(fix["eph"] ?? "-")")
+            } else {
+                #expect(d >= 60 + margin(fix) - 0.5, "left \(d) m from the centre, eph \(fix["eph"] ?? "-")")
+            }
         }
         let locations = messages.filter { $0.1["_type"] as? String == "location" }
         #expect(locations.count >= 3)
+        #expect(locations.filter { $0.1["tst"] as? Int ?? 0 >= firstReported }.count >= 3, "locations compared with their fixes")
+        var inside = 0, outside = 0
         for (topic, l) in locations {
             #expect(topic == "owntracks/fleet/box1")
-            #expect(l["lat"] is Double && l["lon"] is Double && l["tst"] is Int && l["acc"] is Int)
-            #expect(l["vel"] is Int && l["cog"] is Int && l["alt"] is Int && (l["tid"] as? String)?.count == 2)
-            #expect(l["inregions"] is [Any])
+            #expect(l["t"] as? String == "t")
+            if l["tst"] as? Int ?? 0 < firstReported { continue }
+            let (fix, d) = try from(l)
+            let alt = try #require((fix["altHAE"] ?? fix["altMSL"]) as? Double), speed = try #require(fix["speed"] as? Double)
+            let track = try #require(fix["track"] as? Double)
+            #expect(l["alt"] as? Int == Int(alt.rounded()), "alt in whole metres: \(l) from \(fix)")
+            #expect(l["vel"] as? Int == Int((speed * 3.6).rounded()), "vel in km/h: \(l) from \(fix)")
+            #expect(l["cog"] as? Int == Int(track.rounded()) % 360, "cog in degrees: \(l) from \(fix)")
+            // Inside by more than the margin, the fix would enter the ring if it were not in it
+            // already; outside by more, it would leave.
+            let regions = l["inregions"] as? [String]
+            if d < 60 - margin(fix) - 0.5 { inside += 1; #expect(regions == ["Ring road"], "\(d) m from the centre: \(l)") }
+            if d > 60 + margin(fix) + 0.5 { outside += 1; #expect(regions == [], "\(d) m from the centre: \(l)") }
         }
+        #expect(inside >= 1 && outside >= 1, "locations well inside (\(inside)) and well outside (\(outside)) the ring")
         // Locations are rate limited by fix time: at least 5 s apart.
         let times = locations.compactMap { $0.1["tst"] as? Int }
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 5 || $1 < $0 })
-        let waypoints = try #require(messages.first { $0.1["_type"] as? String == "waypoints" })
         #expect(waypoints.0 == "owntracks/fleet/box1/waypoints")
         let wp = try #require((waypoints.1["waypoints"] as? [[String: Any]])?.first)
         #expect(wp["rid"] as? String == "ring" && wp["rad"] as? Int == 60 && wp["desc"] as? String == "Ring road")
