@@ -241,6 +241,15 @@ struct MQTTTests {
         #expect(second.stop() == 0)
     }
 
+    /// A journal field's value as text: journalctl gives a string, binary data as an array of
+    /// bytes, and a field an entry repeats as an array of either.
+    static func texts(_ value: Any) -> [String] {
+        if let s = value as? String { return [s] }
+        if let bytes = value as? [Int] { return [String(decoding: bytes.map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self)] }
+        if let many = value as? [Any] { return many.flatMap(texts) }
+        return ["\(value)"]
+    }
+
     @Test func aWrongPasswordIsReportedClearly() throws {
         let dir = NSTemporaryDirectory() + "gpstrackd-mqtt-auth-\(getpid())"
         try? FileManager.default.removeItem(atPath: dir)
@@ -260,14 +269,22 @@ struct MQTTTests {
         try daemon.waitFor("mqtt_refused", timeout: 20)
         let entry = try #require(try daemon.entries("mqtt_refused").first)
         #expect((entry["MESSAGE"] as? String)?.contains("bad user name or password") == true)
-        #expect(!(try daemon.entries().contains { ($0["MESSAGE"] as? String)?.contains("not-the-secret") == true }), "the password is never logged")
         #expect(daemon.stop() == 0)
+        let logged = try daemon.entries()
+        #expect(logged.count >= 3, "started, mqtt_refused and the stop's entries at least")
+        for entry in logged {
+            #expect(!entry.contains { key, value in (key + "=" + Self.texts(value).joined()).contains("not-the-secret") },
+                    "the password is never logged, in no field: \(entry)")
+        }
 
         let right = try ExecutableRunner.temporaryFile("right.pw", contents: "right-secret\n")
         let good = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1"],
             extraConfig: "mqtt_host = 127.0.0.1\nmqtt_port = \(port)\nmqtt_user = box1\nmqtt_password_file = \(right)\n")
         try good.waitFor("mqtt_connected", timeout: 20)
         #expect(good.stop() == 0)
+        for entry in try good.entries() {
+            #expect(!entry.contains { key, value in (key + "=" + Self.texts(value).joined()).contains("right-secret") }, "\(entry)")
+        }
         let missing = try ExecutableRunner.run(["--config", try ExecutableRunner.temporaryFile("m.conf",
             contents: "mqtt_host = 127.0.0.1\nmqtt_password_file = /nonexistent/pw\n"), "--socket", dir + "/x.sock", "--state-dir", dir + "/st"])
         #expect(missing.status == 78)
