@@ -133,8 +133,6 @@ struct LiveTripTests {
         let broker = try MQTTTests.Broker(port: mqttPort, dir: dir)
         defer { broker.stop() }
         let sub = try MQTTTests.Subscriber(port: mqttPort, file: dir + "/sub.txt")
-        try LiveHarness.waitFor("the subscriber", timeout: 10) { sub.process.isRunning }
-        usleep(500_000)
 
         let steps = Array(repeating: Scenario.Step(speed: 0, heading: 0), count: 900)
             + Array(repeating: Scenario.Step(speed: 3, heading: 200), count: 100)

@@ -31,6 +31,8 @@ struct MQTTTests {
     }
 
     /// A persistent-session subscriber (QoS 1), so messages wait for it across a broker restart.
+    /// Ready when made: its subscription has carried a probe (`_type: probe`) back through the
+    /// broker; a process that exists may not have subscribed yet.
     final class Subscriber {
         let process = Process()
         let output: String
@@ -42,6 +44,14 @@ struct MQTTTests {
             process.standardOutput = FileHandle(forWritingAtPath: file)
             process.standardError = FileHandle.nullDevice
             try process.run()
+            // Published again until one comes back: one sent before the subscription is lost.
+            let topic = "owntracks/probe/\(port)-\(getpid())"
+            try LiveHarness.waitFor("the subscriber's probe through the broker", timeout: 30) {
+                if messages().contains(where: { $0.0 == topic }) { return true }
+                let probe = try ExecutableRunner.run(["-h", "127.0.0.1", "-p", String(port), "-q", "1", "-t", topic, "-m", #"{"_type":"probe"}"#],
+                                                     executable: "/usr/bin/mosquitto_pub")
+                return probe.status == 0 && messages().contains { $0.0 == topic }
+            }
         }
         /// (topic, payload) pairs received so far.
         func messages() -> [(String, [String: Any])] {
@@ -62,8 +72,6 @@ struct MQTTTests {
         let mqttPort = LiveHarness.freePort()
         var broker = try Broker(port: mqttPort, dir: dir)
         let sub = try Subscriber(port: mqttPort, file: dir + "/sub.txt")
-        try LiveHarness.waitFor("the subscriber", timeout: 10) { sub.process.isRunning }
-        usleep(500_000)
 
         let trace = LiveDaemonTests.walk(seconds: 230, seed: 21)
         let log = try LiveHarness.nmeaFile("mqtt.nmea", fixes: trace.fixes, padding: 100)
@@ -167,8 +175,6 @@ struct MQTTTests {
         let broker = try Broker(port: mqttPort, dir: dir)
         defer { broker.stop() }
         let sub = try Subscriber(port: mqttPort, file: dir + "/sub.txt")
-        try LiveHarness.waitFor("the subscriber", timeout: 10) { sub.process.isRunning }
-        usleep(500_000)
         // 25 m/s east, one fix every 5 s; a 20 m gate half-way between two fixes.
         let steps = Array(repeating: Scenario.Step(speed: 25, heading: 90), count: 80)
         let trace = Simulator.run(Scenario(name: "sparse", start: LiveDaemonTests.base, steps: steps), seed: 31)
@@ -230,7 +236,6 @@ struct MQTTTests {
         let broker = try Broker(port: mqttPort, dir: dir)
         defer { broker.stop() }
         let sub = try Subscriber(port: mqttPort, file: dir + "/sub.txt")
-        usleep(500_000)
         let second = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1", "--fences", fences],
                                                    extraConfig: config, stateDirectory: first.stateDirectory)
         try LiveHarness.waitFor("both transitions", timeout: 30) {
