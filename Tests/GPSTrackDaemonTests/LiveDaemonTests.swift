@@ -36,6 +36,7 @@ struct LiveDaemonTests {
         let port = LiveHarness.freePort()
         let feed = try LiveHarness.Feed(log: log, port: port)
         defer { feed.stop() }
+        let gpsd = try TPVRecorder(port: port, file: try ExecutableRunner.temporaryFile("f1-tpv.txt", contents: ""))
         let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)", "--fences", try Self.fencesFile("f1.geojson")])
         try daemon.waitFor("exit")
         // The feed is over when gpsd falls silent (no_data_timeout_s = 2).
@@ -50,13 +51,32 @@ struct LiveDaemonTests {
         #expect(enter["SYSLOG_IDENTIFIER"] as? String == "gpstrackd")
         #expect(enter["MESSAGE_ID"] as? String == Self.enterID)
         #expect((enter["MESSAGE"] as? String)?.contains("Ring road") == true)
-        let lat = try #require(Double(enter["GPSTRACK_LAT"] as? String ?? ""))
-        let lon = try #require(Double(enter["GPSTRACK_LON"] as? String ?? ""))
-        // Entered about 10 m inside the 60 m circle: 80-100 m from its centre.
-        let center = Geodesic.destination(from: Self.base, azimuth: 90, distance: 150)
-        let d = Geodesic.distance(center, Coordinate(latitude: lat, longitude: lon))
-        #expect(d > 30 && d < 60)
         let exit = try #require(try daemon.entries("exit").first)
+        // Hysteresis, live: entered at the first fix gpsd reported deep enough inside the 60 m
+        // circle (hysteresis_m, 10 m, or the fix's eph when larger), left at the first far
+        // enough outside; distances from the centre by GeodSolve.
+        let center = Geodesic.destination(from: Self.base, azimuth: 90, distance: 150)   // as the fences file has it
+        let reported = gpsd.fixes()
+        func depth(at t: Int) throws -> (inside: Double, margin: Double)? {
+            guard let f = reported[t], let lat = f["lat"] as? Double, let lon = f["lon"] as? Double else { return nil }
+            let d = try GeodSolveTruth.distance(center, Coordinate(latitude: lat, longitude: lon))
+            return (60 - d, max(10, f["eph"] as? Double ?? .infinity))
+        }
+        for (entry, entering) in [(enter, true), (exit, false)] {
+            let t = Int(try #require(Timestamp.parse(entry["GPSTRACK_TIME"] as? String ?? "")).rounded(.down))
+            let at = try #require(try depth(at: t), "gpsd reported no fix at \(entry["GPSTRACK_TIME"] ?? "-")")
+            let lat = try #require(Double(entry["GPSTRACK_LAT"] as? String ?? ""))
+            let d = try GeodSolveTruth.distance(center, Coordinate(latitude: lat, longitude: try #require(Double(entry["GPSTRACK_LON"] as? String ?? ""))))
+            #expect(abs((60 - d) - at.inside) < 0.01, "the entry's position is that fix's")
+            let before = try #require(try depth(at: t - 1), "gpsd reported no fix a second before \(t)")
+            if entering {
+                #expect(at.inside >= at.margin - 0.5, "entered \(at.inside) m inside, margin \(at.margin) m")
+                #expect(before.inside < before.margin + 0.5, "the fix before was \(before.inside) m inside, margin \(before.margin) m: it would have entered")
+            } else {
+                #expect(-at.inside >= at.margin - 0.5, "left \(-at.inside) m outside, margin \(at.margin) m")
+                #expect(-before.inside < before.margin + 0.5, "the fix before was \(-before.inside) m outside, margin \(before.margin) m: it would have left")
+            }
+        }
         let seqEnter = Int(enter["GPSTRACK_SEQ"] as? String ?? "") ?? -1
         let seqExit = Int(exit["GPSTRACK_SEQ"] as? String ?? "") ?? -1
         #expect(seqEnter > 0 && seqExit > seqEnter)
