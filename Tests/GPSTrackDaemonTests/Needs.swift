@@ -39,7 +39,9 @@ extension Trait where Self == ConditionTrait {
     /// Runs the test only where every need is met; a skip names what is missing.
     static func needs(_ needs: [Need]) -> Self {
         let missing = needs.compactMap(\.missing)
-        return .enabled(if: missing.isEmpty, Comment(rawValue: "needs " + missing.joined(separator: ", ") + "; scripts/deps.sh test installs the packages"))
+        let packages = needs.contains { if case .root = $0 { false } else { $0.missing != nil } }
+        return .enabled(if: missing.isEmpty, Comment(rawValue: "needs " + missing.joined(separator: ", ")
+                                                         + (packages ? "; scripts/deps.sh test installs the packages" : "")))
     }
 
     static func needs(_ needs: Need...) -> Self { .needs(needs) }

@@ -108,7 +108,7 @@ struct RetentionTests {
     }
 
     /// A database made before auto_vacuum (mode NONE) is rebuilt once at open, its rows intact.
-    @Test func anOlderDatabaseIsMigrated() throws {
+    @Test(.needs(.tool("/usr/bin/python3", package: "python3"))) func anOlderDatabaseIsMigrated() throws {
         let dir = NSTemporaryDirectory() + "gpstrackd-retention-migrate-\(getpid())"
         try? FileManager.default.removeItem(atPath: dir)
         do {
