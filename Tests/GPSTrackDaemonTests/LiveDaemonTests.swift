@@ -94,8 +94,24 @@ struct LiveDaemonTests {
         let port = LiveHarness.freePort()
         let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)", "--fences", try Self.fencesFile("f2.geojson")])
         try daemon.waitFor("gpsd_lost", timeout: 20)
-        // Let several reconnect attempts fail (backoff 0.5, 1, 2 s).
-        sleep(4)
+        // Retries, seen: a listener that hangs up at once takes two more attempts (backoff 0.5,
+        // 1, 2 s), each failing like the first, within the same outage; then gpsd comes.
+        let listener = Process()
+        let accepted = try ExecutableRunner.temporaryFile("retries-\(port).txt", contents: "")
+        LiveHarness.unmasked(listener, "/usr/bin/python3", ["-c", """
+            import socket, sys
+            s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(8)
+            while True:
+                c, _ = s.accept(); c.close(); print("accepted", flush=True)
+            """, String(port)])
+        listener.standardOutput = FileHandle(forWritingAtPath: accepted)
+        try listener.run()
+        try LiveHarness.waitFor("two more connection attempts", timeout: 30) {
+            ((try? String(contentsOfFile: accepted, encoding: .utf8)) ?? "").split(separator: "\n").count >= 2
+        }
+        listener.terminate()
+        listener.waitUntilExit()
         let feed = try LiveHarness.Feed(log: log, port: port)
         defer { feed.stop() }
         try daemon.waitFor("enter")
