@@ -27,13 +27,17 @@ demo: build
 replay-demo: build
 	.build/debug/gpstrackd replay --fences $(FENCES) $(SAMPLE)
 
+# scripts/test-counts.py counts the Swift tests and the system test's checks, prints every skip
+# with its reason and ends with `N passed, N failed, N skipped`; under CI=true a skip fails.
 test: test-deps
 	$(SWIFT) build --build-tests
-	GPSTRACKD_BIN=$$($(SWIFT) build --show-bin-path)/gpstrackd $(SWIFT) test
+	scripts/test-counts.py reset
+	GPSTRACKD_BIN=$$($(SWIFT) build --show-bin-path)/gpstrackd scripts/test-counts.py swift -- $(SWIFT) test
 	$(MAKE) deb
-	Tests/systemd/run.sh gpstrackd_*.deb
+	scripts/test-counts.py checks systemd -- Tests/systemd/run.sh gpstrackd_*.deb
 	FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) scripts/fuzz.sh
 	SOAK_MIN=3 SOAK_FAULT_S=30 scripts/soak.py $$($(SWIFT) build --show-bin-path)
+	scripts/test-counts.py judge
 
 # libFuzzer harnesses (fuzz/*/harness.swift) for the gpsd line path, the GeoJSON loader, the
 # config parser, the control request parser and IIO scan types, each for FUZZ_SECONDS from its

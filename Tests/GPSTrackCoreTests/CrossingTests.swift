@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import GPSTrackCore
 import GPSTrackSim
@@ -23,6 +24,86 @@ import GPSTrackSim
         return ring + [ring[0]]
     }
 
+    /// A car on the geodesic leaving `start` eastwards at `v` m/s, one error-free fix every
+    /// 5 s for `seconds`: positions and courses from GeodSolve. `at(s)` is the point `s` metres
+    /// along that geodesic and its azimuth there.
+    struct Road {
+        static let t0 = 1_773_475_200.0
+        let v: Double
+        let fixes: [Fix]
+
+        init(v: Double, seconds: Int) throws {
+            self.v = v
+            let times = Array(stride(from: 0, through: seconds, by: 5))
+            let points = try GeodSolveDirect.solve(times.map { .init(from: CrossingTests.start, azimuth: 90, distance: v * Double($0)) })
+            fixes = zip(times, points).map { t, p in
+                Fix(mode: 3, time: Self.t0 + Double(t), latitude: p.point.latitude, longitude: p.point.longitude,
+                    altitude: 400, eph: 3, speed: v, track: p.azimuth)
+            }
+        }
+
+        func at(_ s: Double) throws -> (point: Coordinate, azimuth: Double) {
+            try GeodSolveDirect.point(from: CrossingTests.start, azimuth: 90, distance: s)
+        }
+    }
+
+    /// The boundary crossings the fences were built with, against the ones found between fixes
+    /// 125 m apart: within 1 s and 2 m (GeodSolve distances).
+    func expectCrossings(_ mine: [FenceEvent], entry: (t: Double, at: Coordinate), exit: (t: Double, at: Coordinate), _ id: String) throws {
+        #expect(mine.map(\.kind) == [.enter, .exit], "\(id)")
+        #expect(mine.allSatisfy { $0.crossed }, "\(id)")
+        guard mine.count == 2 else { return }
+        for (event, truth, what) in [(mine[0], entry, "entered"), (mine[1], exit, "left")] {
+            #expect(abs(event.time - truth.t) <= 1, "\(id) \(what) at \(event.time - Road.t0) s, truly \(truth.t - Road.t0) s")
+            let point = try #require(event.coordinate, "\(id) \(what): no point")
+            let off = try GeodSolveTruth.distance(point, truth.at)
+            #expect(off <= 2, "\(id) \(what) \(off) m from the boundary crossing")
+        }
+    }
+
+    @Test func fencesOnAConstructedRoadAreCrossedWhereTheirBoundariesAre() throws {
+        let road = try Road(v: 25, seconds: 200)
+        // Centres on the road between two fixes, so that no fix lies inside: a circle of radius
+        // r centred s metres along the geodesic is crossed s - r and s + r along it (the road
+        // is the geodesic through its centre); the square's west and east sides cross the road
+        // half its side before and after its centre.
+        var fences: [Fence] = []
+        var truths: [(entry: (t: Double, at: Coordinate), exit: (t: Double, at: Coordinate))] = []
+        for (second, id, half, square) in [(22.0, "gate", 20.0, false), (52, "weighbridge", 25, false), (87, "toll", 25, true), (122, "camera", 30, false)] {
+            let s = road.v * second
+            let centre = try road.at(s).point
+            let shape: Fence.Shape
+            if square {
+                let west = try road.at(s - half), east = try road.at(s + half)
+                let corners = try GeodSolveDirect.solve([
+                    .init(from: west.point, azimuth: west.azimuth + 90, distance: half), .init(from: east.point, azimuth: east.azimuth + 90, distance: half),
+                    .init(from: east.point, azimuth: east.azimuth - 90, distance: half), .init(from: west.point, azimuth: west.azimuth - 90, distance: half),
+                ]).map(\.point)
+                shape = .polygons([[corners + [corners[0]]]])
+            } else {
+                shape = .circle(center: centre, radiusM: half)
+            }
+            fences.append(Fence(index: fences.count, id: id, shape: shape))
+            truths.append(((Road.t0 + second - half / road.v, try road.at(s - half).point), (Road.t0 + second + half / road.v, try road.at(s + half).point)))
+        }
+        // 40 m north of the road, radius 25: never entered.
+        let beside = try road.at(road.v * 152)
+        let offCentre = try GeodSolveDirect.point(from: beside.point, azimuth: beside.azimuth - 90, distance: 40).point
+        let off = Fence(index: fences.count, id: "off-road", shape: .circle(center: offCentre, radiusM: 25))
+        let index = try FenceIndex(fences: fences + [off], file: "road.geojson")
+        var session = TrackingSession(config: TrackerConfig(), fences: index)
+        let events = fenceEvents(road.fixes.flatMap { session.ingest($0) })
+        for (fence, truth) in zip(fences, truths) {
+            try expectCrossings(events.filter { $0.fence == fence.index }, entry: truth.entry, exit: truth.exit, fence.id)
+        }
+        #expect(!events.contains { $0.fence == off.index }, "the circle 40 m off the road is never entered")
+        #expect(!events.contains { $0.kind == .dwell })
+        #expect(zip(events, events.dropFirst()).allSatisfy { $0.time <= $1.time }, "events in time order")
+        #expect(session.geofences?.statuses.allSatisfy { $0.state == .outside } == true)
+    }
+
+    /// The same road driven by the simulated receiver, with its noise: the crossings still
+    /// found, each once, within a second of the simulator's true times.
     @Test(arguments: [UInt64(1), 2, 3, 4, 5])
     func fencesOnTheRoadAreCrossedBetweenSparseFixes(seed: UInt64) throws {
         let v = 25.0
@@ -48,8 +129,8 @@ import GPSTrackSim
             #expect(mine.map(\.kind) == [.enter, .exit], "\(fence.id)")
             #expect(mine.allSatisfy { $0.crossed }, "\(fence.id)")
             guard mine.count == 2 else { continue }
-            #expect(abs(mine[0].time - (t0 + Double(second) - half / v)) <= 10, "\(fence.id) entered")
-            #expect(abs(mine[1].time - (t0 + Double(second) + half / v)) <= 10, "\(fence.id) left")
+            #expect(abs(mine[0].time - (t0 + Double(second) - half / v)) <= 1, "\(fence.id) entered")
+            #expect(abs(mine[1].time - (t0 + Double(second) + half / v)) <= 1, "\(fence.id) left")
             #expect(mine[0].time < mine[1].time)
         }
         #expect(!events.contains { $0.fence == off.index }, "the circle 40 m off the road is never entered")
@@ -115,19 +196,17 @@ import GPSTrackSim
     }
 
     @Test func aCorridorIsCrossedBetweenSparseFixes() throws {
-        // A 30 m wide road corridor running north-south, crossed at 25 m/s with a fix every 5 s.
-        let scenario = Scenario(name: "cross", start: Self.start, steps: Array(repeating: .init(speed: 25, heading: 90), count: 60))
-        let trace = Simulator.run(scenario, seed: 4)
-        let fixes = trace.fixes.filter { $0.mode == 3 && Int(($0.time ?? 0) - 1_773_475_200) % 5 == 0 }
-        let mid = trace.truth[32]
-        let road = [Geodesic.destination(from: mid, azimuth: 180, distance: 500), Geodesic.destination(from: mid, azimuth: 0, distance: 500)]
-        let index = try FenceIndex(fences: [Fence(index: 0, id: "road", shape: .corridor(lines: [road], widthM: 30))], file: "f")
+        // A 30 m wide road corridor running north-south, crossed at 25 m/s with a fix every 5 s:
+        // the corridor's centre line is the geodesic through the road's point at 32 s square to
+        // it, so its edges cross the road 15 m before and after that point.
+        let road = try Road(v: 25, seconds: 60)
+        let mid = try road.at(road.v * 32)
+        let ends = try GeodSolveDirect.solve([.init(from: mid.point, azimuth: mid.azimuth + 90, distance: 500),
+                                              .init(from: mid.point, azimuth: mid.azimuth - 90, distance: 500)]).map(\.point)
+        let index = try FenceIndex(fences: [Fence(index: 0, id: "road", shape: .corridor(lines: [ends], widthM: 30))], file: "f")
         var session = TrackingSession(config: TrackerConfig(), fences: index)
-        let events = fenceEvents(fixes.flatMap { session.ingest($0) })
-        #expect(events.map(\.kind) == [.enter, .exit] && events.allSatisfy { $0.crossed })
-        if events.count == 2 {
-            #expect(abs(events[0].time - (1_773_475_200 + 32 - 15 / 25.0)) <= 10)
-            #expect(abs(events[1].time - (1_773_475_200 + 32 + 15 / 25.0)) <= 10)
-        }
+        let events = fenceEvents(road.fixes.flatMap { session.ingest($0) })
+        try expectCrossings(events, entry: (Road.t0 + 32 - 15 / road.v, try road.at(road.v * 32 - 15).point),
+                            exit: (Road.t0 + 32 + 15 / road.v, try road.at(road.v * 32 + 15).point), "road")
     }
 }

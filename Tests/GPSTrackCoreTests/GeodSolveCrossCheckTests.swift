@@ -31,7 +31,7 @@ import GPSTrackSim
         return out
     }
 
-    @Test(.enabled(if: geodSolve != nil, "GeodSolve is installed by `make test`"))
+    @Test(.enabled(if: geodSolve != nil, "needs GeodSolve (geographiclib-tools); scripts/deps.sh test installs it"))
     func matchesGeodSolveOnRandomPairs() throws {
         let pairs = Self.pairs()
         let input = pairs.map { "\($0.0.latitude) \($0.0.longitude) \($0.1.latitude) \($0.1.longitude)" }
@@ -59,7 +59,7 @@ import GPSTrackSim
 
     /// The geofences' short distances (tangent plane within about 1 km, below 80°) against
     /// GeodSolve on seeded pairs from 1 m to 1.5 km at every latitude to 85°: within 0.1 mm.
-    @Test(.enabled(if: geodSolve != nil, "GeodSolve is installed by `make test`"))
+    @Test(.enabled(if: geodSolve != nil, "needs GeodSolve (geographiclib-tools); scripts/deps.sh test installs it"))
     func shortDistancesMatchGeodSolve() throws {
         var rng = SeededRandom(seed: 11)
         var pairs: [(Coordinate, Coordinate)] = []

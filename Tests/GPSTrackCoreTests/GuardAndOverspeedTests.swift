@@ -41,7 +41,7 @@ import GPSTrackSim
         #expect(armed.count == 1)
         try #require(breaches.count == 1, "one breach per parking: \(breaches)")
         let parked = trace.truth[899]
-        let left = try #require(trace.truth.indices.first { try! GeodSolveTruth.distance(parked, trace.truth[$0]) > 100 })
+        let left = try #require(trace.truth.indices.first { try GeodSolveTruth.distance(parked, trace.truth[$0]) > 100 })
         #expect(breaches[0].0 - (t0 + Double(left)) <= 60 && breaches[0].0 >= t0 + 900,
                 "breach \(breaches[0].0 - t0 - Double(left)) s after leaving the radius")
         #expect(breaches[0].1 > 100)

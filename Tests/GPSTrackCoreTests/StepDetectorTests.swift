@@ -15,12 +15,12 @@ import GPSTrackSim
     }
 
     @Test(arguments: Carry.allCases, cadences)
-    func walksAndRunsWithinThreePercent(carry: Carry, cadence: Double) {
+    func walksAndRunsWithinThreePercent(carry: Carry, cadence: Double) throws {
         let trace = AccelSimulator.walk(cadence: cadence, carry: carry, duration: 600, seed: 1000 + UInt64(cadence))
         let d = Self.count(trace.samples)
         let error = Double(d.steps - trace.trueSteps) / Double(trace.trueSteps)
         #expect(abs(error) <= 0.03, "\(carry) at \(cadence) spm: \(d.steps) steps, truly \(trace.trueSteps)")
-        let cadenceFound = try! #require(d.cadence)
+        let cadenceFound = try #require(d.cadence)
         #expect(abs(cadenceFound / cadence - 1) <= 0.03, "cadence \(cadenceFound) vs \(cadence)")
         // The walking time is the sum of step intervals: one interval fewer than steps per bout.
         #expect(abs(d.walkingSeconds / trace.walkingSeconds - 1) <= 0.05)

@@ -5,7 +5,7 @@ import GPSTrackSim
 
 /// The control socket and gpstrackctl against a real daemon (and, where figures matter, a real
 /// gpsd fed by gpsfake).
-@Suite(.serialized, .enabled(if: LiveHarness.available, "gpsd, gpsd-clients and systemd are installed by `make test`"))
+@Suite(.serialized, .needsLiveParts)
 struct ControlSocketTests {
     init() throws { try LiveHarness.ensureJournald() }
 
@@ -82,7 +82,7 @@ struct ControlSocketTests {
         #expect(!FileManager.default.fileExists(atPath: sock), "the socket is removed on stop")
     }
 
-    @Test func mutatingCommandsNeedAPrivilegedPeer() throws {
+    @Test(.needs(.root)) func mutatingCommandsNeedAPrivilegedPeer() throws {
         // The socket's group is nogroup: nobody may read, but is neither root, nor the
         // daemon's user, nor in the admin group.
         let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())"],

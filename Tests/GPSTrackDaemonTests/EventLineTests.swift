@@ -203,7 +203,7 @@ enum CtlTime {
 
 /// The daemon's `events`: stored rows are read back as `EventLine`s; a row that does not read
 /// (another version's, or damaged) is left out of the reply and said so in the journal.
-@Suite(.serialized, .enabled(if: LiveHarness.available, "gpsd, gpsd-clients and systemd are installed by `make test`"))
+@Suite(.serialized, .needsLiveParts)
 struct StoredEventLineTests {
     init() throws { try LiveHarness.ensureJournald() }
 

@@ -52,7 +52,7 @@ final class FakeGPSD: Sendable {
             for line in lines {
                 if state.isStopped { return }
                 send(line)
-                usleep(UInt32(gap * 1_000_000))
+                usleep(UInt32(gap * 1_000_000))   // paces the feed, as a receiver's epochs (not a wait)
             }
             while !state.isStopped { usleep(50_000) }
         }

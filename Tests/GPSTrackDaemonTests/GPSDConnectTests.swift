@@ -6,9 +6,7 @@ import GPSTrackDaemon
 /// namespace of its own where nftables drops everything sent to one documentation address, so
 /// a TCP connect there neither succeeds nor fails. The daemon must still stop at once when
 /// asked, say within its connect timeout that gpsd does not answer, and keep trying.
-@Suite(.serialized, .enabled(if: LiveHarness.available && getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/nft")
-                                && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"),
-                             "nftables is installed by `make test`; a network namespace needs root"))
+@Suite(.serialized, .needs([.gpsfake, .journal, .root] + Need.nft))
 struct GPSDConnectTests {
     init() throws { try LiveHarness.ensureJournald() }
 
@@ -28,6 +26,17 @@ struct GPSDConnectTests {
         try LiveHarness.journal(["_PID=\(process.processIdentifier)"], since: since).filter { $0["GPSTRACK_EVENT"] as? String == event }
     }
 
+    /// Whether a TCP connect to the silent gpsd (192.0.2.30:2947) is under way in the daemon's
+    /// network namespace: a SYN_SENT socket (state 02) in its /proc/PID/net/tcp, the address as
+    /// the kernel prints it (little-endian hex).
+    func connecting(_ process: Process) -> Bool {
+        let table = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/net/tcp", encoding: .utf8)) ?? ""
+        return table.split(separator: "\n").contains { line in
+            let f = line.split(separator: " ")
+            return f.count > 3 && f[2] == "1E0200C0:0B83" && f[3] == "02"
+        }
+    }
+
     /// Stops with SIGTERM and returns how long the exit took.
     func stop(_ process: Process) -> Double {
         let asked = Date()
@@ -43,7 +52,7 @@ struct GPSDConnectTests {
         try LiveHarness.waitFor("the daemon to start", timeout: 20) {
             try !LiveHarness.journal(["_PID=\(process.processIdentifier)"], since: started).isEmpty
         }
-        Thread.sleep(forTimeInterval: 1)
+        try LiveHarness.waitFor("the connect to gpsd under way", timeout: 20) { connecting(process) }
         #expect(try entries(process, "gpsd_lost", since: started).isEmpty, "still connecting: nothing said yet")
         let took = stop(process)
         #expect(took < 3, "the stop took \(took) s (the connect used to hold it until the 10 s deadline)")
@@ -60,8 +69,9 @@ struct GPSDConnectTests {
         #expect(message.contains("192.0.2.30:2947") && message.contains("no answer in 10 s"), "\(message)")
         let after = Date().timeIntervalSince(started)
         #expect(after >= 9 && after < 25, "reported after the 10 s connect timeout, not the kernel's two minutes: \(after) s")
-        // The next attempt is under way (backoff 0.5 s): the stop still ends it at once.
-        Thread.sleep(forTimeInterval: 2)
+        // The next attempt is under way (backoff 0.5 s; the first one's socket closed before
+        // its failure was said): the stop still ends it at once.
+        try LiveHarness.waitFor("the next connect to gpsd under way", timeout: 20) { connecting(process) }
         let took = stop(process)
         #expect(took < 3, "the stop took \(took) s")
         #expect(process.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")

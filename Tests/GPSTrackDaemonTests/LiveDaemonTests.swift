@@ -4,7 +4,7 @@ import GPSTrackCore
 import GPSTrackSim
 
 /// The live daemon against real parts: gpsd fed by gpsfake, systemd-journald, the built binary.
-@Suite(.serialized, .enabled(if: LiveHarness.available, "gpsd, gpsd-clients and systemd are installed by `make test`"))
+@Suite(.serialized, .needsLiveParts)
 struct LiveDaemonTests {
     static let base = Coordinate(latitude: 47.3769, longitude: 8.5417)
     static let enterID = "0a71d53a713d4db5b432af356eec29da"
@@ -36,6 +36,7 @@ struct LiveDaemonTests {
         let port = LiveHarness.freePort()
         let feed = try LiveHarness.Feed(log: log, port: port)
         defer { feed.stop() }
+        let gpsd = try TPVRecorder(port: port, file: try ExecutableRunner.temporaryFile("f1-tpv.txt", contents: ""))
         let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)", "--fences", try Self.fencesFile("f1.geojson")])
         try daemon.waitFor("exit")
         // The feed is over when gpsd falls silent (no_data_timeout_s = 2).
@@ -50,13 +51,32 @@ struct LiveDaemonTests {
         #expect(enter["SYSLOG_IDENTIFIER"] as? String == "gpstrackd")
         #expect(enter["MESSAGE_ID"] as? String == Self.enterID)
         #expect((enter["MESSAGE"] as? String)?.contains("Ring road") == true)
-        let lat = try #require(Double(enter["GPSTRACK_LAT"] as? String ?? ""))
-        let lon = try #require(Double(enter["GPSTRACK_LON"] as? String ?? ""))
-        // Entered about 10 m inside the 60 m circle: 80-100 m from its centre.
-        let center = Geodesic.destination(from: Self.base, azimuth: 90, distance: 150)
-        let d = Geodesic.distance(center, Coordinate(latitude: lat, longitude: lon))
-        #expect(d > 30 && d < 60)
         let exit = try #require(try daemon.entries("exit").first)
+        // Hysteresis, live: entered at the first fix gpsd reported deep enough inside the 60 m
+        // circle (hysteresis_m, 10 m, or the fix's eph when larger), left at the first far
+        // enough outside; distances from the centre by GeodSolve.
+        let center = Geodesic.destination(from: Self.base, azimuth: 90, distance: 150)   // as the fences file has it
+        let reported = gpsd.fixes()
+        func depth(at t: Int) throws -> (inside: Double, margin: Double)? {
+            guard let f = reported[t], let lat = f["lat"] as? Double, let lon = f["lon"] as? Double else { return nil }
+            let d = try GeodSolveTruth.distance(center, Coordinate(latitude: lat, longitude: lon))
+            return (60 - d, max(10, f["eph"] as? Double ?? .infinity))
+        }
+        for (entry, entering) in [(enter, true), (exit, false)] {
+            let t = Int(try #require(Timestamp.parse(entry["GPSTRACK_TIME"] as? String ?? "")).rounded(.down))
+            let at = try #require(try depth(at: t), "gpsd reported no fix at \(entry["GPSTRACK_TIME"] ?? "-")")
+            let lat = try #require(Double(entry["GPSTRACK_LAT"] as? String ?? ""))
+            let d = try GeodSolveTruth.distance(center, Coordinate(latitude: lat, longitude: try #require(Double(entry["GPSTRACK_LON"] as? String ?? ""))))
+            #expect(abs((60 - d) - at.inside) < 0.01, "the entry's position is that fix's")
+            let before = try #require(try depth(at: t - 1), "gpsd reported no fix a second before \(t)")
+            if entering {
+                #expect(at.inside >= at.margin - 0.5, "entered \(at.inside) m inside, margin \(at.margin) m")
+                #expect(before.inside < before.margin + 0.5, "the fix before was \(before.inside) m inside, margin \(before.margin) m: it would have entered")
+            } else {
+                #expect(-at.inside >= at.margin - 0.5, "left \(-at.inside) m outside, margin \(at.margin) m")
+                #expect(-before.inside < before.margin + 0.5, "the fix before was \(-before.inside) m outside, margin \(before.margin) m: it would have left")
+            }
+        }
         let seqEnter = Int(enter["GPSTRACK_SEQ"] as? String ?? "") ?? -1
         let seqExit = Int(exit["GPSTRACK_SEQ"] as? String ?? "") ?? -1
         #expect(seqEnter > 0 && seqExit > seqEnter)
@@ -74,8 +94,24 @@ struct LiveDaemonTests {
         let port = LiveHarness.freePort()
         let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)", "--fences", try Self.fencesFile("f2.geojson")])
         try daemon.waitFor("gpsd_lost", timeout: 20)
-        // Let several reconnect attempts fail (backoff 0.5, 1, 2 s).
-        sleep(4)
+        // Retries, seen: a listener that hangs up at once takes two more attempts (backoff 0.5,
+        // 1, 2 s), each failing like the first, within the same outage; then gpsd comes.
+        let listener = Process()
+        let accepted = try ExecutableRunner.temporaryFile("retries-\(port).txt", contents: "")
+        LiveHarness.unmasked(listener, "/usr/bin/python3", ["-c", """
+            import socket, sys
+            s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(8)
+            while True:
+                c, _ = s.accept(); c.close(); print("accepted", flush=True)
+            """, String(port)])
+        listener.standardOutput = FileHandle(forWritingAtPath: accepted)
+        try listener.run()
+        try LiveHarness.waitFor("two more connection attempts", timeout: 30) {
+            ((try? String(contentsOfFile: accepted, encoding: .utf8)) ?? "").split(separator: "\n").count >= 2
+        }
+        listener.terminate()
+        listener.waitUntilExit()
         let feed = try LiveHarness.Feed(log: log, port: port)
         defer { feed.stop() }
         try daemon.waitFor("enter")
@@ -112,13 +148,25 @@ struct LiveDaemonTests {
 
     @Test func reloadKeepsTheOldFencesWhenTheNewFileIsBad() throws {
         let fences = try Self.fencesFile("f4.geojson")
-        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())", "--fences", fences])
+        let port = LiveHarness.freePort()
+        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)", "--fences", fences])
         try daemon.waitFor("started", timeout: 20)
         try "{ not json".write(toFile: fences, atomically: true, encoding: .utf8)
         daemon.signal(SIGHUP)
         try daemon.waitFor("fences_reload_failed", timeout: 20)
         let failure = try #require(try daemon.entries("fences_reload_failed").first)
         #expect((failure["MESSAGE"] as? String)?.contains("f4.geojson: not valid JSON") == true)
+        // The old fences are in force: the daemon names the ring, as loaded at start...
+        let reply = try #require(try SocketClient(path: daemon.socketPath).request(#"{"cmd":"fences"}"#))
+        let inForce = try #require(reply["fences"] as? [[String: Any]], "\(reply)")
+        #expect(inForce.map { $0["id"] as? String } == ["ring"], "\(inForce)")
+        #expect(inForce.first?["name"] as? String == "Ring road")
+        // ...and acts on it: a walk through the ring, fed after the refused reload, enters it.
+        let trace = Self.walk(seconds: 150, seed: 4)
+        let feed = try LiveHarness.Feed(log: try LiveHarness.nmeaFile("walk4.nmea", fixes: trace.fixes, padding: 400), port: port)
+        defer { feed.stop() }
+        try daemon.waitFor("enter")
+        #expect(try daemon.entries("enter").map { $0["GPSTRACK_FENCE"] as? String } == ["ring"])
         _ = try Self.fencesFile("f4.geojson", extra: #",{"type":"Feature","id":"two","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[8,47]}}"#)
         daemon.signal(SIGHUP)
         try daemon.waitFor("fences_reloaded", timeout: 20)
@@ -148,7 +196,7 @@ struct LiveDaemonTests {
 
     static let analyze = "/usr/bin/systemd-analyze"
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: analyze)))
+    @Test(.needs(.tool(analyze, package: "systemd")))
     func unitVerifiesAndIsHardened() throws {
         let unit = try String(contentsOf: ExecutableRunner.packageRoot.appendingPathComponent("systemd/gpstrackd.service"), encoding: .utf8)
             .replacingOccurrences(of: "/usr/local/bin/gpstrackd", with: ExecutableRunner.binary)

@@ -5,7 +5,7 @@ import GPSTrackSim
 
 /// Automatic trips through the live daemon: gpsd fed by gpsfake, the journal, SQLite, and
 /// restarts (SIGKILL mid-trip, SIGTERM mid-stop) that must lose, split or double no trip.
-@Suite(.serialized, .enabled(if: LiveHarness.available, "gpsd, gpsd-clients and systemd are installed by `make test`"))
+@Suite(.serialized, .needsLiveParts)
 struct LiveTripTests {
     static let tripEndID = "11c491396e6e4368af6aadb520edbe41"
 
@@ -133,8 +133,6 @@ struct LiveTripTests {
         let broker = try MQTTTests.Broker(port: mqttPort, dir: dir)
         defer { broker.stop() }
         let sub = try MQTTTests.Subscriber(port: mqttPort, file: dir + "/sub.txt")
-        try LiveHarness.waitFor("the subscriber", timeout: 10) { sub.process.isRunning }
-        usleep(500_000)
 
         let steps = Array(repeating: Scenario.Step(speed: 0, heading: 0), count: 900)
             + Array(repeating: Scenario.Step(speed: 3, heading: 200), count: 100)
@@ -154,7 +152,7 @@ struct LiveTripTests {
         #expect(Double(breaches[0]["GPSTRACK_DISTANCE_M"] as? String ?? "") ?? 0 > 100)
         let t0 = try #require(trace.fixes.first?.time)
         let parked = trace.truth[899]
-        let left = try #require(trace.truth.indices.first { try! GeodSolveTruth.distance(parked, trace.truth[$0]) > 100 })
+        let left = try #require(trace.truth.indices.first { try GeodSolveTruth.distance(parked, trace.truth[$0]) > 100 })
         let breachTime = try #require(Timestamp.parse(breaches[0]["GPSTRACK_TIME"] as? String ?? ""))
         #expect(breachTime - (t0 + Double(left)) <= 60 && breachTime > t0 + 899)
         try LiveHarness.waitFor("the parked transition", timeout: 30) {

@@ -4,8 +4,7 @@ import GPSTrackCore
 import GPSTrackSim
 
 /// OwnTracks over MQTT against a real mosquitto broker on a free loopback port.
-@Suite(.serialized, .enabled(if: LiveHarness.available && FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto"),
-                             "mosquitto and mosquitto-clients are installed by `make test`"))
+@Suite(.serialized, .needs([.gpsfake, .journal] + Need.mosquitto))
 struct MQTTTests {
     init() throws { try LiveHarness.ensureJournald() }
 
@@ -32,6 +31,8 @@ struct MQTTTests {
     }
 
     /// A persistent-session subscriber (QoS 1), so messages wait for it across a broker restart.
+    /// Ready when made: its subscription has carried a probe (`_type: probe`) back through the
+    /// broker; a process that exists may not have subscribed yet.
     final class Subscriber {
         let process = Process()
         let output: String
@@ -43,6 +44,14 @@ struct MQTTTests {
             process.standardOutput = FileHandle(forWritingAtPath: file)
             process.standardError = FileHandle.nullDevice
             try process.run()
+            // Published again until one comes back: one sent before the subscription is lost.
+            let topic = "owntracks/probe/\(port)-\(getpid())"
+            try LiveHarness.waitFor("the subscriber's probe through the broker", timeout: 30) {
+                if messages().contains(where: { $0.0 == topic }) { return true }
+                let probe = try ExecutableRunner.run(["-h", "127.0.0.1", "-p", String(port), "-q", "1", "-t", topic, "-m", #"{"_type":"probe"}"#],
+                                                     executable: "/usr/bin/mosquitto_pub")
+                return probe.status == 0 && messages().contains { $0.0 == topic }
+            }
         }
         /// (topic, payload) pairs received so far.
         func messages() -> [(String, [String: Any])] {
@@ -63,8 +72,6 @@ struct MQTTTests {
         let mqttPort = LiveHarness.freePort()
         var broker = try Broker(port: mqttPort, dir: dir)
         let sub = try Subscriber(port: mqttPort, file: dir + "/sub.txt")
-        try LiveHarness.waitFor("the subscriber", timeout: 10) { sub.process.isRunning }
-        usleep(500_000)
 
         let trace = LiveDaemonTests.walk(seconds: 230, seed: 21)
         let log = try LiveHarness.nmeaFile("mqtt.nmea", fixes: trace.fixes, padding: 100)
@@ -73,8 +80,10 @@ struct MQTTTests {
             arguments: ["--gpsd", "127.0.0.1:\(gpsPort)", "--fences", try LiveDaemonTests.fencesFile("mqtt.geojson")],
             extraConfig: "mqtt_host = 127.0.0.1\nmqtt_port = \(mqttPort)\nmqtt_topic = owntracks/fleet/box1\nmqtt_min_interval_s = 5\nmqtt_min_distance_m = 5\n")
         try daemon.waitFor("mqtt_connected", timeout: 20)
+        let started = Int(Date().timeIntervalSince1970)
         let feed = try LiveHarness.Feed(log: log, port: gpsPort, cycle: 0.03)
         defer { feed.stop() }
+        let gpsd = try TPVRecorder(port: gpsPort, file: dir + "/tpv.txt")
         // The first location is out: stop the broker while the walk goes on towards the fence.
         try LiveHarness.waitFor("a location", timeout: 60) { sub.messages().contains { $0.1["_type"] as? String == "location" } }
         broker.stop()
@@ -90,23 +99,63 @@ struct MQTTTests {
         let messages = sub.messages()
         let transitions = messages.filter { $0.1["_type"] as? String == "transition" }
         #expect(transitions.map { $0.1["event"] as? String ?? "" } == ["enter", "leave"], "every transition, in order, once")
+        // Each message against the fix it came from, as gpsd reported it (gpspipe beside the
+        // daemon), and the fence's geometry measured with GeodSolve.
+        let reported = gpsd.fixes()
+        // gpspipe connects about when the daemon does: it may miss the first fixes, no later one.
+        let firstReported = try #require(reported.keys.min(), "gpspipe recorded no fix")
+        let center = Geodesic.destination(from: LiveDaemonTests.base, azimuth: 90, distance: 150)   // as the fences file has it
+        func from(_ m: [String: Any]) throws -> (fix: [String: Any], centreM: Double) {
+            let fix = try #require(reported[m["tst"] as? Int ?? -1], "gpsd reported no fix at tst \(m["tst"] ?? "-"): \(m)")
+            let lat = try #require(fix["lat"] as? Double), lon = try #require(fix["lon"] as? Double)
+            #expect(abs((m["lat"] as? Double ?? .nan) - lat) < 1e-7 && abs((m["lon"] as? Double ?? .nan) - lon) < 1e-7, "\(m) from \(fix)")
+            // OwnTracks acc: gpsd's eph in whole metres.
+            #expect(m["acc"] as? Int == max(1, Int(try #require(fix["eph"] as? Double).rounded())), "\(m) from \(fix)")
+            #expect(m["tid"] as? String == tid, "OwnTracks' tid: the device's (the host name's) last two characters")
+            return (fix, try GeodSolveTruth.distance(center, Coordinate(latitude: lat, longitude: lon)))
+        }
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
+        let tid = String(host.filter { $0.isLetter || $0.isNumber }.suffix(2)).lowercased()
+        // hysteresis_m (10 m), or the fix's error estimate when larger, beyond the 60 m radius.
+        func margin(_ fix: [String: Any]) -> Double { max(10, fix["eph"] as? Double ?? .infinity) }
+        let waypoints = try #require(messages.first { $0.1["_type"] as? String == "waypoints" })
+        let loadedAt = try #require((waypoints.1["waypoints"] as? [[String: Any]])?.first?["tst"] as? Int)
+        #expect(loadedAt >= started - 60 && loadedAt <= Int(Date().timeIntervalSince1970), "the fences' load time, by the wall clock")
         for (topic, t) in transitions {
             #expect(topic == "owntracks/fleet/box1/event")
             #expect(t["desc"] as? String == "Ring road" && t["rid"] as? String == "ring" && t["t"] as? String == "c")
-            #expect(t["tst"] is Int && t["wtst"] is Int && t["lat"] is Double && t["lon"] is Double && t["acc"] is Int)
+            #expect(t["wtst"] as? Int == loadedAt, "wtst: when the fence was loaded, as the waypoint says")
+            let (fix, d) = try from(t)
+            if t["event"] as? String == "enter" {
+                #expect(d <= 60 - margin(fix) + 0.5, "entered \(d) m from the centre, eph \(fix["eph"] ?? "-")")
+            } else {
+                #expect(d >= 60 + margin(fix) - 0.5, "left \(d) m from the centre, eph \(fix["eph"] ?? "-")")
+            }
         }
         let locations = messages.filter { $0.1["_type"] as? String == "location" }
         #expect(locations.count >= 3)
+        #expect(locations.filter { $0.1["tst"] as? Int ?? 0 >= firstReported }.count >= 3, "locations compared with their fixes")
+        var inside = 0, outside = 0
         for (topic, l) in locations {
             #expect(topic == "owntracks/fleet/box1")
-            #expect(l["lat"] is Double && l["lon"] is Double && l["tst"] is Int && l["acc"] is Int)
-            #expect(l["vel"] is Int && l["cog"] is Int && l["alt"] is Int && (l["tid"] as? String)?.count == 2)
-            #expect(l["inregions"] is [Any])
+            #expect(l["t"] as? String == "t")
+            if l["tst"] as? Int ?? 0 < firstReported { continue }
+            let (fix, d) = try from(l)
+            let alt = try #require((fix["altHAE"] ?? fix["altMSL"]) as? Double), speed = try #require(fix["speed"] as? Double)
+            let track = try #require(fix["track"] as? Double)
+            #expect(l["alt"] as? Int == Int(alt.rounded()), "alt in whole metres: \(l) from \(fix)")
+            #expect(l["vel"] as? Int == Int((speed * 3.6).rounded()), "vel in km/h: \(l) from \(fix)")
+            #expect(l["cog"] as? Int == Int(track.rounded()) % 360, "cog in degrees: \(l) from \(fix)")
+            // Inside by more than the margin, the fix would enter the ring if it were not in it
+            // already; outside by more, it would leave.
+            let regions = l["inregions"] as? [String]
+            if d < 60 - margin(fix) - 0.5 { inside += 1; #expect(regions == ["Ring road"], "\(d) m from the centre: \(l)") }
+            if d > 60 + margin(fix) + 0.5 { outside += 1; #expect(regions == [], "\(d) m from the centre: \(l)") }
         }
+        #expect(inside >= 1 && outside >= 1, "locations well inside (\(inside)) and well outside (\(outside)) the ring")
         // Locations are rate limited by fix time: at least 5 s apart.
         let times = locations.compactMap { $0.1["tst"] as? Int }
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 5 || $1 < $0 })
-        let waypoints = try #require(messages.first { $0.1["_type"] as? String == "waypoints" })
         #expect(waypoints.0 == "owntracks/fleet/box1/waypoints")
         let wp = try #require((waypoints.1["waypoints"] as? [[String: Any]])?.first)
         #expect(wp["rid"] as? String == "ring" && wp["rad"] as? Int == 60 && wp["desc"] as? String == "Ring road")
@@ -126,8 +175,6 @@ struct MQTTTests {
         let broker = try Broker(port: mqttPort, dir: dir)
         defer { broker.stop() }
         let sub = try Subscriber(port: mqttPort, file: dir + "/sub.txt")
-        try LiveHarness.waitFor("the subscriber", timeout: 10) { sub.process.isRunning }
-        usleep(500_000)
         // 25 m/s east, one fix every 5 s; a 20 m gate half-way between two fixes.
         let steps = Array(repeating: Scenario.Step(speed: 25, heading: 90), count: 80)
         let trace = Simulator.run(Scenario(name: "sparse", start: LiveDaemonTests.base, steps: steps), seed: 31)
@@ -189,7 +236,6 @@ struct MQTTTests {
         let broker = try Broker(port: mqttPort, dir: dir)
         defer { broker.stop() }
         let sub = try Subscriber(port: mqttPort, file: dir + "/sub.txt")
-        usleep(500_000)
         let second = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1", "--fences", fences],
                                                    extraConfig: config, stateDirectory: first.stateDirectory)
         try LiveHarness.waitFor("both transitions", timeout: 30) {
@@ -198,6 +244,15 @@ struct MQTTTests {
         let events = sub.messages().filter { $0.1["_type"] as? String == "transition" }.map { $0.1["event"] as? String ?? "" }
         #expect(events == ["enter", "leave"])
         #expect(second.stop() == 0)
+    }
+
+    /// A journal field's value as text: journalctl gives a string, binary data as an array of
+    /// bytes, and a field an entry repeats as an array of either.
+    static func texts(_ value: Any) -> [String] {
+        if let s = value as? String { return [s] }
+        if let bytes = value as? [Int] { return [String(decoding: bytes.map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self)] }
+        if let many = value as? [Any] { return many.flatMap(texts) }
+        return ["\(value)"]
     }
 
     @Test func aWrongPasswordIsReportedClearly() throws {
@@ -219,14 +274,22 @@ struct MQTTTests {
         try daemon.waitFor("mqtt_refused", timeout: 20)
         let entry = try #require(try daemon.entries("mqtt_refused").first)
         #expect((entry["MESSAGE"] as? String)?.contains("bad user name or password") == true)
-        #expect(!(try daemon.entries().contains { ($0["MESSAGE"] as? String)?.contains("not-the-secret") == true }), "the password is never logged")
         #expect(daemon.stop() == 0)
+        let logged = try daemon.entries()
+        #expect(logged.count >= 3, "started, mqtt_refused and the stop's entries at least")
+        for entry in logged {
+            #expect(!entry.contains { key, value in (key + "=" + Self.texts(value).joined()).contains("not-the-secret") },
+                    "the password is never logged, in no field: \(entry)")
+        }
 
         let right = try ExecutableRunner.temporaryFile("right.pw", contents: "right-secret\n")
         let good = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1"],
             extraConfig: "mqtt_host = 127.0.0.1\nmqtt_port = \(port)\nmqtt_user = box1\nmqtt_password_file = \(right)\n")
         try good.waitFor("mqtt_connected", timeout: 20)
         #expect(good.stop() == 0)
+        for entry in try good.entries() {
+            #expect(!entry.contains { key, value in (key + "=" + Self.texts(value).joined()).contains("right-secret") }, "\(entry)")
+        }
         let missing = try ExecutableRunner.run(["--config", try ExecutableRunner.temporaryFile("m.conf",
             contents: "mqtt_host = 127.0.0.1\nmqtt_password_file = /nonexistent/pw\n"), "--socket", dir + "/x.sock", "--state-dir", dir + "/st"])
         #expect(missing.status == 78)

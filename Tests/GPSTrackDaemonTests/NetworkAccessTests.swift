@@ -6,9 +6,7 @@ import GPSTrackDaemon
 /// in a network namespace of its own (`unshare --net`) where nftables drops output to one
 /// documentation address, the way systemd's cgroup filter drops it. A TCP connect there does not
 /// fail, it times out; the daemon must say so once, naming the address and the drop-in.
-@Suite(.serialized, .enabled(if: LiveHarness.available && getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/nft")
-                                && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"),
-                             "nftables is installed by `make test`; a network namespace needs root"))
+@Suite(.serialized, .needs([.gpsfake, .journal, .root] + Need.nft))
 struct NetworkAccessTests {
     init() throws { try LiveHarness.ensureJournald() }
 

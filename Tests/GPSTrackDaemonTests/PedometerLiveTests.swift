@@ -6,8 +6,7 @@ import GPSTrackSim
 /// The pedometer in the live daemon, against laid-out IIO trees: a hardware step counter (with
 /// a reset, a restart, a vanishing device and garbage) and an accelerometer whose buffer device
 /// is a FIFO fed scan records. status, steps, the journal and OwnTracks (real mosquitto) agree.
-@Suite(.serialized, .enabled(if: LiveHarness.available && FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto"),
-                             "systemd, mosquitto and mosquitto-clients are installed by `make test`"))
+@Suite(.serialized, .needs([.gpsfake, .journal] + Need.mosquitto))
 struct PedometerLiveTests {
     init() throws { try LiveHarness.ensureJournald() }
 
@@ -100,16 +99,20 @@ struct PedometerLiveTests {
         try Self.waitTotal(daemon, 62)
 
         // The device vanishes, then comes back: one entry for the outage, however many retries.
+        let scans = try DirectoryOpens(tree.sys)
         tree.remove("iio:device1")
         try daemon.waitFor("pedometer_lost")
-        usleep(3_500_000)
+        // Retries, seen: two more scans of the tree find nothing.
+        let lostAt = scans.count
+        try LiveHarness.waitFor("two scans of the IIO tree", timeout: 30) { scans.count >= lostAt + 2 }
         try tree.addCounter("iio:device1", name: "bma400", steps: 40)
         try daemon.waitFor("pedometer_found", count: 2, timeout: 40)
         try Self.waitTotal(daemon, 70)
         // Garbage: a second outage, again one entry; nothing counted from it.
         try tree.write("iio:device1/in_steps_input", "#!garbage")
         try daemon.waitFor("pedometer_lost", count: 2)
-        usleep(2_000_000)
+        let garbageAt = scans.count
+        try LiveHarness.waitFor("two scans of the IIO tree", timeout: 30) { scans.count >= garbageAt + 2 }
         try tree.write("iio:device1/in_steps_input", "41")
         try daemon.waitFor("pedometer_found", count: 3, timeout: 40)
         try Self.waitTotal(daemon, 71)

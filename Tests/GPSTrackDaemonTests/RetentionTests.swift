@@ -6,9 +6,8 @@ import GPSTrackSim
 
 /// Retention (`retention_days`) over several days of fix time: the live daemon fed by gpsfake
 /// on three days, and the Store itself over simulated weeks (real SQLite files).
-@Suite(.serialized, .enabled(if: LiveHarness.available, "gpsd, gpsd-clients and systemd are installed by `make test`"))
+@Suite(.serialized)
 struct RetentionTests {
-    init() throws { try LiveHarness.ensureJournald() }
 
     static let day = 86_400.0
 
@@ -50,7 +49,8 @@ struct RetentionTests {
                                  executable: "/usr/bin/python3").lines
     }
 
-    @Test func olderPointsGoTripsAndEventsStay() throws {
+    @Test(.needsLiveParts) func olderPointsGoTripsAndEventsStay() throws {
+        try LiveHarness.ensureJournald()
         let dir = NSTemporaryDirectory() + "gpstrackd-retention-\(getpid())"
         try? FileManager.default.removeItem(atPath: dir)
         let db = dir + "/gpstrackd.db"
@@ -108,7 +108,7 @@ struct RetentionTests {
     }
 
     /// A database made before auto_vacuum (mode NONE) is rebuilt once at open, its rows intact.
-    @Test func anOlderDatabaseIsMigrated() throws {
+    @Test(.needs(.tool("/usr/bin/python3", package: "python3"))) func anOlderDatabaseIsMigrated() throws {
         let dir = NSTemporaryDirectory() + "gpstrackd-retention-migrate-\(getpid())"
         try? FileManager.default.removeItem(atPath: dir)
         do {

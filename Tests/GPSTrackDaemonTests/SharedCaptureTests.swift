@@ -2,11 +2,13 @@ import Foundation
 import Testing
 
 /// Real receiver captures from gpsd's regression suite, in `../shared/gpsd-captures` beside the
-/// checkout. These tests run only when that folder exists.
+/// checkout. These tests skip only when that folder is absent; a folder that is there but lacks
+/// a capture, or a table row they cannot read, fails them.
 @Suite struct SharedCaptureTests {
     static let folder = ExecutableRunner.packageRoot.deletingLastPathComponent()
         .appendingPathComponent("shared/gpsd-captures")
-    static let available = FileManager.default.fileExists(atPath: folder.appendingPathComponent("curated.tsv").path)
+    static let gate = ConditionTrait.enabled(if: FileManager.default.fileExists(atPath: folder.path),
+                                             Comment(rawValue: "needs \(folder.path) (CI's machine has ../shared)"))
 
     struct Capture: Sendable, CustomTestStringConvertible {
         var name: String
@@ -16,12 +18,54 @@ import Testing
         var testDescription: String { name }
     }
 
-    static var captures: [Capture] {
-        guard available, let text = try? String(contentsOf: folder.appendingPathComponent("curated.tsv"), encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").compactMap { line in
+    /// The 24 captures of the folder's README, by name and class (the EXTRA rows are classed
+    /// STATIONARY), in the table's order.
+    static let expected: [(name: String, kind: String)] = [
+        ("quectel-eg25-g", "STATIONARY"), ("sirf2", "STATIONARY"), ("ublox-glo", "STATIONARY"), ("meinberg-gps164", "STATIONARY"),
+        ("sirfstarv", "STATIONARY"), ("ublox-zed-f9p_hpg1.11", "STATIONARY"), ("motorola-t805", "STATIONARY"), ("rx210", "STATIONARY"),
+        ("navisys-gr8013", "STATIONARY"), ("ublox-8", "STATIONARY"), ("telit-he910", "STATIONARY"), ("ais-nmea", "STATIONARY"),
+        ("bundg_zeus_9", "MOVING"), ("haicom-305N", "MOVING"), ("rst39", "MOVING"), ("humminbird-M37", "MOVING"),
+        ("bt451", "MOVING"), ("nl2008u", "MOVING"), ("garmin15x", "MOVING"),
+        ("ublox-lea-4h", "STATIONARY"), ("sl869", "STATIONARY"), ("skytraq-bin", "STATIONARY"), ("blumax-gps009", "STATIONARY"),
+        ("myguide-3100", "STATIONARY"),
+    ]
+
+    struct BadRow: Error, CustomStringConvertible {
+        var line: Int
+        var problem: String
+        var description: String { "curated.tsv:\(line): \(problem)" }
+    }
+
+    /// Every capture row of `curated.tsv`. Blank lines, `#` comments, `[SECTION]` titles and the
+    /// `name` header rows are the only other lines; anything else is an error naming its line.
+    static func table() throws -> [Capture] {
+        let text = try String(contentsOf: folder.appendingPathComponent("curated.tsv"), encoding: .utf8)
+        var rows: [Capture] = []
+        for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix("[") || line.hasPrefix("name\t") { continue }
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard f.count > 9, ["STATIONARY", "MOVING"].contains(f[1]), let naive = Double(f[9]) else { return nil }
-            return Capture(name: f[0], kind: f[1], filteredNaiveM: naive)
+            guard f.count == 17 else { throw BadRow(line: i + 1, problem: "\(f.count) fields, not 17") }
+            guard ["STATIONARY", "MOVING"].contains(f[1]) else { throw BadRow(line: i + 1, problem: "class \(f[1])") }
+            guard let naive = Double(f[9]) else { throw BadRow(line: i + 1, problem: "filt10_acc50_dist_m \(f[9])") }
+            rows.append(Capture(name: f[0], kind: f[1], filteredNaiveM: naive))
+        }
+        return rows
+    }
+
+    /// The row of one expected capture, read from the table (not from `expected`).
+    static func capture(_ name: String) throws -> Capture {
+        try #require(try table().first { $0.name == name }, "\(name) has no row in curated.tsv")
+    }
+
+    @Test(gate) func theTableHoldsTheExpectedCaptures() throws {
+        let rows = try Self.table()
+        #expect(rows.count == 24)
+        #expect(rows.map(\.name) == Self.expected.map(\.name))
+        #expect(rows.map(\.kind) == Self.expected.map(\.kind))
+        for c in Self.expected {
+            let json = Self.folder.appendingPathComponent("json/\(c.name).json").path
+            let bytes = (try? FileManager.default.attributesOfItem(atPath: json)[.size] as? Int) ?? 0
+            #expect(bytes > 0, "\(json) is missing or empty")
         }
     }
 
@@ -38,8 +82,9 @@ import Testing
 
     func summary(_ c: Capture) throws -> [String: Any] { try replay(c).summary }
 
-    @Test(.enabled(if: available), arguments: captures)
-    func replaysEveryCaptureSanely(_ c: Capture) throws {
+    @Test(gate, arguments: expected.map(\.name))
+    func replaysEveryCaptureSanely(_ name: String) throws {
+        let c = try Self.capture(name)
         // The odometer itself: one manual trip over the whole capture.
         let (s, uncountedJump) = try replay(c, tripMode: "manual")
         let traveled = try #require(s["traveled_m"] as? Double)
@@ -58,11 +103,13 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: available))
+    @Test(gate)
     func boatTrackMatchesTheFilteredDistance() throws {
         // bundg_zeus_9: a boat at ~3 m/s on a nearly straight course; the 10 m-filtered sum
         // of its 148 epochs is 422.1 m (curated.tsv).
-        let s = try summary(Capture(name: "bundg_zeus_9", kind: "MOVING", filteredNaiveM: 422.1))
+        let boat = try Self.capture("bundg_zeus_9")
+        #expect(boat.kind == "MOVING" && boat.filteredNaiveM == 422.1)
+        let s = try summary(boat)
         let traveled = try #require(s["traveled_m"] as? Double)
         #expect(abs(traveled / 422.1 - 1) < 0.05)
         #expect(s["fixes_total"] as? Int ?? 0 <= 151, "148 epochs and 3 timeless TPVs, not 2,484 TPVs")

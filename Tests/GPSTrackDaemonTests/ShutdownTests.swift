@@ -6,9 +6,8 @@ import GPSTrackSim
 
 /// The graceful stop (issue 13): within its deadline, below the unit's TimeoutStopSec, whatever
 /// the watchers and the broker do.
-@Suite(.serialized, .enabled(if: LiveHarness.available, "gpsd, gpsd-clients and systemd are installed by `make test`"))
+@Suite(.serialized)
 struct ShutdownTests {
-    init() throws { try LiveHarness.ensureJournald() }
 
     @Test func theDeadlineIsBelowTheUnitsTimeoutStopSec() throws {
         let unit = try String(contentsOf: ExecutableRunner.packageRoot.appendingPathComponent("systemd/gpstrackd.service"), encoding: .utf8)
@@ -18,7 +17,8 @@ struct ShutdownTests {
         #expect(ShutdownDeadline.seconds < seconds, "the daemon ends its stop before systemd's SIGKILL")
     }
 
-    @Test func aStopEndsInTimeWithAStalledWatcherAndADeadBroker() throws {
+    @Test(.needsLiveParts) func aStopEndsInTimeWithAStalledWatcherAndADeadBroker() throws {
+        try LiveHarness.ensureJournald()
         let trace = LiveDaemonTests.walk(seconds: 400, seed: 11)
         let log = try LiveHarness.nmeaFile("shutdown.nmea", fixes: trace.fixes, padding: 400)
         let port = LiveHarness.freePort()

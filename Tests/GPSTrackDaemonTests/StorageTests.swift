@@ -4,7 +4,7 @@ import GPSTrackCore
 import GPSTrackSim
 
 /// Durable history against a real SQLite file, a real gpsd (gpsfake) and the built daemon.
-@Suite(.serialized, .enabled(if: LiveHarness.available, "gpsd, gpsd-clients and systemd are installed by `make test`"))
+@Suite(.serialized, .needsLiveParts)
 struct StorageTests {
     init() throws { try LiveHarness.ensureJournald() }
 
@@ -115,7 +115,7 @@ struct StorageTests {
         #expect(daemon.stop() == 0)
     }
 
-    @Test func aReadOnlyStateDirectoryDegradesAndSaysSo() throws {
+    @Test(.needs(.root)) func aReadOnlyStateDirectoryDegradesAndSaysSo() throws {
         // The daemon runs as nobody; the state directory belongs to root (0755).
         let base = NSTemporaryDirectory() + "gpstrackd-ro-\(getpid())"
         try? FileManager.default.removeItem(atPath: base)

@@ -7,7 +7,8 @@
 #
 #   Tests/systemd/run.sh PATH/gpstrackd_VERSION_ARCH.deb      (as root; `make test` runs it)
 #
-# Prints PASS or FAIL per check and exits 1 if any failed. Everything it creates is removed on
+# Prints PASS, FAIL or SKIP (with its reason) per check and exits 1 if any failed; `make test`
+# counts them (scripts/test-counts.py). Everything it creates is removed on
 # exit: the namespace and its processes, gpsfake and the pty writer, the package (purged), the
 # users and groups it added, its work directory.
 set -uo pipefail
@@ -20,7 +21,8 @@ FENCES=$ROOT/config/fences.geojson
 PY=/usr/bin/python3
 START=$SECONDS
 
-checks=0 failures=0
+checks=0 failures=0 skips=0
+skip() { skips=$((skips + 1)); echo "SKIP  $1: $2"; }
 pass() { checks=$((checks + 1)); echo "PASS  $*"; }
 fail() { checks=$((checks + 1)); failures=$((failures + 1)); echo "FAIL  $*"; }
 verdict() { local name=$1; shift; if "$@"; then pass "$name"; else fail "$name"; return 1; fi; }
@@ -130,7 +132,7 @@ cleanup() {
     comm -13 <(echo "$cgroups_before") <(find /sys/fs/cgroup -mindepth 1 -maxdepth 3 -type d 2>/dev/null | sort) \
         | sort -r | while read -r d; do rmdir "$d" 2>/dev/null; done
     rm -rf "$WORK"
-    echo "system test: $((checks - failures)) of $checks checks passed in $((SECONDS - START)) s"
+    echo "system test: $((checks - failures)) of $checks checks passed, $skips skipped, in $((SECONDS - START)) s"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -324,10 +326,21 @@ noise=$(entries "$C0" PRIORITY MESSAGE -- _SYSTEMD_UNIT=gpstrackd.service | grep
 verdict "no refused system call (setpriority, chown, the backtracer) complained of, at any priority" [ -z "$noise" ]
 [ -n "$noise" ] && echo "$noise" | head -5 | sed 's/^/        /'
 priority=$(entries "$C0" PRIORITY MESSAGE -- _SYSTEMD_UNIT=gpstrackd.service | grep "thread priority")
+# Raising a hard limit needs CAP_SYS_RESOURCE. Where the machine's capability bounding set
+# lacks it (bit 24 of CapBnd; a container's, this VM's), no process has it, PID 1's hard
+# RLIMIT_NICE of 0 holds for all, and systemd cannot apply LimitNICE=-4: then what is judged is
+# the documented consequence, Dispatch's one refused nice -4 at start and nothing more; where the
+# capability is there, the limit must be applied and nothing refused.
+bounding=$(awk '/^CapBnd:/ {print $2}' /proc/self/status)
+has_resource=$(( (16#${bounding:-0} >> 24) & 1 ))
+refused=$(echo "$priority" | grep -c . || true)
 if [ "${nice_limit:-0}" -ge 24 ]; then
     verdict "no thread-priority complaints from Dispatch" [ -z "$priority" ]
+elif [ "$has_resource" = 0 ]; then
+    verdict "RLIMIT_NICE stays 0 (no CAP_SYS_RESOURCE in this machine's bounding set, CapBnd $bounding): Dispatch's nice -4 refused at most once ($refused)" \
+        [ "$refused" -le 1 ]
 else
-    echo "NOT CHECKED (this machine kept RLIMIT_NICE at ${nice_limit:-?}, without CAP_SYS_RESOURCE): Dispatch's nice -4 refused $(echo "$priority" | grep -c .) times"
+    fail "LimitNICE=-4 not applied although this machine has CAP_SYS_RESOURCE: RLIMIT_NICE ${nice_limit:-?}"
 fi
 kill "$PTY_PID" 2>/dev/null; PTY_PID=''
 

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Counts what `make test` ran, failed and skipped, and judges the skips.
+
+  scripts/test-counts.py reset                 forget the counts of an earlier run
+  scripts/test-counts.py swift -- CMD...       CMD is `swift test ...`; this appends
+                                               --xunit-output and reads Swift Testing's report
+  scripts/test-counts.py checks NAME -- CMD... CMD prints a line per check: PASS, FAIL or SKIP,
+                                               two spaces, its name (Tests/systemd/run.sh)
+  scripts/test-counts.py judge                 every skip with its reason, the counts, and
+                                               exit 1 on a failure or, under CI=true, a skip
+
+Each part passes CMD's output through and ends with the counts so far, alone on a line in the
+form `N passed, N failed, N skipped` (CI's reader looks for it): the run ends with that line
+whichever part stops it. A part exits 1 when CMD failed or one of its tests did.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+STATE = os.path.join(ROOT, ".build", "test-counts")
+
+
+def load():
+    parts = []
+    if os.path.isdir(STATE):
+        for name in sorted(os.listdir(STATE)):
+            if name.endswith(".json"):
+                with open(os.path.join(STATE, name)) as f:
+                    parts.append(json.load(f))
+    return parts
+
+
+def counts_line(parts):
+    passed = sum(p["passed"] for p in parts)
+    failed = sum(len(p["failed"]) for p in parts)
+    skipped = sum(len(p["skipped"]) for p in parts)
+    return f"{passed} passed, {failed} failed, {skipped} skipped", failed, skipped
+
+
+def save(part):
+    os.makedirs(STATE, exist_ok=True)
+    with open(os.path.join(STATE, part["part"] + ".json"), "w") as f:
+        json.dump(part, f, indent=1)
+
+
+def run(cmd):
+    """Runs cmd with its output passed through; returns (status, stdout lines)."""
+    lines = []
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, errors="replace")
+    for line in p.stdout:
+        sys.stdout.write(line)
+        sys.stdout.flush()
+        lines.append(line.rstrip("\n"))
+    return p.wait(), lines
+
+
+def from_xunit(paths):
+    """(passed, failed, skipped) from xUnit files: each testcase is one test (a parameterized
+    test is one, whatever its arguments); skipped ones carry their reason."""
+    passed, failed, skipped = 0, [], []
+    for path in paths:
+        for case in ET.parse(path).getroot().iter("testcase"):
+            name = f"{case.get('classname', '')}/{case.get('name', '')}"
+            skip = case.find("skipped")
+            failures = case.findall("failure") + case.findall("error")
+            if skip is not None:
+                skipped.append({"test": name, "reason": (skip.text or skip.get("message") or "no reason given").strip()})
+            elif failures:
+                failed.append({"test": name, "reason": failures[0].get("message", "")})
+            else:
+                passed += 1
+    return passed, failed, skipped
+
+
+# Swift Testing's console lines (no colour when not on a terminal), for a run that wrote no
+# report because the test process died.
+VERDICT = re.compile(r'^\S+ Test (?P<name>.+?) (?:with \d+ test cases? )?(?P<verdict>passed|failed|skipped)(?:: "(?P<reason>.*)"| after)')
+STARTED = re.compile(r'^\S+ Test (?P<name>[^ ]+\(.*?\)) started\.$')
+
+
+def from_console(lines):
+    passed, failed, skipped, started, ended = 0, [], [], set(), set()
+    for line in lines:
+        m = VERDICT.match(line)
+        if m:
+            ended.add(m["name"])
+            if m["verdict"] == "passed":
+                passed += 1
+            elif m["verdict"] == "failed":
+                failed.append({"test": m["name"], "reason": "failed"})
+            else:
+                skipped.append({"test": m["name"], "reason": m["reason"] or "no reason given"})
+        elif (m := STARTED.match(line)):
+            started.add(m["name"])
+    for name in sorted(started - ended):
+        failed.append({"test": name, "reason": "started, never ended: the test process died"})
+    return passed, failed, skipped
+
+
+def part_swift(cmd):
+    os.makedirs(STATE, exist_ok=True)
+    base = os.path.join(STATE, "swift.xml")
+    reports = [base, base[:-4] + "-swift-testing.xml"]
+    for path in reports:
+        if os.path.exists(path):
+            os.remove(path)
+    status, lines = run(cmd + ["--xunit-output", base])
+    try:
+        written = [p for p in reports if os.path.exists(p)]
+        if not written:
+            raise ET.ParseError("no report written")
+        passed, failed, skipped = from_xunit(written)
+    except ET.ParseError as e:
+        # A test process that dies leaves no report or half of one.
+        passed, failed, skipped = from_console(lines)
+        failed.append({"test": "swift test", "reason": f"exit status {status} and no readable xUnit report ({e}): the counts are from its console"})
+    if status != 0 and not failed:
+        failed.append({"test": "swift test", "reason": f"exit status {status} with no failed test"})
+    return {"part": "swift", "passed": passed, "failed": failed, "skipped": skipped}, status
+
+
+def part_checks(name, cmd):
+    status, lines = run(cmd)
+    passed, failed, skipped = 0, [], []
+    for line in lines:
+        kind, _, what = line.partition("  ")
+        if kind == "PASS":
+            passed += 1
+        elif kind == "FAIL":
+            failed.append({"test": f"{name}: {what}", "reason": "failed"})
+        elif kind == "SKIP":
+            check, _, reason = what.partition(": ")
+            skipped.append({"test": f"{name}: {check}", "reason": reason or "no reason given"})
+    if status != 0 and not failed:
+        failed.append({"test": name, "reason": f"exit status {status} with no failed check"})
+    return {"part": name, "passed": passed, "failed": failed, "skipped": skipped}, status
+
+
+def report(part, status):
+    save(part)
+    for s in part["skipped"]:
+        print(f"SKIPPED {s['test']}: {s['reason']}")
+    for f in part["failed"]:
+        print(f"FAILED  {f['test']}: {f['reason']}")
+    line, _, _ = counts_line(load())
+    print(line)
+    sys.exit(1 if status != 0 or part["failed"] else 0)
+
+
+def main(argv):
+    if argv[:1] == ["reset"]:
+        for name in os.listdir(STATE) if os.path.isdir(STATE) else []:
+            os.remove(os.path.join(STATE, name))
+        return
+    if argv[:1] == ["judge"]:
+        parts = load()
+        for p in parts:
+            for s in p["skipped"]:
+                print(f"SKIPPED {s['test']}: {s['reason']}")
+        line, failed, skipped = counts_line(parts)
+        ci = os.environ.get("CI") == "true"
+        if ci and skipped:
+            print(f"CI=true: {skipped} skipped; CI's machine has every tool (scripts/deps.sh) and ../shared")
+        print(line)
+        sys.exit(1 if failed or (ci and skipped) or not parts else 0)
+    if len(argv) >= 3 and argv[0] == "swift" and argv[1] == "--":
+        report(*part_swift(argv[2:]))
+    if len(argv) >= 4 and argv[0] == "checks" and argv[2] == "--":
+        report(*part_checks(argv[1], argv[3:]))
+    sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
