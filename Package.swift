@@ -33,6 +33,9 @@ let package = Package(
         // libmosquitto (and libssl's TLS diagnosis) through dlopen, when MQTT is configured;
         // mosquitto.h (libmosquitto-dev) gives the types only.
         .target(name: "CMosquitto", path: "Sources/CMosquitto"),
+        // libsodium for OwnTracks' payload encryption, through dlopen when a secret is set;
+        // sodium.h (libsodium-dev) checks the loaded calls' types.
+        .target(name: "CSodium", path: "Sources/CSodium"),
 
         // The crash handler: a backtrace on a fatal signal (header only, no library).
         .systemLibrary(name: "CCrash", path: "Sources/CCrash"),
@@ -42,7 +45,7 @@ let package = Package(
         // Pure logic: no I/O, no clocks.
         .target(name: "GPSTrackCore", dependencies: ["GPSTrackProtocol", "CGeodesic", "CGEOS"]),
         // Adapters: gpsd JSON through libgps, files, replay.
-        .target(name: "GPSTrackDaemon", dependencies: ["GPSTrackCore", "CGPS", "CSystemd", "CSQLite", "CMosquitto"]),
+        .target(name: "GPSTrackDaemon", dependencies: ["GPSTrackCore", "CGPS", "CSystemd", "CSQLite", "CMosquitto", "CSodium"]),
         // Seeded receiver simulator: test support and benchmarks.
         .target(name: "GPSTrackSim", dependencies: ["GPSTrackCore"]),
 

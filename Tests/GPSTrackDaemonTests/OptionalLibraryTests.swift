@@ -5,7 +5,7 @@ import Testing
 /// drags in), and libmosquitto with its TLS libraries is mapped only when MQTT is configured
 /// (dlopen), its absence then a configuration error naming the package (exit 78).
 @Suite struct OptionalLibraryTests {
-    static let absent = ["libproj", "libcurl", "libtiff", "libgnutls", "libkrb5", "libldap", "libmosquitto", "libssl", "libcrypto"]
+    static let absent = ["libproj", "libcurl", "libtiff", "libgnutls", "libkrb5", "libldap", "libmosquitto", "libssl", "libcrypto", "libsodium"]
 
     static func mapped(_ pid: Int32) -> String {
         // Read to the end: a file in /proc has no size for Foundation's one-read helpers.
@@ -27,7 +27,7 @@ import Testing
         try plain.waitFor("started")
         let plainMaps = Self.mapped(plain.pid)
         #expect(plainMaps.contains("libGeographicLib"), "the maps are read: \(plainMaps.prefix(400))")
-        for lib in ["libmosquitto", "libssl", "libcrypto"] {
+        for lib in ["libmosquitto", "libssl", "libcrypto", "libsodium"] {
             #expect(!plainMaps.contains(lib), "\(lib) mapped without MQTT configured")
         }
         #expect(plain.stop() == 0)
