@@ -27,6 +27,7 @@ public enum ConfigParser {
         ("mqtt_client_id", { c, v in c.mqtt.clientID = v; return nil }),
         ("mqtt_user", { c, v in c.mqtt.user = v; return nil }),
         ("mqtt_password_file", { c, v in c.mqtt.passwordFile = v; return nil }),
+        ("mqtt_secret_file", { c, v in c.mqtt.secretFile = v; return nil }),
         ("mqtt_ca_file", { c, v in c.mqtt.caFile = v; return nil }),
         ("mqtt_cert_file", { c, v in c.mqtt.certFile = v; return nil }),
         ("mqtt_key_file", { c, v in c.mqtt.keyFile = v; return nil }),

@@ -85,6 +85,9 @@ public struct MQTTConfig: Sendable, Equatable {
     public var user: String?
     /// A file holding the password (never the password itself).
     public var passwordFile: String?
+    /// The shared secret for OwnTracks' payload encryption (`mqtt_secret_file`): with it every
+    /// message is encrypted and a command must be.
+    public var secretFile: String?
     public var caFile: String?
     public var certFile: String?
     public var keyFile: String?

@@ -101,8 +101,9 @@ extension MQTTPublisher {
     }
 
     func onCommand(_ payload: [UInt8]) {
+        guard let plain = opened(payload) else { return }
         let handler = lock.withLock { _ in commandHandler }
-        handler?(payload)
+        handler?(plain)
     }
 
     /// The waypoints message (circular fences), sent on every connect and now if connected.
@@ -126,7 +127,8 @@ extension MQTTPublisher {
         candidates += unsaved.map { ($0.id, $0.topic, $0.payload, $0.qos) }
         for c in candidates where !busy.contains(c.id) {
             guard inflight.count < 20 else { return }
-            let payload = Array(c.payload.utf8)
+            // Encrypted as it leaves (a fresh nonce each time): the outbox keeps plaintext.
+            let payload = Array((crypto?.seal(Array(c.payload.utf8)) ?? c.payload).utf8)
             var mid: Int32 = 0
             let rc = dl_mosquitto_publish(m, &mid, c.topic, Int32(payload.count), payload, c.qos, false)
             guard rc == MOSQ_ERR_SUCCESS.rawValue else { return }

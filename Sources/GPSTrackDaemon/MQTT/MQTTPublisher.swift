@@ -36,6 +36,9 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
     var acked: Set<Int64> = []
     var waypoints: String?
     var password: String?
+    /// OwnTracks' payload encryption, with `mqtt_secret_file`; refusals logged this spell.
+    var crypto: OwnTracksCrypto?
+    var refusalsLogged: Set<String> = []
     /// TLS problems already logged in this outage (one entry per problem, not per retry).
     var tlsProblems: Set<String> = []
     /// The network thread: libmosquitto's `loop_forever` ends for good on a failed TLS
@@ -88,6 +91,7 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
                 throw ConfigError(file: place("mqtt_password_file"), line: nil, message: "mqtt_password_file \(file): \(problem.message)")
             }
         }
+        crypto = try Self.crypto(config.secretFile, place: place("mqtt_secret_file"))
         for (key, file) in [("mqtt_ca_file", config.caFile), ("mqtt_cert_file", config.certFile), ("mqtt_key_file", config.keyFile)] {
             guard let file else { continue }
             do { _ = try FileIO.readAll(file, maxBytes: 1 << 20) } catch {
@@ -165,7 +169,7 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
         var lwt = JSONObject()
         lwt.add("_type", "lwt")
         lwt.add("tst", Int(time(nil)))
-        let will = Array(lwt.encoded.utf8)
+        let will = Array((crypto?.seal(Array(lwt.encoded.utf8)) ?? lwt.encoded).utf8)
         _ = dl_mosquitto_will_set(m, baseTopic, Int32(will.count), will, 1, false)
         if config.user != nil || password != nil { _ = dl_mosquitto_username_pw_set(m, config.user, password) }
         if let ca = config.caFile {

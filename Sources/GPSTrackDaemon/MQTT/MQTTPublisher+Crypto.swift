@@ -1,0 +1,47 @@
+import GPSTrackCore
+
+/// OwnTracks' payload encryption on the MQTT channel: the secret read from its file, commands
+/// opened (or refused, logged once a kind a spell).
+extension MQTTPublisher {
+    /// The encryption for `mqtt_secret_file`, if set: its first line is the secret.
+    static func crypto(_ file: String?, place: String) throws(ConfigError) -> OwnTracksCrypto? {
+        guard let file else { return nil }
+        let bytes: [UInt8]
+        do { bytes = try FileIO.readAll(file, maxBytes: 4096, regularOnly: true) } catch {
+            throw ConfigError(file: place, line: nil, message: "mqtt_secret_file \(file): cannot read: \(error)")
+        }
+        switch password(from: bytes) {
+        case .success(let secret):
+            do { return try OwnTracksCrypto(secret: Array(secret.utf8)) } catch {
+                throw ConfigError(file: place, line: nil, message: error.message)
+            }
+        case .failure(let problem):
+            throw ConfigError(file: place, line: nil, message: "mqtt_secret_file \(file): \(problem.message)")
+        }
+    }
+
+    /// A command's plaintext: as it came without a secret; with one, opened, and refused
+    /// (logged once a kind until a good one comes) when plaintext, under another key or malformed.
+    func opened(_ payload: [UInt8]) -> [UInt8]? {
+        guard let crypto else { return payload }
+        switch crypto.open(payload) {
+        case .success(let plain):
+            lock.withLock { _ in refusalsLogged = [] }
+            return plain
+        case .failure(let refusal):
+            let why: String
+            switch refusal {
+            case .notEncrypted: why = "not encrypted, and mqtt_secret_file is set"
+            case .wrongKey: why = "it does not open with our secret (another key, or changed on the way)"
+            case .malformed(let what): why = "an encrypted message whose \(what)"
+            }
+            lock.withLock { _ in
+                guard refusalsLogged.insert(why).inserted else { return }
+                journal.log(LogEntry(event: "mqtt_command_refused", priority: .warning,
+                                     message: "MQTT command on \(baseTopic)/cmd refused: \(why)",
+                                     fields: [("GPSTRACK_REASON", why)]))
+            }
+            return nil
+        }
+    }
+}
