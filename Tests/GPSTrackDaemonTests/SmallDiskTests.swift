@@ -28,14 +28,14 @@ struct SmallDiskTests {
     /// The walk of FullDiskTests (four fences, eight transitions) into a daemon whose state
     /// directory is on `disk`; `during` runs once the feed started. Returns the daemon, the walk
     /// over (gpsd's end noticed), still running.
-    static func walk(_ name: String, on disk: FullDiskTests.SmallDisk, stateDirectory: String,
+    static func walk(_ name: String, on disk: FullDiskTests.SmallDisk, stateDirectory: String, extraConfig: String = "",
                      during: (LiveHarness.DaemonProcess) throws -> Void) throws -> LiveHarness.DaemonProcess {
         let trace = LiveDaemonTests.walk(seconds: 560, seed: 16)
         let log = try LiveHarness.nmeaFile("\(name).nmea", fixes: trace.fixes, padding: 100)
         let port = LiveHarness.freePort()
         let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)", "--fences",
                                                                try FullDiskTests.fencesFile("\(name).geojson")],
-                                                   stateDirectory: stateDirectory)
+                                                   extraConfig: extraConfig, stateDirectory: stateDirectory)
         try daemon.waitFor("started", timeout: 20)
         let feed = try LiveHarness.Feed(log: log, port: port, cycle: 0.01)
         defer { feed.stop() }
@@ -69,5 +69,67 @@ struct SmallDiskTests {
         #expect(integrity == "ok")
         #expect(transitions == FullDiskTests.expected, "every true enter/exit stored once, in order")
         #expect(try daemon.entries("storage_unwritten").isEmpty, "nothing left unwritten at the stop")
+    }
+
+    /// Earlier days' track points, `count` of them a second apart two days before the walk,
+    /// put into a database the daemon made (its schema) by another SQLite client.
+    static func earlierDays(_ state: String, count: Int) throws {
+        let made = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())"], stateDirectory: state)
+        try made.waitFor("started", timeout: 20)
+        #expect(made.stop() == 0)
+        let r = try ExecutableRunner.run(["-c", """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            t0, n = float(sys.argv[2]), int(sys.argv[3])
+            db.execute("INSERT INTO trips (id, state, started_at, ended_at) VALUES (1000, 'stopped', ?, ?)", (t0, t0 + n))
+            db.executemany("INSERT INTO points (trip_id, time, lat, lon, alt, eph, mode) VALUES (1000, ?, 47.3, 8.5, 400, 3, 3)",
+                           [(t0 + i,) for i in range(n)])
+            db.commit()
+            print(db.execute('SELECT count(*) FROM points').fetchone()[0])
+            """, state + "/gpstrackd.db", String(earlierStart), String(count)], executable: "/usr/bin/python3")
+        #expect(r.lines == [String(count)], "\(r.stdout)\(r.stderr)")
+    }
+
+    /// Two days before the walk (Simulator's start time).
+    static let earlierStart = 1_773_475_200.0 - 2 * 86_400
+
+    /// The disk fills after the first enter and is never freed; the database holds earlier days'
+    /// track points. Every event of the walk is stored, and so is every track point of it: the
+    /// earlier days' oldest points gave way, counted in `status` and named at the stop.
+    @Test func aDiskThatStaysFullThinsTheOldestPoints() throws {
+        let disk = try FullDiskTests.SmallDisk(kib: 1024)
+        let state = disk.path + "/state"
+        let earlier = 3000
+        try Self.earlierDays(state, count: earlier)
+        // Every fix a track point: a walk's worth of them is more than the reserve's room.
+        let daemon = try Self.walk("fulldisk-thin", on: disk, stateDirectory: state, extraConfig: "distance_filter_m = 0\n") { daemon in
+            try daemon.waitFor("enter", timeout: 90)
+            #expect(disk.fill() > 0)
+            try daemon.waitFor("storage_degraded", timeout: 60)
+        }
+        let client = try SocketClient(path: daemon.socketPath)
+        let status = try #require(client.request(#"{"cmd":"status"}"#))
+        let storage = try #require(status["storage"] as? [String: Any])
+        let delivered = try #require((status["counters"] as? [String: Any])?["fixes_delivered"] as? Int)
+        #expect(storage["state"] as? String == "degraded" && storage["reason"] as? String == "database or disk is full", "\(storage)")
+        #expect(daemon.stop() == 0)
+        print("stays full: " + (try ExecutableRunner.run(["-l", state], executable: "/usr/bin/ls")).stdout)
+        let (integrity, transitions, old) = try Self.stored(state + "/gpstrackd.db", pointsBefore: Self.earlierStart + Double(earlier))
+        let atStop = try #require(try daemon.entries("storage_at_stop").last, "the stop names what it wrote and thinned")
+        let thinned = Int(atStop["GPSTRACK_THINNED_POINTS"] as? String ?? "") ?? -1
+        print("stays full: status storage \(storage); at the stop: \(atStop["MESSAGE"] ?? ""); \(old) of \(earlier) earlier points left")
+        #expect(integrity == "ok")
+        #expect(transitions == FullDiskTests.expected, "every event of the walk stored, once, in order")
+        #expect(thinned > 0 && old == earlier - thinned, "every earlier point that went is counted: \(old) left, \(thinned) thinned")
+        #expect(storage["thinned_points"] as? Int ?? 0 > 0 && storage["thinned_points"] as? Int ?? .max <= thinned,
+                "status counts the thinning: \(storage)")
+        #expect(atStop["GPSTRACK_UNWRITTEN_EVENTS"] as? String == "0" && atStop["GPSTRACK_UNWRITTEN_POINTS"] as? String == "0",
+                "everything waiting was written at the stop: \(atStop["MESSAGE"] ?? "")")
+        #expect(try daemon.entries("storage_thinning").count == 1, "one entry per spell, not per row")
+        #expect(try daemon.entries().last?["GPSTRACK_EVENT"] as? String == "storage_at_stop", "the stop's last entry")
+        // The walk's own track: every delivered point is in the database.
+        let r = try ExecutableRunner.run(["-c", "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT count(*) FROM points WHERE time >= ?', (float(sys.argv[2]),)).fetchone()[0])",
+                                          state + "/gpstrackd.db", String(Self.earlierStart + Double(earlier))], executable: "/usr/bin/python3")
+        #expect(r.lines == [String(delivered)], "the walk's \(delivered) delivered points stored: \(r.stdout)\(r.stderr)")
     }
 }

@@ -10,8 +10,8 @@ extension Store {
     /// The reserve file's size: room for a few commits' log pages and the checkpoint after.
     static let reserveBytes = 32 * 1024
     /// Track points deleted per thinning step (one small transaction).
-    static let thinBatch = 100
-    /// Thinning steps one write may take to make room for track points (events take all they need).
+    static let thinBatch = 200
+    /// Thinning steps one write may take to keep room for track points (events take all they need).
     static let maxPointSteps = 20
     /// Track within this much fix time before the newest waiting point never gives way to more track.
     static let keptTrackS = 86_400.0
@@ -19,9 +19,48 @@ extension Store {
     /// `<state_dir>/gpstrackd.reserve`, given up the first time the disk is full.
     var reservePath: String { pathDirectory + "/gpstrackd.reserve" }
 
-    /// The ways of making room, in the order tried.
+    /// The ways of making room for events, in the order tried.
     enum Room: Equatable {
-        case asIs, checkpoint, reserve, thinPoints, thinLocations
+        case asIs, checkpoint, reserve, thinOldTrack, thinTrack, thinLocations
+    }
+
+    /// Free pages a full disk's spell keeps in the file for the next events (thinning older
+    /// track for them), beyond what waiting track points take.
+    static let freePagesKept = 8
+
+    /// Makes room for events the next way after `step` and returns the way taken, or nil
+    /// when none is left: a checkpoint, the reserve, track older than a day before the newest
+    /// waiting point, any track, the MQTT outbox's locations.
+    func makeRoom(_ db: SQLiteDatabase, after step: Room) -> Room? {
+        var step = step
+        while true {
+            switch step {
+            case .asIs:
+                // Log pages copied back into the file: the next write starts the log over.
+                checkpoint(db)
+                return .checkpoint
+            case .checkpoint:
+                step = .reserve
+                if reserved {
+                    unlink(reservePath)
+                    reserved = false
+                    checkpoint(db)
+                    return .reserve
+                }
+            case .reserve, .thinOldTrack:
+                step = .thinOldTrack
+                let newest = pendingPoints.last?.time ?? (try? db.query("SELECT max(time) FROM points"))?.first?.first?.double
+                if let newest, thinPoints(db, before: newest - Self.keptTrackS) > 0 { checkpoint(db); return step }
+                step = .thinTrack
+            case .thinTrack:
+                if thinPoints(db, before: .greatestFiniteMagnitude) > 0 { checkpoint(db); return step }
+                step = .thinLocations
+            case .thinLocations:
+                guard thinLocations(db) > 0 else { return nil }
+                checkpoint(db)
+                return step
+            }
+        }
     }
 
     /// What a spell thinned: counts and the fix times of the track points that went.
@@ -42,38 +81,9 @@ extension Store {
         }
     }
 
-    /// Makes room the next way after `step` and returns the way taken, or nil when none is
-    /// left. For track points (`forPoints`) only older track is thinned, never the outboxes.
-    func makeRoom(_ db: SQLiteDatabase, after step: Room, forPoints: Bool) -> Room? {
-        var step = step
-        while true {
-            switch step {
-            case .asIs:
-                step = .checkpoint
-                // Log pages copied back into the file: the next write starts the log over.
-                checkpoint(db)
-                return step
-            case .checkpoint:
-                step = forPoints ? .thinPoints : .reserve
-                if !forPoints, reserved {
-                    unlink(reservePath)
-                    reserved = false
-                    checkpoint(db)
-                    return .reserve
-                }
-            case .reserve, .thinPoints:
-                var before = Double.greatestFiniteMagnitude
-                if forPoints {
-                    guard let newest = pendingPoints.last?.time else { return nil }
-                    before = newest - Self.keptTrackS
-                }
-                if thinPoints(db, before: before) > 0 { return .thinPoints }
-                guard !forPoints else { return nil }
-                step = .thinLocations
-            case .thinLocations:
-                return thinLocations(db) > 0 ? .thinLocations : nil
-            }
-        }
+    /// Pages free inside the database file (`PRAGMA freelist_count`).
+    func freePages(_ db: SQLiteDatabase) -> Int {
+        Int((try? db.query("PRAGMA freelist_count"))?.first?.first?.int ?? 0)
     }
 
     /// Copies the log's pages into the database file (as far as no reader holds them), so that
@@ -135,23 +145,29 @@ extension Store {
 
     /// Makes the reserve file when there is room for it and as much again; returns whether it is there.
     func makeReserve() -> Bool {
-        var fs = statvfs()
-        guard statvfs(pathDirectory, &fs) == 0, UInt64(fs.f_bavail) * UInt64(fs.f_frsize) >= UInt64(2 * Self.reserveBytes) else {
-            return access(reservePath, F_OK) == 0
-        }
+        let there = access(reservePath, F_OK) == 0
+        guard there || freeBytes() >= UInt64(2 * Self.reserveBytes) else { return false }
         let fd = Glibc.open(reservePath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o640)
         guard fd >= 0 else { return false }
+        // Allocated, not only sized: a sparse file would give no room back.
         let rc = posix_fallocate(fd, 0, off_t(Self.reserveBytes))
         close(fd)
         if rc != 0 { unlink(reservePath) }
         return rc == 0
     }
 
-    /// Whether a full disk's spell may end: the reserve could be made again.
+    /// Whether a full disk's spell may end: the reserve is in place (made again if it went)
+    /// and the disk has as much again free.
     func roomIsBack() -> Bool {
-        guard spellFull else { return true }
         if !reserved { reserved = makeReserve() }
-        return reserved
+        return reserved && freeBytes() >= UInt64(Self.reserveBytes)
+    }
+
+    /// Bytes free on the state directory's file system for this process.
+    func freeBytes() -> UInt64 {
+        var fs = statvfs()
+        guard statvfs(pathDirectory, &fs) == 0 else { return 0 }
+        return UInt64(fs.f_bavail) * UInt64(fs.f_frsize)
     }
 }
 

@@ -4,10 +4,10 @@ import GPSTrackCore
 /// not be lost before the track points (issue 30).
 extension Store {
     /// One attempt to commit everything that waits; ends a degraded spell when it succeeds (a
-    /// full disk's spell once the space is back, see `roomIsBack`). On a full disk the events,
-    /// the trip, the counters, fence memories, trips and stops are committed alone, room made
-    /// for them by `makeRoom` step by step; the track points wait in memory and are written when
-    /// older track (a day of fix time before them) can give way, or the space returns.
+    /// full disk's spell only once the space is back, see `roomIsBack`). On a full disk the
+    /// events, the trip, the counters, fence memories, trips and stops are committed alone, with
+    /// room made for them by `makeRoom` step by step, and track points only into room that track
+    /// older by a day gave up: a point never takes the room an event needs.
     /// Returns false when the events could not be written.
     @discardableResult
     func write(trip: Trip) -> Bool {
@@ -18,44 +18,49 @@ extension Store {
         Liveness.shared.beat(.store)
         defer { Liveness.shared.idle(.store) }
         Liveness.shared.stallIfAsked(.store)
-        var failure = transaction(db, trip: trip, points: true)
-        if failure == nil {
+        if spellFull, roomIsBack() { spellFull = false }
+        if !spellFull {
             let written = (events: pendingEvents.count, points: pendingPoints.count)
-            wrote(points: true)
-            if spellFull { checkpoint(db) }
-            if degradedReason != nil, roomIsBack() { recovered(written) }
-            return true
+            guard let failure = transaction(db, trip: trip, points: true) else {
+                wrote(points: true)
+                if degradedReason != nil { recovered(written) }
+                return true
+            }
+            guard failure.isFull else {
+                // A rolled-back insert of the trip row leaves no trip: tripID is set only on success.
+                if failure.isCorrupt { self.db = nil; moveAside(); open() } else { degrade(failure.message) }
+                return false
+            }
+            degrade(failure.message)
+            spellFull = true
         }
-        guard let full = failure, full.isFull else {
-            // A rolled-back insert of the trip row leaves no trip: tripID is set only on success.
-            if failure?.isCorrupt == true { self.db = nil; moveAside(); open() } else { degrade(failure?.message ?? "") }
-            return false
-        }
-        degrade(full.message)
-        spellFull = true
-        // Events before points: what must not be lost goes alone, with room made for it.
+        return writeOnAFullDisk(db, trip: trip)
+    }
+
+    /// Events before points: what must not be lost goes alone, with room made for it; then free
+    /// pages are kept from older track, and the points go only where they fit.
+    func writeOnAFullDisk(_ db: SQLiteDatabase, trip: Trip) -> Bool {
         var step = Room.asIs
-        while true {
-            failure = transaction(db, trip: trip, points: false)
-            guard failure?.isFull == true, let next = makeRoom(db, after: step, forPoints: false) else { break }
+        while let failure = transaction(db, trip: trip, points: false) {
+            guard failure.isFull, let next = makeRoom(db, after: step) else {
+                if failure.isCorrupt { self.db = nil; moveAside(); open() }
+                return false
+            }
             step = next
-        }
-        guard failure == nil else {
-            if failure?.isCorrupt == true { self.db = nil; moveAside(); open() }
-            return false
         }
         wrote(points: false)
-        // Then the points, for which only track older than a day before them gives way.
-        step = .asIs
-        for _ in 0..<Self.maxPointSteps {
-            guard !pendingPoints.isEmpty, let next = makeRoom(db, after: step, forPoints: true) else { break }
-            step = next
-            guard transaction(db, trip: trip, points: true)?.isFull == true else {
-                wrote(points: true)
-                break
-            }
-        }
         checkpoint(db)
+        guard !pendingPoints.isEmpty, let newest = pendingPoints.last?.time else { return true }
+        // About 60 points to a page (a row and its two index entries), and the pages kept free.
+        let needed = pendingPoints.count / 60 + 1 + Self.freePagesKept
+        for _ in 0..<Self.maxPointSteps where freePages(db) < needed {
+            guard thinPoints(db, before: newest - Self.keptTrackS) > 0 else { break }
+            checkpoint(db)
+        }
+        if freePages(db) >= needed, transaction(db, trip: trip, points: true) == nil {
+            wrote(points: true)
+            checkpoint(db)
+        }
         return true
     }
 
