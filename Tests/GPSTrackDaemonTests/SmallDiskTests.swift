@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GPSTrackCore
 import GPSTrackSim
+@testable import GPSTrackDaemon
 
 /// A nearly full disk (issue 30): the state directory on a tmpfs of a few hundred KiB, where the
 /// database's own growth (track points, the write-ahead log) fills what little space there is.
@@ -68,7 +69,7 @@ struct SmallDiskTests {
         print("small disk: \(transitions.count) of 8 transitions stored; integrity \(integrity)")
         #expect(integrity == "ok")
         #expect(transitions == FullDiskTests.expected, "every true enter/exit stored once, in order")
-        #expect(try daemon.entries("storage_unwritten").isEmpty, "nothing left unwritten at the stop")
+        #expect(try daemon.entries("storage_at_stop").isEmpty, "recovered: nothing left to name at the stop")
     }
 
     /// Earlier days' track points, `count` of them a second apart two days before the walk,
@@ -131,5 +132,37 @@ struct SmallDiskTests {
         let r = try ExecutableRunner.run(["-c", "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT count(*) FROM points WHERE time >= ?', (float(sys.argv[2]),)).fetchone()[0])",
                                           state + "/gpstrackd.db", String(Self.earlierStart + Double(earlier))], executable: "/usr/bin/python3")
         #expect(r.lines == [String(delivered)], "the walk's \(delivered) delivered points stored: \(r.stdout)\(r.stderr)")
+    }
+
+    /// The Store itself on a full 512 KiB disk (no daemon): 300 events, each with a track point,
+    /// after 3,000 points of two days before. Every event is committed; the room comes from
+    /// the oldest points, every one of them counted; the new points go into it too.
+    @Test func eventsTakeTheRoomOfTheOldestPoints() throws {
+        let disk = try FullDiskTests.SmallDisk(kib: 512)
+        let store = Store(directory: disk.path + "/state", journal: Journal(target: .stderr))
+        let t0 = 1_773_475_200.0
+        for batch in 0..<60 {
+            let points = DegradedPointsTests.points(50, from: Self.earlierStart + Double(batch * 50))
+            #expect(store.commit(events: [], trip: Trip(), fences: [:], points: points, force: true))
+        }
+        #expect(disk.fill() > 0)
+        var refused = 0
+        for i in 1...300 {
+            let point = DegradedPointsTests.points(1, from: t0 + Double(i))
+            if !store.commit(events: [DegradedPointsTests.event(UInt64(i), i % 2 == 0 ? "exit" : "enter")], trip: Trip(), fences: [:],
+                             points: point, force: true) { refused += 1 }
+        }
+        #expect(refused == 0, "every commit took its events")
+        #expect(store.degradedReason == "database or disk is full")
+        #expect(store.events(since: nil, fence: nil).count == 300)
+        let old = store.points(trip: nil, since: nil, until: t0 - 1).flatMap(\.1).count
+        let new = store.points(trip: nil, since: t0, until: nil).flatMap(\.1).count
+        print("store on a full disk: \(store.thinnedPoints) points thinned, \(old) of 3000 left, \(new) new written, \(store.waitingPoints) waiting")
+        #expect(store.thinnedPoints > 0 && old == 3000 - store.thinnedPoints, "every point that went is counted")
+        #expect(new > 0 && new + store.waitingPoints == 300, "the new points went into the room, or wait")
+        disk.free()
+        #expect(store.commit(events: [], trip: Trip(), fences: [:], points: [], force: true))
+        #expect(store.degradedReason == nil && store.waitingPoints == 0)
+        #expect(store.stopEntry() == nil)
     }
 }
