@@ -17,10 +17,10 @@ enum WALBench {
         for (name, r) in [("SQLite's defaults (1000 pages, no limit)", defaults),
                           ("the bound (\(Store.walAutocheckpointPages) pages, \(Store.walSizeLimit / 1024) KiB)", bounded)] {
             print("  \(name): commit median \(fmt(r.median, 3)) ms, 99th percentile \(fmt(r.p99, 3)) ms, "
-                + "mean \(fmt(r.mean, 3)) ms; WAL file at most \(fmt(Double(r.peakWAL) / 1024, 0)) KiB")
+                + "mean \(fmt(r.mean, 3)) ms; WAL file at most \(r.peakWAL / 1024) KiB")
         }
-        print("  the bound's cost: \(fmt((bounded.mean / defaults.mean - 1) * 100, 0)) % more time per commit on the mean, "
-            + "the log \(fmt(Double(defaults.peakWAL) / Double(max(bounded.peakWAL, 1)), 0)) times smaller")
+        print("  the bound's cost: \(Int(((bounded.mean / defaults.mean - 1) * 100).rounded())) % more time per commit on the mean, "
+            + "the log \(defaults.peakWAL / max(bounded.peakWAL, 1)) times smaller")
     }
 
     static func measure(commits: Int, pages: Int, limit: Int) -> (median: Double, p99: Double, mean: Double, peakWAL: Int) {
