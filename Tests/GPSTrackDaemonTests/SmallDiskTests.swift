@@ -135,32 +135,40 @@ struct SmallDiskTests {
         #expect(r.lines == [String(delivered)], "the walk's \(delivered) delivered points stored: \(r.stdout)\(r.stderr)")
     }
 
-    /// The Store itself on a full 512 KiB disk (no daemon): 300 events, each with a track point,
-    /// after 3,000 points of two days before. Every event is committed; the room comes from
-    /// the oldest points, every one of them counted; the new points go into it too.
-    @Test func eventsTakeTheRoomOfTheOldestPoints() throws {
+    /// The Store itself on a full 512 KiB disk (no daemon): 300 events, each with a track
+    /// point, after 3,000 points taken `earlier` seconds before. Every event is committed, more
+    /// of them than the reserve has room for: the room comes from the oldest points, every one
+    /// counted, the oldest first. Track two days old gives way to new points too.
+    @Test(arguments: [2 * 86_400.0, 3_600])
+    func eventsTakeTheRoomOfTheOldestPoints(earlier: Double) throws {
         let disk = try FullDiskTests.SmallDisk(kib: 512)
         let store = Store(directory: disk.path + "/state", journal: Journal(target: .stderr))
         let t0 = 1_773_475_200.0
         for batch in 0..<60 {
-            let points = DegradedPointsTests.points(50, from: Self.earlierStart + Double(batch * 50))
+            let points = DegradedPointsTests.points(50, from: t0 - earlier - 3000 + Double(batch * 50))
             #expect(store.commit(events: [], trip: Trip(), fences: [:], points: points, force: true))
         }
         #expect(disk.fill() > 0)
         var refused = 0
-        for i in 1...300 {
-            let point = DegradedPointsTests.points(1, from: t0 + Double(i))
-            if !store.commit(events: [DegradedPointsTests.event(UInt64(i), i % 2 == 0 ? "exit" : "enter")], trip: Trip(), fences: [:],
-                             points: point, force: true) { refused += 1 }
+        let n = 300
+        for i in 1...n {
+            var event = DegradedPointsTests.event(UInt64(i), i % 2 == 0 ? "exit" : "enter")
+            event.json += String(repeating: " ", count: 120)   // an event line's usual length
+            if !store.commit(events: [event], trip: Trip(), fences: [:], points: DegradedPointsTests.points(1, from: t0 + Double(i)),
+                             force: true) { refused += 1 }
         }
         #expect(refused == 0, "every commit took its events")
         #expect(store.degradedReason == "database or disk is full")
-        #expect(store.events(since: nil, fence: nil).count == 300)
+        #expect(store.events(since: nil, fence: nil).count == n)
         let old = store.points(trip: nil, since: nil, until: t0 - 1).flatMap(\.1).count
         let new = store.points(trip: nil, since: t0, until: nil).flatMap(\.1).count
-        print("store on a full disk: \(store.thinnedPoints) points thinned, \(old) of 3000 left, \(new) new written, \(store.waitingPoints) waiting")
-        #expect(store.thinnedPoints > 0 && old == 3000 - store.thinnedPoints, "every point that went is counted")
-        #expect(new > 0 && new + store.waitingPoints == 300, "the new points went into the room, or wait")
+        print("store on a full disk, track \(Int(earlier)) s older: \(store.thinnedPoints) points thinned, \(old) of 3000 left, "
+              + "\(new) new written, \(store.waitingPoints) waiting")
+        #expect(store.thinnedPoints > 0, "the reserve alone had not the room")
+        #expect(old + new + store.waitingPoints + store.thinnedPoints == 3000 + n, "every point is stored, waits, or is counted as thinned")
+        let first = store.points(trip: nil, since: nil, until: t0 - 1).flatMap(\.1).first?.time
+        #expect(first == t0 - earlier - 3000 + Double(store.thinnedPoints), "the oldest went first")
+        if earlier > Store.keptTrackS { #expect(new == n, "older track gave way to the new") }
         disk.free()
         #expect(store.commit(events: [], trip: Trip(), fences: [:], points: [], force: true))
         #expect(store.degradedReason == nil && store.waitingPoints == 0)

@@ -30,8 +30,8 @@ extension Store {
 
     /// Makes room for events the next way after `step` and returns the way taken, or nil
     /// when none is left: a checkpoint, the reserve, track older than a day before the newest
-    /// waiting point, any track, the MQTT outbox's locations.
-    func makeRoom(_ db: SQLiteDatabase, after step: Room) -> Room? {
+    /// waiting point, any track (not with `oldTrackOnly`), the MQTT outbox's locations.
+    func makeRoom(_ db: SQLiteDatabase, after step: Room, oldTrackOnly: Bool = false) -> Room? {
         var step = step
         while true {
             switch step {
@@ -51,6 +51,7 @@ extension Store {
                 step = .thinOldTrack
                 let newest = pendingPoints.last?.time ?? (try? db.query("SELECT max(time) FROM points"))?.first?.first?.double
                 if let newest, thinPoints(db, before: newest - Self.keptTrackS) > 0 { checkpoint(db); return step }
+                if oldTrackOnly { return nil }
                 step = .thinTrack
             case .thinTrack:
                 if thinPoints(db, before: .greatestFiniteMagnitude) > 0 { checkpoint(db); return step }
@@ -78,6 +79,16 @@ extension Store {
 
         var fields: [(String, String)] {
             points + locations == 0 ? [] : [("GPSTRACK_THINNED_POINTS", String(points)), ("GPSTRACK_THINNED_LOCATIONS", String(locations))]
+        }
+    }
+
+    /// Thins until `pages` pages are free in the file (at most `maxPointSteps` steps): track
+    /// older by a day than the newest first, then (`anyTrack`) any track, then MQTT locations.
+    func keepFree(_ db: SQLiteDatabase, pages: Int, anyTrack: Bool) {
+        var step = Room.reserve
+        for _ in 0..<Self.maxPointSteps where freePages(db) < pages {
+            guard let next = makeRoom(db, after: step, oldTrackOnly: !anyTrack) else { return }
+            step = next
         }
     }
 

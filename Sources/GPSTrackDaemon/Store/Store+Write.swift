@@ -50,13 +50,13 @@ extension Store {
         }
         wrote(points: false)
         checkpoint(db)
-        guard !pendingPoints.isEmpty, let newest = pendingPoints.last?.time else { return true }
+        // With the reserve spent, free pages in the file are the only room the next events have,
+        // and a checkpoint that had to grow the file could not finish: some are kept, from any track.
+        if !reserved { keepFree(db, pages: Self.freePagesKept, anyTrack: true) }
+        guard !pendingPoints.isEmpty else { return true }
         // About 60 points to a page (a row and its two index entries), and the pages kept free.
         let needed = pendingPoints.count / 60 + 1 + Self.freePagesKept
-        for _ in 0..<Self.maxPointSteps where freePages(db) < needed {
-            guard thinPoints(db, before: newest - Self.keptTrackS) > 0 else { break }
-            checkpoint(db)
-        }
+        keepFree(db, pages: needed, anyTrack: false)
         if freePages(db) >= needed, transaction(db, trip: trip, points: true) == nil {
             wrote(points: true)
             checkpoint(db)
