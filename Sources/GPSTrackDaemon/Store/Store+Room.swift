@@ -9,6 +9,8 @@ import GPSTrackCore
 extension Store {
     /// The reserve file's size: room for a few commits' log pages and the checkpoint after.
     static let reserveBytes = 32 * 1024
+    /// What the reserve gives up at a time.
+    static let reservePage = 4096
     /// Track points deleted per thinning step (one small transaction).
     static let thinBatch = 200
     /// Thinning steps one write may take to keep room for track points (events take all they need).
@@ -39,22 +41,17 @@ extension Store {
                 // Log pages copied back into the file: the next write starts the log over.
                 checkpoint(db)
                 return .checkpoint
-            case .checkpoint:
-                step = .reserve
-                if reserved {
-                    unlink(reservePath)
-                    reserved = false
-                    checkpoint(db)
-                    return .reserve
-                }
-            case .reserve, .thinOldTrack:
+            case .checkpoint, .reserve:
+                step = .thinOldTrack
+                if releaseReservePage(db) { return .reserve }
+            case .thinOldTrack:
                 step = .thinOldTrack
                 let newest = pendingPoints.last?.time ?? (try? db.query("SELECT max(time) FROM points"))?.first?.first?.double
-                if let newest, thinPoints(db, before: newest - Self.keptTrackS) > 0 { checkpoint(db); return step }
+                if let newest, thinning(db, before: newest - Self.keptTrackS) > 0 { checkpoint(db); return step }
                 if oldTrackOnly { return nil }
                 step = .thinTrack
             case .thinTrack:
-                if thinPoints(db, before: .greatestFiniteMagnitude) > 0 { checkpoint(db); return step }
+                if thinning(db, before: .greatestFiniteMagnitude) > 0 { checkpoint(db); return step }
                 step = .thinLocations
             case .thinLocations:
                 guard thinLocations(db) > 0 else { return nil }
@@ -85,7 +82,7 @@ extension Store {
     /// Thins until `pages` pages are free in the file (at most `maxPointSteps` steps): track
     /// older by a day than the newest first, then (`anyTrack`) any track, then MQTT locations.
     func keepFree(_ db: SQLiteDatabase, pages: Int, anyTrack: Bool) {
-        var step = Room.reserve
+        var step = Room.thinOldTrack
         for _ in 0..<Self.maxPointSteps where freePages(db) < pages {
             guard let next = makeRoom(db, after: step, oldTrackOnly: !anyTrack) else { return }
             step = next
@@ -97,6 +94,23 @@ extension Store {
         Int((try? db.query("PRAGMA freelist_count"))?.first?.first?.int ?? 0)
     }
 
+    /// Gives up a page of the reserve (a page at a time: what is left serves the next time)
+    /// and lets a checkpoint use it; false when none is left.
+    func releaseReservePage(_ db: SQLiteDatabase) -> Bool {
+        guard reserveLeft > 0 else { return false }
+        reserveLeft -= Self.reservePage
+        if reserveLeft > 0 { truncate(reservePath, off_t(reserveLeft)) } else { unlink(reservePath) }
+        checkpoint(db)
+        return true
+    }
+
+    /// `thinPoints`, with reserve pages given up while the deletion itself finds no room.
+    func thinning(_ db: SQLiteDatabase, before: Double) -> Int {
+        var deleted = thinPoints(db, before: before)
+        while deleted == nil, releaseReservePage(db) { deleted = thinPoints(db, before: before) }
+        return deleted ?? 0
+    }
+
     /// Copies the log's pages into the database file (as far as no reader holds them), so that
     /// the next write starts the log over in the space it has.
     func checkpoint(_ db: SQLiteDatabase) {
@@ -104,8 +118,8 @@ extension Store {
     }
 
     /// Deletes up to `thinBatch` of the oldest track points before `before` (fix time);
-    /// returns how many went, counted.
-    func thinPoints(_ db: SQLiteDatabase, before: Double) -> Int {
+    /// returns how many went, counted, or nil when the deletion could not be written.
+    func thinPoints(_ db: SQLiteDatabase, before: Double) -> Int? {
         var deleted = 0
         var span: (Double?, Double?) = (nil, nil)
         do {
@@ -118,7 +132,7 @@ extension Store {
                 deleted = db.changes
             }
         } catch {
-            return 0
+            return nil
         }
         guard deleted > 0 else { return 0 }
         thinned(points: deleted, locations: 0, from: span.0, to: span.1)
@@ -154,24 +168,26 @@ extension Store {
                              fields: [("GPSTRACK_REASON", degradedReason ?? ""), ("GPSTRACK_PATH", path)]))
     }
 
-    /// Makes the reserve file when there is room for it and as much again; returns whether it is there.
+    /// Makes the reserve file whole when there is room for what it lacks and as much as it
+    /// again; returns whether it is whole.
     func makeReserve() -> Bool {
-        let there = access(reservePath, F_OK) == 0
-        guard there || freeBytes() >= UInt64(2 * Self.reserveBytes) else { return false }
+        var st = stat()
+        let size = stat(reservePath, &st) == 0 ? Int(st.st_size) : 0
+        guard size >= Self.reserveBytes || freeBytes() >= UInt64(2 * Self.reserveBytes - size) else { return false }
         let fd = Glibc.open(reservePath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o640)
         guard fd >= 0 else { return false }
         // Allocated, not only sized: a sparse file would give no room back.
         let rc = posix_fallocate(fd, 0, off_t(Self.reserveBytes))
         close(fd)
-        if rc != 0 { unlink(reservePath) }
+        if rc != 0, size == 0 { unlink(reservePath) }
         return rc == 0
     }
 
-    /// Whether a full disk's spell may end: the reserve is in place (made again if it went)
+    /// Whether a full disk's spell may end: the reserve is whole again (made so if it went)
     /// and the disk has as much again free.
     func roomIsBack() -> Bool {
-        if !reserved { reserved = makeReserve() }
-        return reserved && freeBytes() >= UInt64(Self.reserveBytes)
+        if reserveLeft < Self.reserveBytes, makeReserve() { reserveLeft = Self.reserveBytes }
+        return reserveLeft == Self.reserveBytes && freeBytes() >= UInt64(Self.reserveBytes)
     }
 
     /// Bytes free on the state directory's file system for this process.

@@ -50,9 +50,10 @@ extension Store {
         }
         wrote(points: false)
         checkpoint(db)
-        // With the reserve spent, free pages in the file are the only room the next events have,
-        // and a checkpoint that had to grow the file could not finish: some are kept, from any track.
-        if !reserved { keepFree(db, pages: Self.freePagesKept, anyTrack: true) }
+        // With half the reserve spent, free pages in the file become the next events' room (a
+        // checkpoint that had to grow the file could not finish, nor any thinning after it):
+        // some are kept, from any track, while the rest of the reserve lets the thinning run.
+        if reserveLeft <= Self.reserveBytes / 2 { keepFree(db, pages: Self.freePagesKept, anyTrack: true) }
         guard !pendingPoints.isEmpty else { return true }
         // About 60 points to a page (a row and its two index entries), and the pages kept free.
         let needed = pendingPoints.count / 60 + 1 + Self.freePagesKept

@@ -46,14 +46,14 @@ public final class Store {
     /// Whether the current degraded spell is one of a full disk: it ends only once the
     /// reserve file could be made again (the space is back, not only the room made).
     var spellFull = false
-    /// Whether the reserve file is in place.
-    var reserved = false
+    /// Bytes of the reserve file still in place (it is given up a page at a time).
+    var reserveLeft = 0
 
     public init(directory: String, journal: Journal) {
         path = directory + "/gpstrackd.db"
         self.journal = journal
         open()
-        reserved = makeReserve()
+        reserveLeft = makeReserve() ? Self.reserveBytes : 0
     }
 
     /// Opens (or creates, or after corruption recreates) the database; on failure the store is
