@@ -69,7 +69,12 @@ struct SmallDiskTests {
         print("small disk: \(transitions.count) of 8 transitions stored; integrity \(integrity)")
         #expect(integrity == "ok")
         #expect(transitions == FullDiskTests.expected, "every true enter/exit stored once, in order")
-        #expect(try daemon.entries("storage_at_stop").isEmpty, "recovered: nothing left to name at the stop")
+        // The walk's track may fill so small a disk again (a second spell): then the stop names
+        // the points it could not write, and no event among them.
+        for entry in try daemon.entries("storage_at_stop") {
+            print("small disk: at the stop: \(entry["MESSAGE"] ?? "")")
+            #expect(entry["GPSTRACK_UNWRITTEN_EVENTS"] as? String == "0", "\(entry["MESSAGE"] ?? "")")
+        }
     }
 
     /// Earlier days' track points, `count` of them a second apart two days before the walk,
