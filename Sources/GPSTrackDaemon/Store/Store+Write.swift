@@ -6,8 +6,8 @@ extension Store {
     /// One attempt to commit everything that waits; ends a degraded spell when it succeeds (a
     /// full disk's spell only once the space is back, see `roomIsBack`). On a full disk the
     /// events, the trip, the counters, fence memories, trips and stops are committed alone, with
-    /// room made for them by `makeRoom` step by step, and track points only into room that track
-    /// older by a day gave up: a point never takes the room an event needs.
+    /// room made for them by `makeRoom` step by step, and track points only where they leave
+    /// the pages kept for events free: a point never takes the room an event needs.
     /// Returns false when the events could not be written.
     @discardableResult
     func write(trip: Trip) -> Bool {
@@ -38,7 +38,8 @@ extension Store {
     }
 
     /// Events before points: what must not be lost goes alone, with room made for it; then free
-    /// pages are kept from older track, and the points go only where they fit.
+    /// pages are kept (from any track once half the reserve is spent, else from track older by
+    /// a day), and the points go only where they fit beside them.
     func writeOnAFullDisk(_ db: SQLiteDatabase, trip: Trip) -> Bool {
         var step = Room.asIs
         while let failure = transaction(db, trip: trip, points: false) {
