@@ -179,4 +179,31 @@ struct SmallDiskTests {
         #expect(store.degradedReason == nil && store.waitingPoints == 0)
         #expect(store.stopEntry() == nil)
     }
+
+    /// With no track points left to thin, the MQTT outbox's oldest locations give way to events,
+    /// counted; its transitions never do. The outbox is the publisher's table in the same file.
+    @Test func thenTheOutboxsLocationsGiveWay() throws {
+        let disk = try FullDiskTests.SmallDisk(kib: 512)
+        let store = Store(directory: disk.path + "/state", journal: Journal(target: .stderr))
+        let outbox = try #require(MQTTPublisher.openOutbox(store.path))
+        let location = #"{"_type":"location","lat":47.3769,"lon":8.5417,"tst":1773475200,"acc":3,"vel":5,"cog":90,"tid":"xx"}"#
+        for i in 0..<1500 {
+            try outbox.query("INSERT INTO outbox (kind, topic, payload, qos) VALUES (?, 'owntracks/a/b', ?, ?)",
+                             [.text(i % 300 == 0 ? "transition" : "location"), .text(location), .int(i % 300 == 0 ? 1 : 0)])
+        }
+        #expect(disk.fill() > 0)
+        var refused = 0
+        for i in 1...300 {
+            var event = DegradedPointsTests.event(UInt64(i), "enter")
+            event.json += String(repeating: " ", count: 120)
+            if !store.commit(events: [event], trip: Trip(), fences: [:], points: [], force: true) { refused += 1 }
+        }
+        let kinds = Dictionary(uniqueKeysWithValues: try outbox.query("SELECT kind, count(*) FROM outbox GROUP BY kind")
+            .map { ($0[0].string ?? "", Int($0[1].int ?? 0)) })
+        print("store on a full disk with an outbox: \(store.thinnedLocations) locations thinned, outbox \(kinds)")
+        #expect(refused == 0 && store.events(since: nil, fence: nil).count == 300, "every event stored")
+        #expect(store.thinnedLocations > 0 && kinds["location"] == 1495 - store.thinnedLocations, "every location that went is counted")
+        #expect(kinds["transition"] == 5, "transitions never go")
+        #expect(store.thinnedPoints == 0)
+    }
 }
