@@ -95,9 +95,18 @@ public struct StatusReply: Codable, Sendable, Equatable {
         /// Events and track points given up beyond a degraded spell's bounds (with a store only).
         @Omitted public var droppedEvents: Int?
         @Omitted public var droppedPoints: Int?
+        /// Track points and MQTT location messages deleted to make room on a full disk, since
+        /// the start (with a store only).
+        @Omitted public var thinnedPoints: Int?
+        @Omitted public var thinnedLocations: Int?
+        /// Events and track points waiting in memory for a write (with a store only).
+        @Omitted public var waitingEvents: Int?
+        @Omitted public var waitingPoints: Int?
         public init() {}
         enum CodingKeys: String, CodingKey {
             case state, reason, path, droppedEvents = "dropped_events", droppedPoints = "dropped_points"
+            case thinnedPoints = "thinned_points", thinnedLocations = "thinned_locations"
+            case waitingEvents = "waiting_events", waitingPoints = "waiting_points"
         }
     }
 

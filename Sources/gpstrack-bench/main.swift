@@ -19,6 +19,12 @@ if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--retention" {
     exit(0)
 }
 
+/// `gpstrack-bench --wal`: the write-ahead log's bound and its cost alone.
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--wal" {
+    WALBench.run()
+    exit(0)
+}
+
 /// `gpstrack-bench --write-fences N PATH`: N mixed fences over the 20 km benchmark square.
 if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--write-fences", let n = Int(CommandLine.arguments[2]) {
     let fences = FenceGenerator.fences(count: n, origin: Coordinate(latitude: 52.42, longitude: 13.25), sideM: 20_000, seed: 17)
@@ -245,4 +251,5 @@ print("(the spawning benchmark itself peaked at \(fmt(Double(selfUsage.ru_maxrss
 
 FenceBench.run()
 RetentionBench.run()
+WALBench.run()
 StepBench.run()

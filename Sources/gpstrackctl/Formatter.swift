@@ -69,8 +69,20 @@ enum Formatter {
             rejected = " (" + c.fixesRejected.counts.keys.sorted().map { "\($0) \(num(c.fixesRejected.counts[$0]!))" }.joined(separator: ", ") + ")"
         }
         lines.append("fixes     \(num(c.fixesTotal)) seen, \(num(c.fixesAccepted)) accepted\(rejected)")
+        lines.append("storage   " + storage(r.storage))
         lines.append("daemon    gpstrackd \(r.version), up \(num(r.uptimeS)) s, event seq \(num(r.seq))")
         return lines.joined(separator: "\n")
+    }
+
+    /// The store's state, with what waits, was thinned or dropped when any.
+    static func storage(_ s: StatusReply.StorageStatus) -> String {
+        var line = s.state + (s.reason.map { " (\($0))" } ?? "") + (s.path.map { ", \($0)" } ?? "")
+        let counts: [(Int?, String)] = [(s.waitingEvents, "events waiting"), (s.waitingPoints, "track points waiting"),
+                                        (s.thinnedPoints, "track points thinned"), (s.thinnedLocations, "MQTT locations thinned"),
+                                        (s.droppedEvents, "events dropped"), (s.droppedPoints, "track points dropped")]
+        let said = counts.compactMap { n, what in n.flatMap { $0 > 0 ? "\($0) \(what)" : nil } }
+        if !said.isEmpty { line += ": " + said.joined(separator: ", ") }
+        return line
     }
 
     /// "Home" (the fences at a place), else its coordinates.

@@ -52,4 +52,32 @@ import GPSTrackCore
         #expect(written.count == Store.maxWaitingPoints)
         #expect(written.first?.time == all[extra].time, "the oldest went, the newest stayed")
     }
+
+    static func event(_ seq: UInt64, _ kind: String) -> Store.EventRow {
+        Store.EventRow(seq: seq, time: 1_773_475_000 + Double(seq), event: kind, fence: "f1",
+                       json: #"{"event":"\#(kind)","fence":"f1","seq":\#(seq)}"#)
+    }
+
+    /// At the stop, what cannot be written is named (issue 30): how many events of which kinds,
+    /// the track points, the MQTT messages; nothing once everything is written.
+    @Test func theStopNamesWhatItCannotWrite() throws {
+        let dir = NSTemporaryDirectory() + "gpstrackd-degraded-stop-\(getpid())"
+        try? FileManager.default.removeItem(atPath: dir)
+        try FileManager.default.createDirectory(atPath: dir + "/gpstrackd.db", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = Store(directory: dir, journal: Journal(target: .stderr))
+        let events = [Self.event(1, "enter"), Self.event(2, "exit"), Self.event(3, "enter"), Self.event(4, "trip_stop")]
+        #expect(!store.commit(events: events, trip: Trip(), fences: [:], points: Self.points(7, from: 1_773_475_000), force: true))
+        let entry = try #require(store.stopEntry(unsavedMessages: ["transition": 2, "location": 5]))
+        #expect(entry.event == "storage_at_stop" && entry.priority == .err)
+        #expect(entry.message.contains("4 events (2 enter, 1 exit, 1 trip_stop), 7 track points, 7 MQTT messages (5 location, 2 transition)"),
+                "\(entry.message)")
+        let fields = Dictionary(entry.fields, uniquingKeysWith: { a, _ in a })
+        #expect(fields["GPSTRACK_UNWRITTEN_EVENTS"] == "4" && fields["GPSTRACK_UNWRITTEN_KINDS"] == "enter:2,exit:1,trip_stop:1")
+        #expect(fields["GPSTRACK_UNWRITTEN_POINTS"] == "7" && fields["GPSTRACK_UNWRITTEN_MESSAGES"] == "7")
+        try FileManager.default.removeItem(atPath: dir + "/gpstrackd.db")
+        #expect(store.commit(events: [], trip: Trip(), fences: [:], points: [], force: true))
+        #expect(store.stopEntry() == nil, "everything written: nothing to name")
+        #expect(store.events(since: nil, fence: nil).count == 4)
+    }
 }

@@ -193,11 +193,12 @@ struct FullDiskTests {
         #expect(got == Self.expected, "every transition once, in order")
         #expect(try daemon.entries("mqtt_lost").count == 1)
         // A failed outbox write degrades the outbox visibly, once per spell, and it recovers
-        // (issue 13).
+        // (issue 13). Since issue 30 the room the store makes on a full disk (checkpoints, its
+        // reserve) mostly lets the outbox's rows in too: then there is no spell.
         let outboxDegraded = try daemon.entries("mqtt_outbox_degraded")
-        #expect(outboxDegraded.count == 1, "one entry per spell")
-        #expect((outboxDegraded.first?["MESSAGE"] as? String)?.contains("full") == true, "names the problem: \(outboxDegraded)")
-        #expect(try daemon.entries("mqtt_outbox_recovered").count == 1)
+        #expect(outboxDegraded.count <= 1, "one entry per spell")
+        #expect(outboxDegraded.allSatisfy { ($0["MESSAGE"] as? String)?.contains("full") == true }, "names the problem: \(outboxDegraded)")
+        #expect(try daemon.entries("mqtt_outbox_recovered").count == outboxDegraded.count)
         let mqtt = try SocketClient(path: daemon.socketPath).request(#"{"cmd":"status"}"#)?["mqtt"] as? [String: Any]
         #expect(mqtt?["outbox_state"] as? String == "ok", "\(mqtt ?? [:])")
         #expect(daemon.stop() == 0)

@@ -45,6 +45,10 @@ extension TrackerService {
         if let store {
             r.storage.droppedEvents = store.droppedEvents
             r.storage.droppedPoints = store.droppedPoints
+            r.storage.thinnedPoints = store.thinnedPoints
+            r.storage.thinnedLocations = store.thinnedLocations
+            r.storage.waitingEvents = store.waitingEvents
+            r.storage.waitingPoints = store.waitingPoints
         }
         r.steps = steps?.status()
         if let mqtt {

@@ -150,6 +150,7 @@ public enum Daemon {
         await service.finish()
         stage.set("stopping MQTT")
         await mqtt?.stop()
+        await service.reportStorageAtStop()
         deadline?.disarm()
         return .ok
     }

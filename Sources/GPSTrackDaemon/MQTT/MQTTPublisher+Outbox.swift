@@ -78,6 +78,11 @@ extension MQTTPublisher {
                              fields: [("GPSTRACK_REASON", reason)]))
     }
 
+    /// The messages still waiting in memory for the outbox table, by kind (named at the stop).
+    public var unsavedKinds: [String: Int] {
+        lock.withLock { _ in Dictionary(grouping: unsaved, by: \.kind).mapValues(\.count) }
+    }
+
     /// Drops the oldest `excess` location messages that are not in flight. Call with the lock held.
     func dropLocations(_ excess: Int) {
         let keep = Set(inflight.values.map(\.row)).union(acked)

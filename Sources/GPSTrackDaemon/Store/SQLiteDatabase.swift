@@ -8,7 +8,16 @@ final class SQLiteDatabase {
         var description: String { message }
         /// The file is not a database or is damaged.
         var isCorrupt: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
+        /// The disk (or the file system's quota) is full.
+        var isFull: Bool { code & 0xff == SQLITE_FULL }
     }
+
+    /// The write-ahead log's bound on every connection (issue 30): a checkpoint once the log
+    /// holds this many pages (SQLite's default, 1,000 pages, lets it grow to about 4 MiB first)...
+    static let walPages = 16
+    /// ...and the log file cut back to this many bytes when it starts over (SQLite's default
+    /// keeps its largest size). gpstrackd(8), STORAGE, gives the reasons and the cost.
+    static let journalSizeLimit = 128 * 1024
 
     /// A value to bind or read.
     enum Value: Equatable {
@@ -37,6 +46,14 @@ final class SQLiteDatabase {
         }
         handle = db
         sqlite3_busy_timeout(db, 2000)
+        try boundWAL()
+    }
+
+    /// Sets the write-ahead log's bound (`wal_autocheckpoint` in pages, `journal_size_limit`
+    /// in bytes) for this connection.
+    func boundWAL(pages: Int = walPages, limit: Int = journalSizeLimit) throws(Failure) {
+        try query("PRAGMA wal_autocheckpoint=\(pages)")
+        try query("PRAGMA journal_size_limit=\(limit)")
     }
 
     deinit {

@@ -69,11 +69,22 @@ extension Store {
     }
 
     /// The database's size in bytes (`page_count` × `page_size`, WAL included): what the file
-    /// is after a checkpoint. The WAL file itself stays under about 4 MiB (SQLite checkpoints
-    /// at 1,000 pages).
+    /// is after a checkpoint. The WAL file itself stays within the bound below (about
+    /// `walSizeLimit`, more only while a reader holds a checkpoint back).
     public var databaseBytes: Int {
         guard let db, let pages = try? db.query("PRAGMA page_count").first?.first?.int,
               let size = try? db.query("PRAGMA page_size").first?.first?.int else { return 0 }
         return Int(pages * size)
+    }
+
+    /// The write-ahead log's bound on every connection to the file (issue 30): a checkpoint at
+    /// this many pages, and the log cut back to this many bytes when it starts over.
+    public static var walAutocheckpointPages: Int { SQLiteDatabase.walPages }
+    public static var walSizeLimit: Int { SQLiteDatabase.journalSizeLimit }
+
+    /// Sets another bound on the store's connection (the bench compares it with SQLite's
+    /// defaults: 1,000 pages, limit -1).
+    public func boundWAL(pages: Int, limit: Int) {
+        try? db?.boundWAL(pages: pages, limit: limit)
     }
 }

@@ -13,9 +13,9 @@ public final class Store {
     public let path: String
     let journal: Journal
     /// The connection; nil while the file cannot be opened.
-    private(set) var db: SQLiteDatabase?
+    var db: SQLiteDatabase?
     /// nil when healthy, else why not.
-    public private(set) var degradedReason: String?
+    public internal(set) var degradedReason: String?
     var tripID: Int64?
     var pendingEvents: [EventRow] = []
     var pendingFences: [String: FenceMemory] = [:]
@@ -36,11 +36,24 @@ public final class Store {
     public private(set) var droppedPoints = 0
     /// Track points waiting in memory for the next successful write.
     public var waitingPoints: Int { pendingPoints.count }
+    /// Events waiting in memory for the next successful write.
+    public var waitingEvents: Int { pendingEvents.count }
+    /// Track points and MQTT location messages deleted to make room on a full disk, since the
+    /// start (shown in `status`), and in the current spell (named in its journal entries).
+    public internal(set) var thinnedPoints = 0
+    public internal(set) var thinnedLocations = 0
+    var spellThinned = Thinned()
+    /// Whether the current degraded spell is one of a full disk: it ends only once the
+    /// reserve file could be made again (the space is back, not only the room made).
+    var spellFull = false
+    /// Bytes of the reserve file still in place (it is given up a page at a time).
+    var reserveLeft = 0
 
     public init(directory: String, journal: Journal) {
         path = directory + "/gpstrackd.db"
         self.journal = journal
         open()
+        reserveLeft = makeReserve() ? Self.reserveBytes : 0
     }
 
     /// Opens (or creates, or after corruption recreates) the database; on failure the store is
@@ -216,71 +229,5 @@ public final class Store {
         }
         if degradedReason != nil, !force, MonotonicClock.now() - lastAttempt < Self.retryInterval { return false }
         return write(trip: trip)
-    }
-
-    /// One attempt to commit everything that waits; ends a degraded spell when it succeeds.
-    @discardableResult
-    func write(trip: Trip) -> Bool {
-        lastAttempt = MonotonicClock.now()
-        if db == nil { open() }
-        guard let db else { return false }
-        var newTrip: Int64?
-        // A write that takes longer than the watchdog's limit stops the pings.
-        Liveness.shared.beat(.store)
-        defer { Liveness.shared.idle(.store) }
-        Liveness.shared.stallIfAsked(.store)
-        do {
-            try db.transaction { () throws(SQLiteDatabase.Failure) in
-                let id: Int64
-                if let tripID { id = tripID } else { id = try insertTrip(db, trip); newTrip = id }
-                for e in pendingEvents {
-                    try db.query("INSERT OR IGNORE INTO events (seq, time, event, fence, json) VALUES (?, ?, ?, ?, ?)",
-                                 [.int(Int64(e.seq)), e.time.map { .real($0) } ?? .null, .text(e.event),
-                                  e.fence.map { .text($0) } ?? .null, .text(e.json)])
-                }
-                for (fenceID, m) in pendingFences {
-                    try db.query("INSERT OR REPLACE INTO fences (id, membership, since, entered_at, dwell_sent) VALUES (?, ?, ?, ?, ?)",
-                                 [.text(fenceID), m.membership.map { .int($0 ? 1 : 0) } ?? .null, m.since.map { .real($0) } ?? .null,
-                                  m.enteredAt.map { .real($0) } ?? .null, .int(m.dwellSent ? 1 : 0)])
-                }
-                for p in pendingPoints {
-                    try db.query("INSERT INTO points (trip_id, time, lat, lon, alt, eph, mode) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                 [.int(id), .real(p.time), .real(p.latitude), .real(p.longitude), .real(p.altitude),
-                                  .real(p.eph), .int(Int64(p.mode))])
-                }
-                for (name, value) in pendingCounters.map(Self.rows(of:)) ?? [] {
-                    try db.query("INSERT OR REPLACE INTO counters (name, value) VALUES (?, ?)", [.text(name), .int(Int64(value))])
-                }
-                try db.query("""
-                    UPDATE trips SET state = ?, started_at = ?, start_lat = ?, start_lon = ?, traveled_m = ?, straight_line_m = ?,
-                      last_lat = ?, last_lon = ?, last_time = ?, delivered = ? WHERE id = ?
-                    """, [.text(trip.state.rawValue), trip.startedAt.map { .real($0) } ?? .null,
-                          trip.start.map { .real($0.latitude) } ?? .null, trip.start.map { .real($0.longitude) } ?? .null,
-                          .real(trip.traveledM), .real(trip.straightLineM),
-                          trip.lastDelivered.map { .real($0.latitude) } ?? .null, trip.lastDelivered.map { .real($0.longitude) } ?? .null,
-                          trip.lastDeliveredTime.map { .real($0) } ?? .null, .int(Int64(trip.deliveredCount)), .int(id)])
-                if let pendingMotion { try writeMotion(db, pendingMotion) }
-            }
-        } catch {
-            // A rolled-back insert of the trip row leaves no trip: tripID is set only on success.
-            if error.isCorrupt { self.db = nil; moveAside(); open() } else { degrade(error.message) }
-            return false
-        }
-        if let newTrip { tripID = newTrip }
-        if degradedReason != nil {
-            let seconds = MonotonicClock.now() - degradedSince
-            journal.log(LogEntry(event: "storage_recovered", priority: .notice,
-                                 message: "State database \(path) writable again: \(pendingEvents.count) waiting events and "
-                                    + "\(pendingPoints.count) track points written after \(Int(seconds.rounded())) s degraded",
-                                 fields: [("GPSTRACK_WRITTEN_EVENTS", String(pendingEvents.count)),
-                                          ("GPSTRACK_WRITTEN_POINTS", String(pendingPoints.count)),
-                                          ("GPSTRACK_DEGRADED_S", JSONObject.number(seconds, decimals: 1)), ("GPSTRACK_PATH", path)]))
-            degradedReason = nil
-        }
-        pendingEvents = []
-        pendingFences = [:]
-        pendingPoints = []
-        pendingMotion = nil
-        return true
     }
 }

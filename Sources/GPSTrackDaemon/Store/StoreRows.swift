@@ -9,6 +9,10 @@ extension Store {
         public var event: String
         public var fence: String?
         public var json: String
+
+        public init(seq: UInt64, time: Double?, event: String, fence: String?, json: String) {
+            (self.seq, self.time, self.event, self.fence, self.json) = (seq, time, event, fence, json)
+        }
     }
 
     /// One delivered track point.

@@ -65,9 +65,16 @@ extension TrackerService {
         if let cutoff = pruneCutoff, !store.pruneStep(before: cutoff) { pruneCutoff = nil }
     }
 
+    /// The stop's last word on storage, after MQTT stopped: what could not be written, named
+    /// (see `Store.stopEntry`); nothing when all was written.
+    public func reportStorageAtStop() {
+        if let entry = store?.stopEntry(unsavedMessages: mqtt?.unsavedKinds ?? [:]) { journal.log(entry) }
+    }
+
     /// The store, when it can answer a history query.
     func availableStore() -> Result<Store, ControlError> {
-        guard let store, store.degradedReason == nil else {
+        // On a full disk the file still reads.
+        guard let store, store.degradedReason == nil || store.spellFull else {
             return .failure(ControlError("storage unavailable: \(store?.degradedReason ?? "no state directory")"))
         }
         return .success(store)
