@@ -76,6 +76,12 @@ public enum Metrics {
             m.sample("gpstrackd_uplink_connected", ["uplink": "mqtt"], mqtt.connected ? 1 : 0)
             m.family("gpstrackd_outbox_messages", .gauge, "Messages stored and not yet confirmed by the server.")
             m.sample("gpstrackd_outbox_messages", ["uplink": "mqtt"], Double(mqtt.outbox))
+            m.family("gpstrackd_outbox_oldest_age_seconds", .gauge, "How long the oldest waiting message has waited; 0 with none.")
+            m.sample("gpstrackd_outbox_oldest_age_seconds", ["uplink": "mqtt"], mqtt.oldestAgeS ?? 0)
+            if let last = mqtt.lastSuccess.flatMap(Timestamp.parse) {
+                m.family("gpstrackd_uplink_last_success_seconds", .gauge, "When the server last confirmed a message, Unix time.")
+                m.sample("gpstrackd_uplink_last_success_seconds", ["uplink": "mqtt"], last)
+            }
         }
         if let steps = s.steps {
             m.family("gpstrackd_steps_total", .counter, "Steps the pedometer counted.")

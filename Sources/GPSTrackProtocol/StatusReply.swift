@@ -120,9 +120,14 @@ public struct StatusReply: Codable, Sendable, Equatable {
         /// `host:port`.
         public var broker = ""
         public var topic = ""
+        /// Seconds the oldest waiting message has waited; null with none waiting.
+        public var oldestAgeS: Double?
+        /// When the broker last acknowledged a message; null before the first.
+        public var lastSuccess: String?
         public init() {}
         enum CodingKeys: String, CodingKey {
             case connected, outbox, outboxState = "outbox_state", outboxReason = "outbox_reason", broker, topic
+            case oldestAgeS = "oldest_age_s", lastSuccess = "last_success"
         }
     }
 }

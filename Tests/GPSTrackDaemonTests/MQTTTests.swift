@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackSim
 
 /// OwnTracks over MQTT against a real mosquitto broker on a free loopback port.
@@ -230,6 +231,10 @@ struct MQTTTests {
         try first.waitFor("exit", timeout: 90)
         let status = try #require(try SocketClient(path: first.socketPath).request(#"{"cmd":"status"}"#)?["mqtt"] as? [String: Any])
         #expect(status["connected"] as? Bool == false && (status["outbox"] as? Int ?? 0) >= 2)
+        // The oldest waiting message was queued after the daemon started; nothing confirmed yet.
+        let age = try #require(status["oldest_age_s"] as? Double)
+        #expect(age > 0 && age <= Date().timeIntervalSince(first.started) + 1, "oldest_age_s \(age)")
+        #expect(status["last_success"] is NSNull)
         #expect(first.stop() == 0)
 
         // The broker comes back; the daemon restarts on the same state directory and drains.
@@ -243,6 +248,14 @@ struct MQTTTests {
         }
         let events = sub.messages().filter { $0.1["_type"] as? String == "transition" }.map { $0.1["event"] as? String ?? "" }
         #expect(events == ["enter", "leave"])
+        let drained = Date()
+        try LiveHarness.waitFor("the outbox drained", timeout: 30) {
+            (try SocketClient(path: second.socketPath).request(#"{"cmd":"status"}"#)?["mqtt"] as? [String: Any])?["outbox"] as? Int == 0
+        }
+        let after = try #require(try SocketClient(path: second.socketPath).request(#"{"cmd":"status"}"#)?["mqtt"] as? [String: Any])
+        #expect(after["oldest_age_s"] is NSNull, "nothing waits: \(after)")
+        let success = try #require((after["last_success"] as? String).flatMap(Timestamp.parse))
+        #expect(success >= second.started.timeIntervalSince1970.rounded(.down) && success <= drained.timeIntervalSince1970 + 1)
         #expect(second.stop() == 0)
     }
 

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import GPSTrackCore
 
 /// What `status`, `fences` and the trip commands report of the tracker's state.
@@ -60,6 +63,9 @@ extension TrackerService {
             m.outboxReason = st.outboxFailure
             m.broker = "\(mqtt.config.host ?? ""):\(mqtt.config.port)"
             m.topic = mqtt.baseTopic
+            let now = Double(time(nil))
+            m.oldestAgeS = st.outbox > 0 ? st.oldest.map { max(0, now - $0).rounded(decimals: 1) } : nil
+            m.lastSuccess = st.lastSuccess.map(Timestamp.iso8601)
             r.mqtt = m
         }
         r.seq = Int(session.seq)

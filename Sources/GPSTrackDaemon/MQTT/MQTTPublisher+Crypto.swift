@@ -1,8 +1,23 @@
 import GPSTrackCore
 
-/// OwnTracks' payload encryption on the MQTT channel: the secret read from its file, commands
-/// opened (or refused, logged once a kind a spell).
+/// The MQTT channel's secrets: the password and OwnTracks' encryption secret read from their
+/// files, commands opened (or refused, logged once a kind a spell).
 extension MQTTPublisher {
+    /// The password: the file's first line (LF or CRLF ends it), non-empty UTF-8 without
+    /// control characters.
+    static func password(from bytes: [UInt8]) -> Result<String, PasswordProblem> {
+        var line = bytes.prefix { $0 != 10 }
+        if line.last == 13 { line = line.dropLast() }
+        guard !line.isEmpty else { return .failure(PasswordProblem(message: "the first line is empty")) }
+        guard let text = String(validating: line, as: UTF8.self) else { return .failure(PasswordProblem(message: "not UTF-8 text")) }
+        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            return .failure(PasswordProblem(message: "a control character (or NUL byte) in the password"))
+        }
+        return .success(text)
+    }
+
+    struct PasswordProblem: Error { var message: String }
+
     /// The encryption for `mqtt_secret_file`, if set: its first line is the secret.
     static func crypto(_ file: String?, place: String) throws(ConfigError) -> OwnTracksCrypto? {
         guard let file else { return nil }

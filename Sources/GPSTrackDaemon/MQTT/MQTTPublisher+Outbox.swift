@@ -27,15 +27,15 @@ extension MQTTPublisher {
         if unsaved.isEmpty {
             do throws(SQLiteDatabase.Failure) {
                 guard let outbox else { throw SQLiteDatabase.Failure(code: 14, message: "no outbox database") }
-                _ = try outbox.query("INSERT INTO outbox (kind, topic, payload, qos) VALUES (?, ?, ?, ?)",
-                                     [.text(kind), .text(topic), .text(payload), .int(Int64(qos))])
+                _ = try outbox.query("INSERT INTO outbox (kind, topic, payload, qos, queued) VALUES (?, ?, ?, ?, ?)",
+                                     [.text(kind), .text(topic), .text(payload), .int(Int64(qos)), .real(Double(time(nil)))])
                 outboxWritten()
                 return
             } catch {
                 outboxDegraded(error.message)
             }
         }
-        unsaved.append((nextUnsavedID, kind, topic, payload, qos))
+        unsaved.append((nextUnsavedID, kind, topic, payload, qos, Double(time(nil))))
         nextUnsavedID -= 1
     }
 
@@ -58,8 +58,8 @@ extension MQTTPublisher {
         for id in acked where (try? outbox.query("DELETE FROM outbox WHERE id = ?", [.int(id)])) != nil { acked.remove(id) }
         var moved = false
         while let m = unsaved.first {
-            guard let rows = try? outbox.query("INSERT INTO outbox (kind, topic, payload, qos) VALUES (?, ?, ?, ?) RETURNING id",
-                                               [.text(m.kind), .text(m.topic), .text(m.payload), .int(Int64(m.qos))]),
+            guard let rows = try? outbox.query("INSERT INTO outbox (kind, topic, payload, qos, queued) VALUES (?, ?, ?, ?, ?) RETURNING id",
+                                               [.text(m.kind), .text(m.topic), .text(m.payload), .int(Int64(m.qos)), .real(m.queued)]),
                   let row = rows.first?.first?.int else { return }
             unsaved.removeFirst()
             moved = true
@@ -76,6 +76,14 @@ extension MQTTPublisher {
         journal.log(LogEntry(event: "mqtt_outbox_recovered", priority: .info,
                              message: "MQTT outbox written again; the messages that waited in memory are in it",
                              fields: [("GPSTRACK_REASON", reason)]))
+    }
+
+    /// When the oldest waiting message was queued (Unix time): the table's, else memory's.
+    /// Call with the lock held.
+    func oldestQueued() -> Double? {
+        let acks = acked.isEmpty ? "" : " WHERE id NOT IN (\(acked.map(String.init).joined(separator: ",")))"
+        let table = (try? outbox?.query("SELECT min(queued) FROM outbox" + acks))??.first?.first?.double
+        return table ?? unsaved.first?.queued
     }
 
     /// The messages still waiting in memory for the outbox table, by kind (named at the stop).

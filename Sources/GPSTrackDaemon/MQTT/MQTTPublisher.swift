@@ -28,7 +28,7 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
     var inflight: [Int32: (row: Int64, qos: Int32)] = [:]
     /// Messages the outbox table could not take (a full disk), oldest first, all newer than
     /// every row of the table: they move into it, in order, once it can be written again.
-    var unsaved: [(id: Int64, kind: String, topic: String, payload: String, qos: Int32)] = []
+    var unsaved: [(id: Int64, kind: String, topic: String, payload: String, qos: Int32, queued: Double)] = []
     var nextUnsavedID: Int64 = -1
     /// Why the outbox table refused the last write, while messages wait in memory for it.
     var outboxFailure: String?
@@ -39,6 +39,8 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
     /// OwnTracks' payload encryption, with `mqtt_secret_file`; refusals logged this spell.
     var crypto: OwnTracksCrypto?
     var refusalsLogged: Set<String> = []
+    /// When the broker last acknowledged a message (Unix time), for `status` and the metrics.
+    var lastSuccess: Double?
     /// TLS problems already logged in this outage (one entry per problem, not per retry).
     var tlsProblems: Set<String> = []
     /// The network thread: libmosquitto's `loop_forever` ends for good on a failed TLS
@@ -50,20 +52,6 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
     /// Longest command payload taken from `<base>/cmd`.
     static let maxCommandBytes = 64 * 1024
 
-    /// The password: the file's first line (LF or CRLF ends it), non-empty UTF-8 without
-    /// control characters.
-    static func password(from bytes: [UInt8]) -> Result<String, PasswordProblem> {
-        var line = bytes.prefix { $0 != 10 }
-        if line.last == 13 { line = line.dropLast() }
-        guard !line.isEmpty else { return .failure(PasswordProblem(message: "the first line is empty")) }
-        guard let text = String(validating: line, as: UTF8.self) else { return .failure(PasswordProblem(message: "not UTF-8 text")) }
-        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            return .failure(PasswordProblem(message: "a control character (or NUL byte) in the password"))
-        }
-        return .success(text)
-    }
-
-    struct PasswordProblem: Error { var message: String }
 
     /// Reads the password file; a missing or unreadable one is a configuration error.
     /// `configFile` names the configuration file, `origins` where each key was set
@@ -128,8 +116,12 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
             try db.query("PRAGMA synchronous=FULL")
             try db.query("""
                 CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, topic TEXT NOT NULL,
-                  payload TEXT NOT NULL, qos INTEGER NOT NULL)
+                  payload TEXT NOT NULL, qos INTEGER NOT NULL, queued REAL)
                 """)
+            // An outbox from before the column: its rows have no time (left out of the age).
+            if try db.query("SELECT count(*) FROM pragma_table_info('outbox') WHERE name = 'queued'").first?.first?.int == 0 {
+                try db.query("ALTER TABLE outbox ADD COLUMN queued REAL")
+            }
             return db
         } catch { return nil }
     }
@@ -227,10 +219,11 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
         dl_mosquitto_lib_cleanup()
     }
 
-    /// Whether the broker is connected, how many messages wait, and why the outbox table cannot
-    /// be written (nil when it can).
-    public var state: (connected: Bool, outbox: Int, outboxFailure: String?) {
-        lock.withLock { _ in (connected, waiting(), outboxFailure) }
+    /// Whether the broker is connected, how many messages wait, why the outbox table cannot be
+    /// written (nil when it can), when the oldest waiting message was queued and when the broker
+    /// last acknowledged one (Unix times).
+    public var state: (connected: Bool, outbox: Int, outboxFailure: String?, oldest: Double?, lastSuccess: Double?) {
+        lock.withLock { _ in (connected, waiting(), outboxFailure, oldestQueued(), lastSuccess) }
     }
 
     /// Messages waiting, in the table and in memory. Call with the lock held.
@@ -285,6 +278,7 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
     func onPublish(_ mid: Int32) {
         lock.withLock { _ in
             guard let entry = inflight.removeValue(forKey: mid) else { return }
+            lastSuccess = Double(time(nil))
             if entry.row < 0 {
                 unsaved.removeAll { $0.id == entry.row }
             } else if (try? outbox?.query("DELETE FROM outbox WHERE id = ?", [.int(entry.row)])) == nil {
