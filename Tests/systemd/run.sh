@@ -217,6 +217,8 @@ else
     cat "$WORK/apt.log"; abort "apt-get install ./$(basename "$DEB")"
 fi
 verdict "sysusers made the user gpstrackd and the group gpstrack" quiet sh -c 'getent passwd gpstrackd && getent group gpstrack'
+verdict "the package ships the alerting rules and the Grafana dashboard as examples" sh -c \
+    'test -s /usr/share/doc/gpstrackd/examples/gpstrackd-alerts.yml && test -s /usr/share/doc/gpstrackd/examples/gpstrackd-dashboard.json'
 verdict "the unit is enabled (deb-systemd-helper)" [ "$(ns systemctl is-enabled gpstrackd)" = enabled ]
 verdict "the unit was started by the package (READY: active)" wait_until 20 sh -c "[ \"\$(nsenter -t $SD -m -p systemctl show -p ActiveState --value gpstrackd)\" = active ]" \
     || { sed 's/^/        /' "$WORK/apt.log"; diagnose gpstrackd gpsd.socket; }
