@@ -181,6 +181,8 @@ public actor TrackerService {
     /// Ends the run: the pending epoch is processed and the trip's figures logged.
     public func finish() {
         for epoch in assembler.flush() { process(epoch) }
+        // The feed's end: what the odometer held back goes into the stored figures.
+        session.settle()
         steps?.save(force: true)
         persist(force: true)
         let trip = session.tracker.trip, counters = session.tracker.counters
@@ -239,6 +241,7 @@ public actor TrackerService {
         } else if !fixLost, let t = fix.time, let last = session.tracker.lastAccepted?.time,
                   t - last > configuration.tracker.staleAfterS {
             fixLost = true
+            session.settle()
             emit(LogEntry(event: "fix_lost", priority: .warning, message: "GPS fix lost (no usable fix for \(Int(t - last)) s)"))
         }
         if case .accepted(true, _) = session.tracker.lastOutcome, let t = fix.time {
