@@ -103,7 +103,11 @@ import GPSTrackSim
         try LiveHarness.ensureJournald()
         let trace = LiveDaemonTests.walk(seconds: 20, seed: 5)
         var lines = [#"{"class":"DEVICE","path":"/dev/ttyACM3","driver":"u-blox","activated":"2026-03-14T08:00:00.000Z"}"# + "\r\n"]
-        for fix in trace.fixes { lines.append(GPSDLogWriter.tpv(fix) + "\r\n") }
+        // The receiver's TPVs name it, as gpsd's do.
+        for var fix in trace.fixes {
+            fix.device = "/dev/ttyACM3"
+            lines.append(GPSDLogWriter.tpv(fix) + "\r\n")
+        }
         lines.append(removal + "\r\n")
         let gpsd = try FakeGPSD(lines: lines, gap: 0.01)
         defer { gpsd.stop() }
