@@ -21,6 +21,8 @@ public struct Tracker: Sendable {
     public private(set) var trips: TripDetector
     /// The parked guard (`trip_mode = auto` only: it arms at stops).
     public private(set) var parkedGuard: ParkedGuard
+    /// The next accepted fix comes from another receiver (`switchReceiver()`).
+    private var switched = false
 
     public init(config: TrackerConfig = TrackerConfig()) {
         self.config = config
@@ -59,6 +61,16 @@ public struct Tracker: Sendable {
             if config.tripMode == .manual { events.append(.tripStart(trip: nil, time: time, at: fix.coordinate)) }
         }
         var jumped = false
+        if switched {
+            // Another receiver: its offset from the last one is no travel (see switchReceiver).
+            switched = false
+            if reach == nil, motion.lastDelivered != nil {
+                motion.reset()
+                jumped = true
+                trip.line.jump(to: fix.coordinate)
+                events.append(.discontinuity(time: time, at: fix.coordinate, counted: false))
+            }
+        }
         if let reach {
             // The clock stepped or the old reference was wrong. A hop the receiver could have
             // made over the run counts as usual; a longer one is not counted as travel.
@@ -119,6 +131,16 @@ public struct Tracker: Sendable {
         trip.lastDelivered = last.coordinate
         trip.lastDeliveredTime = last.time
         return trip.traveledM - before
+    }
+
+    /// The fixes come from another receiver from now on (a failover): what the odometer held
+    /// is settled, and the next accepted fix starts it afresh where that receiver puts it
+    /// (an uncounted `discontinuity`): the receivers' offset from each other is no travel, and
+    /// the straight line ends a stretch there as at any uncounted jump.
+    public mutating func switchReceiver() {
+        settle()
+        screen.clearReference()
+        switched = true
     }
 
     /// Carries on with a stored trip: the odometer goes on from its last delivered position.

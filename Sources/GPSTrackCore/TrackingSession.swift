@@ -100,6 +100,9 @@ public struct TrackingSession: Sendable {
         index?.fences.indices.filter { index!.fences[$0].speedLimitKmh != nil } ?? []
     }
 
+    /// The fixes come from another receiver from now on (see `Tracker.switchReceiver()`).
+    public mutating func switchReceiver() { tracker.switchReceiver() }
+
     /// The feed ended or the daemon stops: the held fixes are resolved into the figures.
     /// Returns the metres this added.
     @discardableResult

@@ -28,6 +28,7 @@ extension TrackerService {
             break
         case .failover(let from, let to):
             logFailover(from: from, to: to, reason: "a better or still reporting receiver")
+            session.switchReceiver()
         }
         device = selector.followed
         process(epoch)
@@ -54,6 +55,7 @@ extension TrackerService {
         if let removed, let next = selector.remove(selector.followed == "" ? "" : removed) {
             device = next
             logFailover(from: removed, to: next, reason: "the followed one was removed")
+            session.switchReceiver()
             return
         }
         device = nil
