@@ -13,6 +13,7 @@ public enum ConfigParser {
             c.gpsdPort = port
             return nil
         }),
+        ("device", { c, v in c.device = v; return nil }),
         ("fences", { c, v in c.fencesPath = v; return nil }),
         ("socket", { c, v in c.socketPath = v; return nil }),
         ("state_dir", { c, v in c.stateDirectory = v; return nil }),

@@ -5,6 +5,8 @@ public struct Configuration: Sendable, Equatable {
     public var gpsdPort = 2947
     /// The GeoJSON fences file, if any.
     public var fencesPath: String?
+    /// The one receiver to follow (gpsd's device path); nil: the best of those reporting.
+    public var device: String?
     /// The control socket's path.
     public var socketPath = ControlRequest.defaultSocketPath
     /// Where the state database lives.

@@ -24,12 +24,15 @@ public struct Fix: Sendable {
     public var track: Double
     /// Climb rate, m/s; NaN when unknown.
     public var climb: Double
+    /// The receiver that reported it (gpsd's device path); nil when gpsd named none.
+    public var device: String?
 
     public init(
         mode: Int, time: Double?, latitude: Double = .nan, longitude: Double = .nan,
         altitude: Double = .nan, eph: Double = .nan, epx: Double = .nan, epy: Double = .nan,
-        speed: Double = .nan, track: Double = .nan, climb: Double = .nan
+        speed: Double = .nan, track: Double = .nan, climb: Double = .nan, device: String? = nil
     ) {
+        self.device = device
         self.mode = mode
         self.time = time
         self.latitude = latitude

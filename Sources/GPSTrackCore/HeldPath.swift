@@ -68,6 +68,16 @@ struct HeldPath: Sendable {
         return max(chord, total * chord / flatChord)
     }
 
+    /// Whether the held fixes recede from `start` towards `end`: `end` lies at least `minimum`
+    /// from `start` and no held fix lies farther from it (beyond `slack`). A walk's last fix is
+    /// its farthest; a parked receiver's wander ends anywhere.
+    func recedes(from start: Coordinate, to end: Coordinate, minimum: Double, slack: Double) -> Bool {
+        guard !overflowed else { return false }
+        let reach = Geodesic.distance(start, end)
+        guard reach >= minimum else { return false }
+        return !points.contains { Geodesic.distance(start, $0) > reach + slack }
+    }
+
     /// Douglas-Peucker: marks the points to keep between `a` and `b`.
     private static func simplify(_ p: [(Double, Double)], _ a: Int, _ b: Int, _ tolerance: Double, _ keep: inout [Bool]) {
         guard b > a + 1 else { return }

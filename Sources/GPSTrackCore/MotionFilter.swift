@@ -81,6 +81,30 @@ public struct MotionFilter: Sendable {
         return way
     }
 
+    /// The feed ends (or stops, or the fix is lost): resolves the fixes held since the last
+    /// delivery by delivering the last one offered, when it is movement: a receiver that
+    /// claims motion with its velocities backing the hop, or one without speed that has been
+    /// seen to move (`moved`) and whose held fixes recede from the last delivery. Returns the way to it, nil when it stays held.
+    public mutating func settle(moved: Bool) -> Double? {
+        guard let fix = previous, let last = lastDelivered else { return nil }
+        let hop = Geodesic.inverse(last, fix.coordinate)
+        guard hop.distance > 0 else { return nil }
+        if fix.speed.isFinite {
+            guard claimsMotion(fix), predicted.backs(hop, slack: Self.slackM) else { return nil }
+            deliver(fix)
+            return hop.distance
+        }
+        guard moved, held.recedes(from: last, to: fix.coordinate, minimum: config.distanceFilterM, slack: Self.slackM) else { return nil }
+        let way = held.length(from: last, to: fix.coordinate, chord: hop.distance, tolerance: config.distanceFilterM)
+        deliver(fix)
+        return way
+    }
+
+    /// The last fix offered becomes the last delivered (the trip detector resolved the way).
+    public mutating func deliverLast() {
+        if let previous { deliver(previous) }
+    }
+
     /// Keeps a held fix of a receiver without speed (only those are ever used).
     private mutating func hold(_ fix: Fix) -> Double? {
         if fix.speed.isFinite { held.clear() } else { held.hold(fix.coordinate) }

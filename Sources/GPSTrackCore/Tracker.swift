@@ -21,6 +21,8 @@ public struct Tracker: Sendable {
     public private(set) var trips: TripDetector
     /// The parked guard (`trip_mode = auto` only: it arms at stops).
     public private(set) var parkedGuard: ParkedGuard
+    /// The next accepted fix comes from another receiver (`switchReceiver()`).
+    private var switched = false
 
     public init(config: TrackerConfig = TrackerConfig()) {
         self.config = config
@@ -55,14 +57,29 @@ public struct Tracker: Sendable {
         if trip.start == nil {
             trip.start = fix.coordinate
             trip.startedAt = time
+            trip.line.begin(at: fix.coordinate)
             if config.tripMode == .manual { events.append(.tripStart(trip: nil, time: time, at: fix.coordinate)) }
         }
         var jumped = false
+        if switched {
+            // Another receiver: its offset from the last one is no travel (see switchReceiver).
+            switched = false
+            if reach == nil, motion.lastDelivered != nil {
+                motion.reset()
+                jumped = true
+                trip.line.jump(to: fix.coordinate)
+                events.append(.discontinuity(time: time, at: fix.coordinate, counted: false))
+            }
+        }
         if let reach {
             // The clock stepped or the old reference was wrong. A hop the receiver could have
             // made over the run counts as usual; a longer one is not counted as travel.
             let counted = motion.lastDelivered.map { Geodesic.distance($0, fix.coordinate) <= reach } ?? true
-            if !counted { motion.reset(); jumped = true }
+            if !counted {
+                motion.reset()
+                jumped = true
+                trip.line.jump(to: fix.coordinate)
+            }
             events.append(.discontinuity(time: time, at: fix.coordinate, counted: counted))
         }
         trip.lastFix = fix
@@ -72,9 +89,7 @@ public struct Tracker: Sendable {
             events += tripEvents
             events += parkedGuard.observe(fix, stop: trips.currentStop, config: config)
             trip.traveledM = trips.traveledM
-            if !tripEvents.isEmpty, let start = trip.start, let at = trips.currentStop?.at {
-                trip.straightLineM = Geodesic.distance(start, at)
-            }
+            trip.straightLineM = trips.line.valueM
         }
         guard let hop = offered else {
             lastOutcome = .accepted(delivered: false, hop: 0)
@@ -82,14 +97,50 @@ public struct Tracker: Sendable {
         }
         counters.delivered += 1
         trip.deliveredCount += 1
-        if config.tripMode == .manual { trip.traveledM += hop }
+        if config.tripMode == .manual {
+            trip.traveledM += hop
+            trip.line.reach(fix.coordinate)
+            trip.straightLineM = trip.line.valueM
+        }
         trip.lastDelivered = fix.coordinate
         trip.lastDeliveredTime = time
-        if let start = trip.start {
-            trip.straightLineM = Geodesic.distance(start, trips.currentStop?.at ?? fix.coordinate)
-        }
         lastOutcome = .accepted(delivered: true, hop: hop)
         return events
+    }
+
+    /// The feed ended, the daemon stops or the fix was lost: the fixes held back since the
+    /// odometer's last delivery are resolved into the figures (in `auto` mode the way an open
+    /// trip's end is; see `TripDetector.settle()` and `MotionFilter.settle(moved:)`), so that
+    /// the figures end where the receiver was. Returns the metres added.
+    @discardableResult
+    public mutating func settle() -> Double {
+        guard trip.state == .running, let last = trip.lastFix else { return 0 }
+        let before = trip.traveledM
+        if config.tripMode == .auto {
+            guard trips.settle() != nil else { return 0 }
+            motion.deliverLast()
+            trip.traveledM = trips.traveledM
+            trip.straightLineM = trips.line.valueM
+        } else {
+            guard let way = motion.settle(moved: trip.traveledM > 0) else { return 0 }
+            trip.traveledM += way
+            trip.line.reach(last.coordinate)
+            trip.straightLineM = trip.line.valueM
+        }
+        trip.deliveredCount += 1
+        trip.lastDelivered = last.coordinate
+        trip.lastDeliveredTime = last.time
+        return trip.traveledM - before
+    }
+
+    /// The fixes come from another receiver from now on (a failover): what the odometer held
+    /// is settled, and the next accepted fix starts it afresh where that receiver puts it
+    /// (an uncounted `discontinuity`): the receivers' offset from each other is no travel, and
+    /// the straight line ends a stretch there as at any uncounted jump.
+    public mutating func switchReceiver() {
+        settle()
+        screen.clearReference()
+        switched = true
     }
 
     /// Carries on with a stored trip: the odometer goes on from its last delivered position.
@@ -107,7 +158,9 @@ public struct Tracker: Sendable {
     /// text is not usable (the detector then starts afresh, keeping nothing).
     @discardableResult
     public mutating func restore(trips state: String) -> Bool {
-        guard let detector = TripDetector(config: config, state: state) else { return false }
+        guard var detector = TripDetector(config: config, state: state) else { return false }
+        // A state from before the straight line was kept: carry on the stored trip's.
+        if !state.contains("\nline=") { detector.line = trip.line }
         trips = detector
         if let g = ParkedGuard(state: state) { parkedGuard = g }
         return true

@@ -100,9 +100,18 @@ public struct TrackingSession: Sendable {
         index?.fences.indices.filter { index!.fences[$0].speedLimitKmh != nil } ?? []
     }
 
-    /// The fix is gone (gpsd lost, receiver removed): fences become `unknown`. Nothing counted
-    /// is touched. The time is the last fix time known.
+    /// The fixes come from another receiver from now on (see `Tracker.switchReceiver()`).
+    public mutating func switchReceiver() { tracker.switchReceiver() }
+
+    /// The feed ended or the daemon stops: the held fixes are resolved into the figures.
+    /// Returns the metres this added.
+    @discardableResult
+    public mutating func settle() -> Double { tracker.settle() }
+
+    /// The fix is gone (gpsd lost, receiver removed): the held fixes are resolved into the
+    /// figures and fences become `unknown`. The time is the last fix time known.
     public mutating func fixLost() -> [Sequenced] {
+        tracker.settle()
         guard var monitor = geofences, let time = tracker.lastAccepted?.time else { return [] }
         geofences = nil
         let events = monitor.loseFix(at: time)

@@ -20,6 +20,8 @@ public struct Trip: Sendable {
     public internal(set) var lastFix: Fix?
     /// How many positions were delivered to the odometer.
     public internal(set) var deliveredCount = 0
+    /// The straight line's stretches (`trip_mode = manual`; `auto` keeps its own).
+    var line = StraightLine()
 
     public init() {}
 
@@ -34,5 +36,9 @@ public struct Trip: Sendable {
         self.lastDelivered = lastDelivered
         self.lastDeliveredTime = lastDeliveredTime
         self.deliveredCount = deliveredCount
+        // The stretches are not stored: one from the start, carrying what jumps had added
+        // (never more than the stored traveled distance allows).
+        let open = start.flatMap { s in lastDelivered.map { Geodesic.distance(s, $0) } } ?? 0
+        line = StraightLine(closedM: max(0, straightLineM - open), from: start, to: lastDelivered, moved: traveledM > 0)
     }
 }

@@ -7,7 +7,11 @@ extension TripDetector {
     func way(from start: Coordinate, after time: Double, before end: Int, to target: Coordinate) -> Double {
         let chord = Geodesic.distance(start, target)
         var path = HeldPath()
-        for k in 0..<min(end, recent.count) where recent[k].time > time { path.hold(recent[k].at) }
+        // The run of fixes after `time` that ends at `end`: a clock that stepped back must not
+        // bring the way before the step in again.
+        var first = min(end, recent.count)
+        while first > 0, recent[first - 1].time > time { first -= 1 }
+        for k in first..<min(end, recent.count) { path.hold(recent[k].at) }
         return path.length(from: start, to: target, chord: chord, tolerance: config.distanceFilterM)
     }
 

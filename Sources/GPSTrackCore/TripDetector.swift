@@ -9,7 +9,9 @@
 ///   place; the departure is backdated the same way, to the last fix at which it was still.
 /// - The movement in between is measured from the settled place of one stop to the settled
 ///   place of the next with the drift-free odometer's deliveries, and becomes a trip (and is
-///   counted at all) once it reaches `min_trip_distance_m` and `min_trip_s`.
+///   becomes a trip once it reaches `min_trip_distance_m` and `min_trip_s`. A movement too short
+///   to be a trip is still traveled distance (a *short move*, counted the same way); the
+///   wander at a stop is not, nor that of a receiver that stood still from its first fix.
 /// - A gap of more than `max_gap_s` without an accepted fix ends a trip at its last fix.
 public struct TripDetector: Sendable {
     public enum Motion: String, Sendable { case unknown, moving, stopped }
@@ -49,6 +51,11 @@ public struct TripDetector: Sendable {
     /// Trips ended, and their traveled distance in all.
     public internal(set) var tripsEnded = 0
     public internal(set) var endedTraveledM = 0.0
+    /// Short moves ended (movements that did not make a trip), and their distance in all.
+    public internal(set) var shortMoves = 0
+    public internal(set) var movedM = 0.0
+    /// The straight line of the way counted (from where the receiver first stood or moved).
+    public internal(set) var line = StraightLine()
     var leg: Leg?
     var cluster: Cluster?
     var stay: Stay?
@@ -80,8 +87,8 @@ public struct TripDetector: Sendable {
     /// The stop the receiver is at, if it is at one.
     public var currentStop: StopFigures? { stay?.figures }
 
-    /// Every trip's traveled distance, the open one's included.
-    public var traveledM: Double { endedTraveledM + (leg?.id != nil ? leg!.traveledM : 0) }
+    /// The odometer: every trip's and short move's distance, the open one's included.
+    public var traveledM: Double { endedTraveledM + movedM + (leg?.traveledM ?? 0) }
 
     /// Trips ended plus the open one.
     public var tripCount: Int { tripsEnded + (leg?.id != nil ? 1 : 0) }
@@ -97,6 +104,8 @@ public struct TripDetector: Sendable {
             stay = nil
             cluster = nil
             recent = []
+            // The way across the gap is not known: the straight line goes on in a new stretch.
+            line.close()
         }
         let sample = Sample(time: t, at: fix.coordinate, speed: fix.speed)
         recent.append(sample)
@@ -113,6 +122,7 @@ public struct TripDetector: Sendable {
                           startIndex: recentBase + recent.count - 1)
                 cluster = nil
                 anchorPending = false
+                line.begin(at: sample.at)
             }
             events += step(leg: sample, fix: fix, hop: hop, jumped: jumped)
         }
@@ -130,25 +140,8 @@ public struct TripDetector: Sendable {
         cluster = nil
         recent = []
         lastSample = nil
+        line.close()
         return events
-    }
-
-    private mutating func end(at last: Sample) -> [TrackerEvent] {
-        guard let l = leg, let id = l.id else {
-            if stay != nil {
-                stay!.figures.departure = last.time
-                lastEndedStop = stay!.figures
-            }
-            return []
-        }
-        let traveled = l.traveledM + (anchorPending ? 0 : way(from: l.last, after: l.lastDeliveryTime, before: recent.count, to: last.at))
-        let f = TripFigures(id: id, start: l.departure, end: last.time, from: l.origin, to: last.at, traveledM: traveled,
-                            straightLineM: Geodesic.distance(l.origin, last.at),
-                            movingS: min(l.movingS, last.time - l.departure), maxSpeedMps: l.maxSpeed)
-        tripsEnded += 1
-        endedTraveledM += traveled
-        leg = nil
-        return [.tripEnd(f)]
     }
 
     private mutating func step(stay sample: Sample, fix: Fix, hop: Double?) {
@@ -167,6 +160,9 @@ public struct TripDetector: Sendable {
         s.figures.departure = departure
         lastEndedStop = s.figures
         stay = nil
+        // The stop's place may have been re-estimated since the arrival was counted: that is
+        // no travel, and the straight line does not count it either.
+        line.move(to: s.figures.at)
         var l = Leg(departure: departure, origin: s.figures.at, last: s.figures.at, lastDeliveryTime: departure, fromStop: true,
                     startIndex: recentBase + recent.count - 1)
         // Measured from the settled place: the odometer's own reference may be a wander fix.
@@ -209,6 +205,8 @@ public struct TripDetector: Sendable {
                 l = Leg(departure: departure, origin: origin, last: origin, lastDeliveryTime: departure, fromStop: true,
                         startIndex: index)
                 anchorPending = true
+                // The stretch began with this leg: it begins where the receiver stood.
+                line.restart(at: origin, dropping: true)
                 if let speed = recent.last?.speed, speed.isFinite { l.maxSpeed = speed }
             }
             var c = Cluster(firstIndex: index, firstTime: t, origin: sample.at, legAtStart: l)
@@ -219,6 +217,7 @@ public struct TripDetector: Sendable {
             if jumped {
                 l.last = sample.at
                 anchorPending = false
+                line.jump(to: sample.at)
             } else {
                 let add = anchorPending ? way(from: l.last, after: l.lastDeliveryTime, before: recent.count - 1, to: sample.at) : hop
                 anchorPending = false
@@ -229,6 +228,7 @@ public struct TripDetector: Sendable {
                     if v >= config.stationarySpeedMps { l.movingS += t - l.lastDeliveryTime }
                 }
                 l.last = sample.at
+                line.reach(sample.at)
             }
             l.lastDeliveryTime = t
         }
@@ -252,7 +252,14 @@ public struct TripDetector: Sendable {
                                 movingS: min(l.movingS, arrivalTime - l.departure), maxSpeedMps: l.maxSpeed)
             tripsEnded += 1
             endedTraveledM += traveled
+            line.reach(settled)
             events.append(.tripEnd(f))
+        } else if !l.fromStop, l.traveledM == 0, c.firstIndex <= l.startIndex {
+            // It stood there from its first fix: nothing moved, the way begins here.
+            line.restart(at: settled, dropping: false)
+        } else {
+            endShortMove(traveledM: before.traveledM + way(from: before.last, after: before.lastDeliveryTime, before: arrivalIndex, to: settled),
+                         at: settled)
         }
         var s = Stay(figures: StopFigures(arrival: arrivalTime, departure: nil, at: settled, afterTrip: l.id),
                      samples: [], lastIn: t)

@@ -5,7 +5,7 @@ extension TripDetector {
     /// The state to store.
     public func encodedState() -> String {
         var lines = ["v=1", "next=\(nextTripID)", "ended=\(tripsEnded)", "ended_m=\(endedTraveledM)",
-                     "anchor=\(anchorPending ? 1 : 0)"]
+                     "anchor=\(anchorPending ? 1 : 0)", "moves=\(shortMoves)", "moved_m=\(movedM)", "line=" + line.encoded]
         if let leg { lines.append("leg=" + Self.encode(leg)) }
         if let c = cluster {
             lines.append("cluster=" + [c.firstTime, c.origin.latitude, c.origin.longitude, c.dLat, c.dLon, Double(c.count)]
@@ -41,6 +41,10 @@ extension TripDetector {
         tripsEnded = ended
         endedTraveledM = endedM
         anchorPending = fields["anchor"] == "1"
+        // Written since short moves count (absent from older states: none then).
+        shortMoves = fields["moves"].flatMap { Int($0) } ?? 0
+        movedM = fields["moved_m"].flatMap { Double($0) } ?? 0
+        if let text = fields["line"], let l = StraightLine(encoded: text) { line = l }
         func numbers(_ s: Substring) -> [Double] { s.split(separator: ",").compactMap { Double($0) } }
         recent = (fields["recent"] ?? "").split(separator: ";").compactMap { item in
             let v = numbers(item)

@@ -4,6 +4,8 @@
 public struct StatusReply: Codable, Sendable, Equatable {
     public var ok = true
     public var gpsd = GPSDStatus()
+    /// Every receiver gpsd reported, in the order first seen.
+    public var receivers: [ReceiverStatus] = []
     /// The last accepted fix; null without one, or while the fix is lost.
     public var fix: FixStatus?
     /// The manual trip counter.
@@ -28,7 +30,7 @@ public struct StatusReply: Codable, Sendable, Equatable {
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case ok, gpsd, fix, trip, motion, currentTrip = "current_trip", `guard`, fences, counters, storage, steps, mqtt, seq, version
+        case ok, gpsd, receivers, fix, trip, motion, currentTrip = "current_trip", `guard`, fences, counters, storage, steps, mqtt, seq, version
         case uptimeS = "uptime_s"
     }
 

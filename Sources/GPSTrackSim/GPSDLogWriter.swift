@@ -9,9 +9,9 @@ public enum GPSDLogWriter {
         #"{"class":"WATCH","enable":true,"json":true,"nmea":false,"raw":0,"scaled":false,"timing":false,"split24":false,"pps":false}"#,
     ]
 
-    /// One TPV line.
+    /// One TPV line, naming the fix's device (else /dev/ttySIM0).
     public static func tpv(_ fix: Fix) -> String {
-        var s = #"{"class":"TPV","device":"/dev/ttySIM0","mode":\#(fix.mode)"#
+        var s = #"{"class":"TPV","device":"\#(fix.device ?? "/dev/ttySIM0")","mode":\#(fix.mode)"#
         if let t = fix.time { s += #","time":"\#(Timestamp.iso8601(t))""# }
         func add(_ key: String, _ v: Double, _ digits: Double) {
             guard v.isFinite else { return }

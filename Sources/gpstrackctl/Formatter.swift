@@ -36,6 +36,14 @@ enum Formatter {
         var lines: [String] = []
         lines.append("gpsd      \(r.gpsd.address) \(r.gpsd.connected ? "connected" : "not connected")"
                      + (r.gpsd.device.map { " (\($0))" } ?? ""))
+        // Only when there is a choice: one receiver is the gpsd line's device.
+        if r.receivers.count > 1 {
+            for x in r.receivers {
+                lines.append("receiver  \(x.path)\(x.followed ? " (followed)" : ""): mode \(x.mode)"
+                             + (x.eph.map { ", eph \($0) m" } ?? "") + (x.lastFix.map { ", last fix \($0)" } ?? "")
+                             + (x.ignored > 0 ? ", \(x.ignored) fixes ignored" : ""))
+            }
+        }
         if let fix = r.fix {
             let mode = fix.mode == 3 ? "3D" : "2D"
             lines.append("fix       \(mode) \(num(fix.lat, 6)), \(num(fix.lon, 6)) ±\(num(fix.eph)) m, "

@@ -16,6 +16,10 @@ import GPSTrackCore
         #expect(fix.altitude == 12.5)
         #expect(fix.eph == 5.5 && fix.epx == 3.1 && fix.epy == 4.2)
         #expect(fix.speed == 1.25 && fix.track == 35.5 && fix.climb == -0.1)
+        #expect(fix.device == "/dev/ttyACM0", "the fix names its receiver")
+        // libgps keeps the last path it read: a TPV that names none has none.
+        guard case .tpv(let unnamed) = decode(#"{"class":"TPV","mode":2,"lat":10.5,"lon":20.5}"#) else { Issue.record("TPV"); return }
+        #expect(unnamed.device == nil)
     }
 
     @Test func unknownValuesAreNaNOrNilNeverZero() {
@@ -42,10 +46,11 @@ import GPSTrackCore
         }
         #expect(path == "/dev/ttyUSB0" && on)
         // What gpsd 3.22 sends when a receiver is unplugged.
-        guard case .device(_, let off) = decode(#"{"class":"DEVICE","path":"/dev/pts/3","activated":0}"#) else {
+        guard case .device(let gone, let off) = decode(#"{"class":"DEVICE","path":"/dev/pts/3","activated":0}"#) else {
             Issue.record("DEVICE off"); return
         }
         #expect(!off)
+        #expect(gone == "/dev/pts/3", "the removed receiver is named")
     }
 
     @Test(arguments: [

@@ -103,7 +103,11 @@ import GPSTrackSim
         try LiveHarness.ensureJournald()
         let trace = LiveDaemonTests.walk(seconds: 20, seed: 5)
         var lines = [#"{"class":"DEVICE","path":"/dev/ttyACM3","driver":"u-blox","activated":"2026-03-14T08:00:00.000Z"}"# + "\r\n"]
-        for fix in trace.fixes { lines.append(GPSDLogWriter.tpv(fix) + "\r\n") }
+        // The receiver's TPVs name it, as gpsd's do.
+        for var fix in trace.fixes {
+            fix.device = "/dev/ttyACM3"
+            lines.append(GPSDLogWriter.tpv(fix) + "\r\n")
+        }
         lines.append(removal + "\r\n")
         let gpsd = try FakeGPSD(lines: lines, gap: 0.01)
         defer { gpsd.stop() }
@@ -113,6 +117,36 @@ import GPSTrackSim
         let entry = try #require(try daemon.entries("device_removed").first)
         #expect(entry["MESSAGE"] as? String == "GPS receiver /dev/ttyACM3 removed")
         #expect(entry["GPSTRACK_DEVICE"] as? String == "/dev/ttyACM3")
+    }
+
+    /// A second receiver that reported and is removed while the followed one goes on: logged at
+    /// info, and the fix is not lost.
+    @Test func aRemovedReceiverThatIsNotFollowedLosesNothing() throws {
+        try LiveHarness.ensureJournald()
+        let trace = LiveDaemonTests.walk(seconds: 40, seed: 6)
+        var lines: [String] = []
+        for (k, fix) in trace.fixes.enumerated() {
+            var mine = fix
+            mine.device = "/dev/ttyACM3"
+            lines.append(GPSDLogWriter.tpv(mine) + "\r\n")
+            if k < 10 {
+                var other = fix
+                other.device = "/dev/ttyUSB9"
+                other.eph = 40
+                lines.append(GPSDLogWriter.tpv(other) + "\r\n")
+            }
+            if k == 10 { lines.append(#"{"class":"DEVICE","path":"/dev/ttyUSB9","activated":0}"# + "\r\n") }
+        }
+        let gpsd = try FakeGPSD(lines: lines, gap: 0.01)
+        defer { gpsd.stop() }
+        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(gpsd.port)"])
+        try daemon.waitFor("device_removed", timeout: 30)
+        try daemon.waitFor("gpsd_lost", timeout: 30)
+        #expect(daemon.stop() == 0)
+        let entry = try #require(try daemon.entries("device_removed").first)
+        #expect(entry["PRIORITY"] as? String == "6" && entry["GPSTRACK_DEVICE"] as? String == "/dev/ttyUSB9")
+        let lost = try daemon.entries("fix_lost").filter { ($0["MESSAGE"] as? String)?.contains("removed") == true }
+        #expect(lost.isEmpty, "the followed receiver goes on reporting")
     }
 }
 

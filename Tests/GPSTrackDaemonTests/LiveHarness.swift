@@ -129,10 +129,20 @@ enum LiveHarness {
         let process = Process()
         let port: Int
 
-        init(log: String, port: Int, cycle: Double = 0.004) throws {
+        /// gpsfake's gpsd control socket (`+PATH` adds a device, `-PATH` removes it).
+        var controlSocket: String {
+            (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/gpsfake-\(process.processIdentifier).sock"
+        }
+
+        convenience init(log: String, port: Int, cycle: Double = 0.004) throws {
+            try self.init(logs: [log], port: port, cycle: cycle)
+        }
+
+        /// Several logs at once: one pty, one receiver, each.
+        init(logs: [String], port: Int, cycle: Double = 0.004) throws {
             self.port = port
             process.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
-            process.arguments = ["-q", "-1", "-P", String(port), "-c", String(cycle), log]
+            process.arguments = ["-q", "-1", "-P", String(port), "-c", String(cycle)] + logs
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()

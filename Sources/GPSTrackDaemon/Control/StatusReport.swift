@@ -12,6 +12,7 @@ extension TrackerService {
         r.gpsd.connected = gpsdConnected
         r.gpsd.device = device
         r.gpsd.address = "\(configuration.gpsdHost):\(configuration.gpsdPort)"
+        r.receivers = receiverStatuses()
         if let dropped = gpsdDropped?() {
             r.gpsd.droppedFixes = dropped.fixes
             r.gpsd.droppedMalformed = dropped.malformed

@@ -87,14 +87,35 @@ public final class GPSDDecoder {
             if set != 0 {
                 return .device(path: string(from: gpstrack_device_path(data)), activated: true)
             }
-            if contains(body, "\"activated\":0") { return .device(path: nil, activated: false) }
+            // libgps reads no path from a deactivation: the report's own text has it.
+            if contains(body, "\"activated\":0") { return .device(path: stringMember("path", in: body), activated: false) }
         }
         // Other classes matter only as context; libgps 3.22 cannot read some that gpsd 3.22
         // writes (unscaled SUBFRAME almanacs), which is no fault of the line.
         guard className == "TPV" else { return .other(className: className) }
         guard set != 0 else { return .malformed(reason: "libgps could not parse the TPV report") }
         // A TPV without MODE_SET carries mode 0 ("not seen"): a fix the tracker rejects.
-        return .tpv(makeFix(set: set, data: data))
+        var fix = makeFix(set: set, data: data)
+        // libgps keeps the last path it read: only a TPV naming its device has one.
+        if contains(body, "\"device\":") { fix.device = string(from: gpstrack_device_path(data)) }
+        return .tpv(fix)
+    }
+
+    /// The string value of member `key` in a flat JSON object's text (no escapes: gpsd's
+    /// device paths have none); nil when absent.
+    static func stringMember(_ key: String, in body: ArraySlice<UInt8>) -> String? {
+        let n = Array("\"\(key)\":\"".utf8)
+        guard body.count >= n.count else { return nil }
+        var i = body.startIndex
+        while i <= body.endIndex - n.count {
+            if body[i..<(i + n.count)].elementsEqual(n) {
+                let start = i + n.count
+                guard let end = body[start...].firstIndex(of: UInt8(ascii: "\"")), end > start else { return nil }
+                return String(decoding: body[start..<end], as: UTF8.self)
+            }
+            i += 1
+        }
+        return nil
     }
 
     private static func makeFix(set: UInt64, data: UnsafePointer<gps_data_t>) -> Fix {

@@ -91,6 +91,8 @@ public struct Replay {
             for epoch in assembler.flush() {
                 try emit(session.ingest(epoch), to: out)
             }
+            // The feed's end: what the odometer held back goes into the summary.
+            session.settle()
             if malformed > Self.maxReportedMalformed {
                 try err.writeLine("gpstrackd: \(name): \(malformed) malformed lines in all")
             }

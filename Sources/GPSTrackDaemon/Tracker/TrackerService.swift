@@ -13,7 +13,10 @@ public actor TrackerService {
     /// The same thread as a task executor, for a task that mostly runs on this actor.
     public nonisolated var taskExecutor: any TaskExecutor { executor }
     var session: TrackingSession
-    var assembler = EpochAssembler()
+    /// One per receiver: their epochs interleave.
+    var assemblers: [String: EpochAssembler] = [:]
+    /// Which receiver is followed.
+    var selector: ReceiverSelector
     let journal: Journal
     let configuration: Configuration
     var fixLost = true
@@ -51,6 +54,7 @@ public actor TrackerService {
         self.store = store
         self.mqtt = mqtt
         session = TrackingSession(config: configuration.tracker, fences: fences)
+        selector = ReceiverSelector(device: configuration.device, staleAfterS: configuration.tracker.staleAfterS)
         if configuration.pedometer == .auto { steps = StepFigures(strideM: configuration.strideM, databasePath: store?.path) }
         if let store {
             let restored = store.restore()
@@ -121,16 +125,10 @@ public actor TrackerService {
         switch event {
         case .record(.tpv(let fix)):
             Liveness.shared.stallIfAsked(.tracker)
-            for epoch in assembler.add(fix) { process(epoch) }
+            take(fix)
         case .record(.device(let path, let activated)):
             guard !activated else { device = path ?? device; return }
-            // gpsd's deactivation report may carry no path libgps reads: name the one it had.
-            let removed = path ?? device
-            device = nil
-            emit(LogEntry(event: "device_removed", priority: .warning,
-                          message: removed.map { "GPS receiver \($0) removed" } ?? "GPS receiver removed",
-                          fields: removed.map { [("GPSTRACK_DEVICE", $0)] } ?? []))
-            loseFix(reason: "receiver removed")
+            removeDevice(path)
         case .record(.malformed(let reason)):
             noteMalformed(reason)
         case .record(.other), .record(.blank):
@@ -180,7 +178,9 @@ public actor TrackerService {
 
     /// Ends the run: the pending epoch is processed and the trip's figures logged.
     public func finish() {
-        for epoch in assembler.flush() { process(epoch) }
+        flushEpochs()
+        // The feed's end: what the odometer held back goes into the stored figures.
+        session.settle()
         steps?.save(force: true)
         persist(force: true)
         let trip = session.tracker.trip, counters = session.tracker.counters
@@ -218,28 +218,31 @@ public actor TrackerService {
     /// The trip's traveled distance so far, metres.
     public var traveledM: Double { session.tracker.trip.traveledM }
 
-    private func loseFix(reason: String) {
-        for epoch in assembler.flush() { process(epoch) }
+    func loseFix(reason: String) {
+        flushEpochs()
         let events = session.fixLost()
         deliver(events, force: true)
         if !fixLost {
             fixLost = true
-            emit(LogEntry(event: "fix_lost", priority: .warning, message: "GPS fix lost (\(reason))"))
+            emit(LogEntry(event: "fix_lost", priority: .warning, message: "GPS fix lost (\(reason))", fields: receiverField))
         }
     }
 
-    private func process(_ fix: Fix) {
+    func process(_ fix: Fix) {
         let events = session.ingest(fix)
         if case .accepted = session.tracker.lastOutcome {
             lastFixReceived = MonotonicClock.now()
             if fixLost {
                 fixLost = false
-                emit(LogEntry(event: "fix_acquired", priority: .info, message: "GPS fix acquired", fields: EventLog.position(fix.coordinate)))
+                emit(LogEntry(event: "fix_acquired", priority: .info, message: "GPS fix acquired" + receiverText,
+                              fields: EventLog.position(fix.coordinate) + receiverField))
             }
         } else if !fixLost, let t = fix.time, let last = session.tracker.lastAccepted?.time,
                   t - last > configuration.tracker.staleAfterS {
             fixLost = true
-            emit(LogEntry(event: "fix_lost", priority: .warning, message: "GPS fix lost (no usable fix for \(Int(t - last)) s)"))
+            session.settle()
+            emit(LogEntry(event: "fix_lost", priority: .warning, message: "GPS fix lost (no usable fix for \(Int(t - last)) s)",
+                          fields: receiverField))
         }
         if case .accepted(true, _) = session.tracker.lastOutcome, let t = fix.time {
             pendingPoints.append(Store.PointRow(time: t, latitude: fix.latitude, longitude: fix.longitude,

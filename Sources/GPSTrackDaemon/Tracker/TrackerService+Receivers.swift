@@ -1,0 +1,90 @@
+import GPSTrackCore
+
+/// Several receivers on one gpsd: each one's TPVs make its own epochs, and the selector picks
+/// the one the tracker follows (`device = PATH`, else the best, with failover).
+extension TrackerService {
+    /// Takes one TPV: into its receiver's epochs, and each complete epoch to the selector.
+    func take(_ fix: Fix) {
+        let key = fix.device ?? ""
+        var assembler = assemblers[key] ?? EpochAssembler()
+        let epochs = assembler.add(fix)
+        assemblers[key] = assembler
+        for epoch in epochs { route(epoch) }
+    }
+
+    /// Every receiver's pending epoch (the end of the feed, a lost gpsd).
+    func flushEpochs() {
+        for key in assemblers.keys.sorted() {
+            let epochs = assemblers[key]!.flush()
+            for epoch in epochs { route(epoch) }
+        }
+    }
+
+    private func route(_ epoch: Fix) {
+        switch selector.offer(epoch) {
+        case .ignore:
+            return
+        case .follow:
+            break
+        case .failover(let from, let to):
+            logFailover(from: from, to: to, reason: "a better or still reporting receiver")
+            session.switchReceiver()
+        }
+        device = selector.followed
+        process(epoch)
+    }
+
+    /// gpsd deactivated a receiver (`path` nil: it named none, the followed one is meant).
+    func removeDevice(_ path: String?) {
+        let removed = path ?? selector.followed ?? device
+        if let removed {
+            var pending = assemblers.removeValue(forKey: removed)
+            for epoch in pending?.flush() ?? [] { route(epoch) }
+        }
+        // An unnamed followed receiver (its TPVs named no device) may be the one removed.
+        if let removed, let followed = selector.followed, removed != followed, !followed.isEmpty {
+            // Another receiver goes on reporting: nothing is lost.
+            _ = selector.remove(removed)
+            emit(LogEntry(event: "device_removed", priority: .info, message: "GPS receiver \(removed) removed (not the one followed)",
+                          fields: [("GPSTRACK_DEVICE", removed)]))
+            return
+        }
+        emit(LogEntry(event: "device_removed", priority: .warning,
+                      message: removed.map { "GPS receiver \($0) removed" } ?? "GPS receiver removed",
+                      fields: removed.map { [("GPSTRACK_DEVICE", $0)] } ?? []))
+        if let removed, let next = selector.remove(selector.followed == "" ? "" : removed) {
+            device = next
+            logFailover(from: removed, to: next, reason: "the followed one was removed")
+            session.switchReceiver()
+            return
+        }
+        device = nil
+        loseFix(reason: "receiver removed")
+    }
+
+    private func logFailover(from: String?, to: String, reason: String) {
+        emit(LogEntry(event: "failover", priority: .notice, message: "Following GPS receiver \(to) instead of \(from ?? "none") (\(reason))",
+                      fields: [("GPSTRACK_DEVICE", to), ("GPSTRACK_PREVIOUS_DEVICE", from ?? "")]))
+    }
+
+    /// The followed receiver as a journal field (none when gpsd names none).
+    var receiverField: [(String, String)] {
+        guard let path = selector.followed, !path.isEmpty else { return [] }
+        return [("GPSTRACK_DEVICE", path)]
+    }
+
+    /// " from PATH" for a journal message.
+    var receiverText: String {
+        guard let path = selector.followed, !path.isEmpty else { return "" }
+        return " from \(path)"
+    }
+
+    /// `status`'s receivers: every one seen.
+    func receiverStatuses() -> [StatusReply.ReceiverStatus] {
+        selector.receivers.map { r in
+            StatusReply.ReceiverStatus(path: r.path, followed: r.path == selector.followed, mode: r.mode,
+                                       eph: r.eph.isFinite ? r.eph.rounded(decimals: 2) : nil,
+                                       lastFix: r.lastFix.map(Timestamp.iso8601), ignored: r.ignored)
+        }
+    }
+}
