@@ -35,6 +35,18 @@ public enum Metrics {
 
         // One label set for the family (node_exporter refuses a family whose samples differ in
         // their label names): an accepted fix's reason is empty.
+        // Every receiver gpsd reports; one that is removed leaves the list, and its series go.
+        if !s.receivers.isEmpty {
+            m.family("gpstrackd_receiver_followed", .gauge, "1 for the receiver the tracker follows.")
+            for r in s.receivers { m.sample("gpstrackd_receiver_followed", ["device": r.path], r.followed ? 1 : 0) }
+            m.family("gpstrackd_receiver_fix_mode", .gauge, "Each receiver's last fix mode (1 no fix, 2, 3).")
+            for r in s.receivers { m.sample("gpstrackd_receiver_fix_mode", ["device": r.path], Double(r.mode)) }
+            m.family("gpstrackd_receiver_error_meters", .gauge, "Each receiver's last horizontal error estimate.")
+            for r in s.receivers { if let eph = r.eph { m.sample("gpstrackd_receiver_error_meters", ["device": r.path], eph) } }
+            m.family("gpstrackd_receiver_ignored_fixes_total", .counter, "Each receiver's fixes the tracker did not follow.")
+            for r in s.receivers { m.sample("gpstrackd_receiver_ignored_fixes_total", ["device": r.path], Double(r.ignored)) }
+        }
+
         m.family("gpstrackd_fixes_total", .counter, "Fixes judged, by outcome and (when rejected) reason.")
         m.sample("gpstrackd_fixes_total", ["outcome": "accepted", "reason": ""], Double(s.counters.fixesAccepted))
         for (reason, n) in s.counters.fixesRejected.counts.sorted(by: { $0.key < $1.key }) {

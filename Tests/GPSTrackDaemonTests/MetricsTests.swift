@@ -70,6 +70,20 @@ struct MetricsTests {
         #expect(Self.value(text, "gpstrackd_fences", #"{state="outside"}"#) == 2)
         #expect(Self.value(text, "gpstrackd_storage_degraded") == 1)
         #expect(Self.value(text, "gpstrackd_build_info", #"{version="0.2.0"}"#) == 1)
+        // Each receiver by its device; one without an error estimate has no error series.
+        s.receivers = [.init(path: "/dev/ttyACM0", followed: true, mode: 3, eph: 4.5, lastFix: nil, ignored: 0),
+                       .init(path: "/dev/ttyUSB1", followed: false, mode: 2, eph: nil, lastFix: nil, ignored: 17)]
+        let two = Metrics.render(s, now: 1_000_000)
+        #expect(try Self.promtoolAccepts(two).status == 0)
+        #expect(Self.value(two, "gpstrackd_receiver_followed", #"{device="/dev/ttyACM0"}"#) == 1)
+        #expect(Self.value(two, "gpstrackd_receiver_followed", #"{device="/dev/ttyUSB1"}"#) == 0)
+        #expect(Self.value(two, "gpstrackd_receiver_fix_mode", #"{device="/dev/ttyUSB1"}"#) == 2)
+        #expect(Self.value(two, "gpstrackd_receiver_ignored_fixes_total", #"{device="/dev/ttyUSB1"}"#) == 17)
+        #expect(Self.samples(two, "gpstrackd_receiver_error_meters").map(\.labels) == [#"{device="/dev/ttyACM0"}"#])
+        // A receiver gone from the list takes its series with it.
+        s.receivers.removeLast()
+        #expect(!Metrics.render(s, now: 1_000_000).contains("ttyUSB1"))
+        s.receivers = []
         // Without a fix, no age or error series (they would be stale), and mode 0.
         s.fix = nil
         let idle = Metrics.render(s, now: 1_000_000)
