@@ -84,8 +84,10 @@ struct LiveDaemonTests {
 
         let summary = try #require(try daemon.entries("summary").first)
         let traveled = try #require(Double(summary["GPSTRACK_TRAVELED_M"] as? String ?? ""))
-        // The receiver fed to gpsd walked trace.truePathM; the daemon may miss a few epochs.
-        #expect(traveled > 0.9 * trace.truePathM && traveled < 1.05 * trace.truePathM)
+        // The receiver fed to gpsd walked GeodSolve's length of the true path; the daemon may
+        // miss a few epochs.
+        let truth = try GeodSolveTruth.lengths([trace.truth])[0]
+        #expect(traveled > 0.9 * truth && traveled < 1.05 * truth, "traveled \(traveled) vs GeodSolve \(truth)")
     }
 
     @Test func startsBeforeGpsdAndLogsTheOutageOnce() throws {
@@ -141,8 +143,9 @@ struct LiveDaemonTests {
         try daemon.waitFor("summary", timeout: 10)
         let summary = try #require(try daemon.entries("summary").first)
         let traveled = try #require(Double(summary["GPSTRACK_TRAVELED_M"] as? String ?? ""))
-        #expect(traveled > 0.9 * trace.truePathM && traveled < 1.05 * trace.truePathM,
-                "\(traveled) m of \(trace.truePathM) m: the trip went on across the restart")
+        let truth = try GeodSolveTruth.lengths([trace.truth])[0]
+        #expect(traveled > 0.9 * truth && traveled < 1.05 * truth,
+                "\(traveled) m of GeodSolve's \(truth) m: the trip went on across the restart")
         #expect(try daemon.entries("trip_start").count == 1)
     }
 

@@ -36,7 +36,8 @@ import GPSTrackSim
         let summaryLine = try #require(ExecutableRunner.json(lines.last ?? ""))
         let summary = try #require(summaryLine["summary"] as? [String: Any])
         let traveled = try #require(summary["traveled_m"] as? Double)
-        #expect(abs(traveled / trace.truePathM - 1) <= 0.03, "traveled \(traveled) vs true \(trace.truePathM)")
+        let truth = try GeodSolveTruth.lengths([trace.truth])[0]
+        #expect(abs(traveled / truth - 1) <= 0.03, "traveled \(traveled) vs GeodSolve \(truth)")
         // One fix per simulated second, whatever the number of TPVs per epoch.
         #expect(summary["fixes_total"] as? Int == trace.truth.count)
         #expect(summary["tpv_total"] as? Int == trace.fixes.count)

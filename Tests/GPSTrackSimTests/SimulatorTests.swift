@@ -13,10 +13,14 @@ import GPSTrackSim
         #expect(!zip(a.fixes, c.fixes).allSatisfy { $0.latitude.bitPattern == $1.latitude.bitPattern })
     }
 
-    @Test func truePathMatchesTheScenario() {
+    @Test func truePathMatchesTheScenario() throws {
         var rng = SeededRandom(seed: 1)
         let trace = Simulator.run(.walk(lengthM: 2000, rng: &rng), seed: 1)
         #expect(abs(trace.truePathM - 2000) < 1e-6)
+        // The true positions (one a fix) measured by GeodSolve: the scenario's 2,000 m less what
+        // the last second's step had not yet covered, under one step (1.4 m).
+        let measured = try GeodSolveTruth.lengths([trace.truth])[0]
+        #expect(measured <= 2000 + 1e-6 && measured > 2000 - 1.4, "GeodSolve \(measured) m")
         // The true positions are one second apart at walking speed.
         for (a, b) in zip(trace.truth, trace.truth.dropFirst()) {
             #expect(Geodesic.distance(a, b) <= 1.4 + 1e-6)
