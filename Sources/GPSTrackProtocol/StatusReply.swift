@@ -73,7 +73,12 @@ public struct StatusReply: Codable, Sendable, Equatable {
         /// unknown, moving or stopped.
         public var state = ""
         public var since: String?
+        /// Movements too short to be trips (inside the stop they happened in), and their
+        /// distance: traveled distance all the same.
+        @Omitted public var shortMoves: Int?
+        @Omitted public var movedM: Double?
         public init(state: String, since: String?) { self.state = state; self.since = since }
+        enum CodingKeys: String, CodingKey { case state, since, shortMoves = "short_moves", movedM = "moved_m" }
     }
 
     public struct Counters: Codable, Sendable, Equatable {

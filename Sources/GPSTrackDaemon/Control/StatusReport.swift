@@ -34,6 +34,8 @@ extension TrackerService {
         if configuration.tracker.tripMode == .auto {
             let (motion, since) = session.tracker.trips.motion
             r.motion = StatusReply.MotionStatus(state: motion.rawValue, since: since.map(Timestamp.iso8601))
+            r.motion?.shortMoves = session.tracker.trips.shortMoves
+            r.motion?.movedM = session.tracker.trips.movedM.rounded(decimals: 2)
             r.currentTrip = .some(openTrip())
             r.guard = guardStatus()
         }
