@@ -160,7 +160,8 @@ public struct Tracker: Sendable {
     public mutating func restore(trips state: String) -> Bool {
         guard var detector = TripDetector(config: config, state: state) else { return false }
         // A state from before the straight line was kept: carry on the stored trip's.
-        if !state.contains("\nline=") { detector.line = trip.line }
+        // (A line test, not String.contains: that one is _StringProcessing's.)
+        if !state.split(separator: "\n").dropFirst().contains(where: { $0.hasPrefix("line=") }) { detector.line = trip.line }
         trips = detector
         if let g = ParkedGuard(state: state) { parkedGuard = g }
         return true
