@@ -26,12 +26,16 @@ public struct StatusReply: Codable, Sendable, Equatable {
     public var seq = 0
     public var version = ""
     public var uptimeS = 0.0
+    /// What the tracker journaled since the start, by `GPSTRACK_EVENT` name.
+    public var eventsTotal = NamedCounts()
+    /// With `trip_mode = auto`: automatic trips ended (kept across restarts with a store).
+    @Omitted public var tripsTotal: Int?
 
     public init() {}
 
     enum CodingKeys: String, CodingKey {
         case ok, gpsd, receivers, fix, trip, motion, currentTrip = "current_trip", `guard`, fences, counters, storage, steps, mqtt, seq, version
-        case uptimeS = "uptime_s"
+        case uptimeS = "uptime_s", eventsTotal = "events_total", tripsTotal = "trips_total"
     }
 
     public struct GPSDStatus: Codable, Sendable, Equatable {
@@ -42,9 +46,12 @@ public struct StatusReply: Codable, Sendable, Equatable {
         /// Fixes and malformed lines the gpsd stream dropped (present once the source runs).
         @Omitted public var droppedFixes: Int?
         @Omitted public var droppedMalformed: Int?
+        /// Connections to gpsd made again after one was lost, since the start.
+        public var reconnects = 0
         public init() {}
         enum CodingKeys: String, CodingKey {
             case connected, device, address, droppedFixes = "dropped_fixes", droppedMalformed = "dropped_malformed"
+            case reconnects
         }
     }
 

@@ -72,6 +72,9 @@ extension TrackerService {
         r.seq = Int(session.seq)
         r.version = Daemon.version
         r.uptimeS = (MonotonicClock.now() - startedAt).rounded(decimals: 1)
+        r.gpsd.reconnects = gpsdReconnects
+        r.eventsTotal = NamedCounts(eventCounts)
+        if configuration.tracker.tripMode == .auto { r.tripsTotal = session.tracker.trips.tripsEnded }
         return r
     }
 
