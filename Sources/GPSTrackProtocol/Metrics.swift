@@ -35,6 +35,21 @@ public enum Metrics {
             }
         }
 
+        if let sky = s.sky {
+            let labels = ["device": sky.device ?? ""]
+            if let used = sky.satellitesUsed, let seen = sky.satellitesSeen {
+                m.family("gpstrackd_satellites_used", .gauge, "Satellites in the followed receiver's solution (gpsd's SKY).")
+                m.sample("gpstrackd_satellites_used", labels, Double(used))
+                m.family("gpstrackd_satellites_seen", .gauge, "Satellites the followed receiver sees (gpsd's SKY).")
+                m.sample("gpstrackd_satellites_seen", labels, Double(seen))
+            }
+            let dops = [("hdop", sky.hdop), ("pdop", sky.pdop), ("vdop", sky.vdop)].compactMap { k, v in v.map { (k, $0) } }
+            if !dops.isEmpty {
+                m.family("gpstrackd_dop", .gauge, "The followed receiver's dilutions of precision (kind hdop, pdop, vdop).")
+                for (kind, v) in dops { m.sample("gpstrackd_dop", ["device": sky.device ?? "", "kind": kind], v) }
+            }
+        }
+
         // One label set for the family (node_exporter refuses a family whose samples differ in
         // their label names): an accepted fix's reason is empty.
         // Every receiver gpsd reports; one that is removed leaves the list, and its series go.

@@ -30,12 +30,14 @@ public struct StatusReply: Codable, Sendable, Equatable {
     public var eventsTotal = NamedCounts()
     /// With `trip_mode = auto`: automatic trips ended (kept across restarts with a store).
     @Omitted public var tripsTotal: Int?
+    /// The followed receiver's last SKY report; null before one (or with gpsd lost).
+    public var sky: SkyStatus?
 
     public init() {}
 
     enum CodingKeys: String, CodingKey {
         case ok, gpsd, receivers, fix, trip, motion, currentTrip = "current_trip", `guard`, fences, counters, storage, steps, mqtt, seq, version
-        case uptimeS = "uptime_s", eventsTotal = "events_total", tripsTotal = "trips_total"
+        case uptimeS = "uptime_s", eventsTotal = "events_total", tripsTotal = "trips_total", sky
     }
 
     public struct GPSDStatus: Codable, Sendable, Equatable {
@@ -73,6 +75,20 @@ public struct StatusReply: Codable, Sendable, Equatable {
         public init() {}
         enum CodingKeys: String, CodingKey {
             case mode, time, lat, lon, eph, speed, track, courseText = "course_text", ageS = "age_s"
+        }
+    }
+
+    /// Satellites and dilutions of precision from gpsd's SKY: null where gpsd gave none.
+    public struct SkyStatus: Codable, Sendable, Equatable {
+        public var device: String?
+        public var satellitesUsed: Int?
+        public var satellitesSeen: Int?
+        public var hdop: Double?
+        public var vdop: Double?
+        public var pdop: Double?
+        public init() {}
+        enum CodingKeys: String, CodingKey {
+            case device, satellitesUsed = "satellites_used", satellitesSeen = "satellites_seen", hdop, vdop, pdop
         }
     }
 

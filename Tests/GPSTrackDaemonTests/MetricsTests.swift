@@ -59,6 +59,10 @@ struct MetricsTests {
         s.eventsTotal = NamedCounts(["trip_end": 2, "fix_lost": 1])
         s.tripsTotal = 5
         s.gpsd.reconnects = 3
+        var sky = StatusReply.SkyStatus()
+        sky.device = "/dev/ttyACM0"
+        (sky.satellitesUsed, sky.satellitesSeen, sky.hdop, sky.pdop) = (8, 16, 1.01, 1.71)
+        s.sky = sky
         let text = Metrics.render(s, now: 1_000_000)
         let r = try Self.promtoolAccepts(text)
         #expect(r.status == 0, "promtool check metrics:\n\(r.stdout)\(r.stderr)\n\(text)")
@@ -77,6 +81,11 @@ struct MetricsTests {
         #expect(Self.value(text, "gpstrackd_events_total", #"{kind="fix_lost"}"#) == 1)
         #expect(Self.value(text, "gpstrackd_events_total", #"{kind="guard_breach"}"#) == 0, "an alert's kind is there before it happens")
         #expect(Self.value(text, "gpstrackd_trips_total") == 5)
+        #expect(Self.value(text, "gpstrackd_satellites_used", #"{device="/dev/ttyACM0"}"#) == 8)
+        #expect(Self.value(text, "gpstrackd_satellites_seen", #"{device="/dev/ttyACM0"}"#) == 16)
+        #expect(Self.value(text, "gpstrackd_dop", #"{device="/dev/ttyACM0",kind="hdop"}"#) == 1.01)
+        #expect(Self.value(text, "gpstrackd_dop", #"{device="/dev/ttyACM0",kind="pdop"}"#) == 1.71)
+        #expect(Self.samples(text, "gpstrackd_dop").count == 2, "no VDOP from gpsd, no VDOP series")
         #expect(Self.value(text, "gpstrackd_gpsd_reconnects_total") == 3)
         // Each receiver by its device; one without an error estimate has no error series.
         s.receivers = [.init(path: "/dev/ttyACM0", followed: true, mode: 3, eph: 4.5, lastFix: nil, ignored: 0),

@@ -25,6 +25,9 @@ import Testing
         s.mqtt = m
         s.steps = PedometerStatus()
         s.tripsTotal = 0
+        var sky = StatusReply.SkyStatus()
+        (sky.satellitesUsed, sky.satellitesSeen, sky.hdop) = (1, 1, 1)
+        s.sky = sky
         let text = Metrics.render(s, now: 0)
         return Set(text.split(separator: "\n").compactMap { line in
             line.hasPrefix("# TYPE ") ? line.split(separator: " ")[2].description : nil

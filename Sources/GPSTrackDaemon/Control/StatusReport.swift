@@ -75,6 +75,14 @@ extension TrackerService {
         r.gpsd.reconnects = gpsdReconnects
         r.eventsTotal = NamedCounts(eventCounts)
         if configuration.tracker.tripMode == .auto { r.tripsTotal = session.tracker.trips.tripsEnded }
+        if let sky, selector.followed == nil || selector.followed == "" || sky.device == selector.followed {
+            var k = StatusReply.SkyStatus()
+            k.device = sky.device
+            k.satellitesUsed = sky.used
+            k.satellitesSeen = sky.seen
+            (k.hdop, k.vdop, k.pdop) = (sky.hdop, sky.vdop, sky.pdop)
+            r.sky = k
+        }
         return r
     }
 

@@ -30,6 +30,8 @@ public actor TrackerService {
     /// What was journaled since the start, by `GPSTRACK_EVENT` name (`status`, the metrics).
     var eventCounts: [String: Int] = [:]
     var gpsdReconnects = 0
+    /// The followed receiver's last SKY report (satellites and DOPs).
+    var sky: GPSDDecoder.Sky?
     let startedAt = MonotonicClock.now()
     /// Where `watch` events go (the control server's broadcast), if anywhere.
     var watchSink: (@Sendable (String) -> Void)?
@@ -139,12 +141,15 @@ public actor TrackerService {
         case .record(.device(let path, let activated)):
             guard !activated else { device = path ?? device; return }
             removeDevice(path)
+        case .record(.sky(let s)):
+            noteSky(s)
         case .record(.malformed(let reason)):
             noteMalformed(reason)
         case .record(.other), .record(.blank):
             break
         case .lost(let reason):
             gpsdConnected = false
+            sky = nil
             emit(LogEntry(event: "gpsd_lost", priority: .warning, message: "Lost gpsd: \(reason); retrying",
                                  fields: [("GPSTRACK_GPSD", "\(configuration.gpsdHost):\(configuration.gpsdPort)")]))
             loseFix(reason: "gpsd lost")
