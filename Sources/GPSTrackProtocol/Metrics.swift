@@ -50,6 +50,11 @@ public enum Metrics {
             }
         }
 
+        if let offset = s.clockOffsetS {
+            m.family("gpstrackd_clock_offset_seconds", .gauge, "System time minus GPS time at the last check.")
+            m.sample("gpstrackd_clock_offset_seconds", [:], offset)
+        }
+
         // One label set for the family (node_exporter refuses a family whose samples differ in
         // their label names): an accepted fix's reason is empty.
         // Every receiver gpsd reports; one that is removed leaves the list, and its series go.

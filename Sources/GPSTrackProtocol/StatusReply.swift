@@ -32,12 +32,14 @@ public struct StatusReply: Codable, Sendable, Equatable {
     @Omitted public var tripsTotal: Int?
     /// The followed receiver's last SKY report; null before one (or with gpsd lost).
     public var sky: SkyStatus?
+    /// System time minus GPS time at the last clock check, seconds; null before the first.
+    public var clockOffsetS: Double?
 
     public init() {}
 
     enum CodingKeys: String, CodingKey {
         case ok, gpsd, receivers, fix, trip, motion, currentTrip = "current_trip", `guard`, fences, counters, storage, steps, mqtt, seq, version
-        case uptimeS = "uptime_s", eventsTotal = "events_total", tripsTotal = "trips_total", sky
+        case uptimeS = "uptime_s", eventsTotal = "events_total", tripsTotal = "trips_total", sky, clockOffsetS = "clock_offset_s"
     }
 
     public struct GPSDStatus: Codable, Sendable, Equatable {

@@ -63,6 +63,7 @@ struct MetricsTests {
         sky.device = "/dev/ttyACM0"
         (sky.satellitesUsed, sky.satellitesSeen, sky.hdop, sky.pdop) = (8, 16, 1.01, 1.71)
         s.sky = sky
+        s.clockOffsetS = -0.25
         let text = Metrics.render(s, now: 1_000_000)
         let r = try Self.promtoolAccepts(text)
         #expect(r.status == 0, "promtool check metrics:\n\(r.stdout)\(r.stderr)\n\(text)")
@@ -81,6 +82,7 @@ struct MetricsTests {
         #expect(Self.value(text, "gpstrackd_events_total", #"{kind="fix_lost"}"#) == 1)
         #expect(Self.value(text, "gpstrackd_events_total", #"{kind="guard_breach"}"#) == 0, "an alert's kind is there before it happens")
         #expect(Self.value(text, "gpstrackd_trips_total") == 5)
+        #expect(Self.value(text, "gpstrackd_clock_offset_seconds") == -0.25)
         #expect(Self.value(text, "gpstrackd_satellites_used", #"{device="/dev/ttyACM0"}"#) == 8)
         #expect(Self.value(text, "gpstrackd_satellites_seen", #"{device="/dev/ttyACM0"}"#) == 16)
         #expect(Self.value(text, "gpstrackd_dop", #"{device="/dev/ttyACM0",kind="hdop"}"#) == 1.01)

@@ -25,6 +25,7 @@ import Testing
         s.mqtt = m
         s.steps = PedometerStatus()
         s.tripsTotal = 0
+        s.clockOffsetS = 0
         var sky = StatusReply.SkyStatus()
         (sky.satellitesUsed, sky.satellitesSeen, sky.hdop) = (1, 1, 1)
         s.sky = sky

@@ -83,6 +83,7 @@ extension TrackerService {
             (k.hdop, k.vdop, k.pdop) = (sky.hdop, sky.vdop, sky.pdop)
             r.sky = k
         }
+        r.clockOffsetS = clockOffsetS?.rounded(decimals: 3)
         return r
     }
 

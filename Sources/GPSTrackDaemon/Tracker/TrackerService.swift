@@ -32,6 +32,10 @@ public actor TrackerService {
     var gpsdReconnects = 0
     /// The followed receiver's last SKY report (satellites and DOPs).
     var sky: GPSDDecoder.Sky?
+    /// The clock check: system time minus GPS time at the last check, whether it is out of line.
+    var clockOffsetS: Double?
+    var clockOutOfLine = false
+    var lastClockCheck = -Double.infinity
     let startedAt = MonotonicClock.now()
     /// Where `watch` events go (the control server's broadcast), if anywhere.
     var watchSink: (@Sendable (String) -> Void)?
@@ -247,6 +251,7 @@ public actor TrackerService {
     }
 
     func process(_ fix: Fix) {
+        checkClock(fix)
         let events = session.ingest(fix)
         if case .accepted = session.tracker.lastOutcome {
             lastFixReceived = MonotonicClock.now()
