@@ -30,6 +30,19 @@ static inline const char *gpstrack_device_path(const struct gps_data_t *data) {
     return data->dev.path;
 }
 
+/* What a SKY report left: satellites used and in view, and the DOPs (NaN when absent). */
+static inline int gpstrack_satellites_used(const struct gps_data_t *data) {
+    return data->satellites_used;
+}
+
+static inline int gpstrack_satellites_visible(const struct gps_data_t *data) {
+    return data->satellites_visible;
+}
+
+static inline const struct dop_t *gpstrack_dop(const struct gps_data_t *data) {
+    return &data->dop;
+}
+
 static inline unsigned long long gpstrack_set(const struct gps_data_t *data) {
     return (unsigned long long)data->set;
 }
@@ -45,5 +58,6 @@ static const unsigned long long GPSTRACK_MODE_SET = MODE_SET;
 static const unsigned long long GPSTRACK_HERR_SET = HERR_SET;
 static const unsigned long long GPSTRACK_SPEED_SET = SPEED_SET;
 static const unsigned long long GPSTRACK_TRACK_SET = TRACK_SET;
+static const unsigned long long GPSTRACK_SATELLITE_SET = SATELLITE_SET;
 
 #endif

@@ -43,6 +43,7 @@ public enum ConfigParser {
         ("no_data_timeout_s", decimal(\.noDataTimeoutS, atLeast: 1, "seconds")),
         ("metrics_file", { c, v in c.metricsFile = v; return nil }),
         ("metrics_interval_s", decimal(\.metricsIntervalS, atLeast: 1, "seconds")),
+        ("clock_offset_warn_s", decimal(\.clockOffsetWarnS, above: 0, "seconds")),
         ("distance_filter_m", number(\.distanceFilterM, min: 0, inclusive: true)),
         ("max_horizontal_error_m", number(\.maxHorizontalErrorM, min: 0, inclusive: false)),
         ("max_speed_mps", number(\.maxSpeedMps, min: 0, inclusive: false)),

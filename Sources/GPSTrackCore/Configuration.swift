@@ -17,6 +17,8 @@ public struct Configuration: Sendable, Equatable {
     /// collector), replaced whole every `metricsIntervalS`; none when nil.
     public var metricsFile: String?
     public var metricsIntervalS = 15.0
+    /// The system clock may differ from GPS time by this much before a `clock_offset` warning. Seconds.
+    public var clockOffsetWarnS = 5.0
     /// Track points older than this many days are pruned.
     public var retentionDays = 90.0
     /// MQTT (OwnTracks) output; none when `mqttHost` is nil.

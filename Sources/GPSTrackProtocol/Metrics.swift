@@ -17,6 +17,8 @@ public enum Metrics {
         m.family("gpstrackd_gpsd_dropped_total", .counter, "gpsd lines dropped before the tracker, by kind.")
         m.sample("gpstrackd_gpsd_dropped_total", ["kind": "fix"], Double(s.gpsd.droppedFixes ?? 0))
         m.sample("gpstrackd_gpsd_dropped_total", ["kind": "malformed"], Double(s.gpsd.droppedMalformed ?? 0))
+        m.family("gpstrackd_gpsd_reconnects_total", .counter, "Connections to gpsd made again after one was lost.")
+        m.sample("gpstrackd_gpsd_reconnects_total", [:], Double(s.gpsd.reconnects))
 
         // A receiver's series carry its device and vanish with its fix.
         let device = ["device": s.gpsd.device ?? ""]
@@ -31,6 +33,26 @@ public enum Metrics {
                 m.family("gpstrackd_fix_error_meters", .gauge, "The last accepted fix's horizontal error estimate.")
                 m.sample("gpstrackd_fix_error_meters", device, eph)
             }
+        }
+
+        if let sky = s.sky {
+            let labels = ["device": sky.device ?? ""]
+            if let used = sky.satellitesUsed, let seen = sky.satellitesSeen {
+                m.family("gpstrackd_satellites_used", .gauge, "Satellites in the followed receiver's solution (gpsd's SKY).")
+                m.sample("gpstrackd_satellites_used", labels, Double(used))
+                m.family("gpstrackd_satellites_seen", .gauge, "Satellites the followed receiver sees (gpsd's SKY).")
+                m.sample("gpstrackd_satellites_seen", labels, Double(seen))
+            }
+            let dops = [("hdop", sky.hdop), ("pdop", sky.pdop), ("vdop", sky.vdop)].compactMap { k, v in v.map { (k, $0) } }
+            if !dops.isEmpty {
+                m.family("gpstrackd_dop", .gauge, "The followed receiver's dilutions of precision (kind hdop, pdop, vdop).")
+                for (kind, v) in dops { m.sample("gpstrackd_dop", ["device": sky.device ?? "", "kind": kind], v) }
+            }
+        }
+
+        if let offset = s.clockOffsetS {
+            m.family("gpstrackd_clock_offset_seconds", .gauge, "System time minus GPS time at the last check.")
+            m.sample("gpstrackd_clock_offset_seconds", [:], offset)
         }
 
         // One label set for the family (node_exporter refuses a family whose samples differ in
@@ -74,6 +96,15 @@ public enum Metrics {
         for state in ["inside", "outside", "unknown"] {
             m.sample("gpstrackd_fences", ["state": state], Double(s.fences.filter { $0.state == state }.count))
         }
+        if let trips = s.tripsTotal {
+            m.family("gpstrackd_trips_total", .counter, "Automatic trips ended.")
+            m.sample("gpstrackd_trips_total", [:], Double(trips))
+        }
+        // The kinds alerts watch are there at 0 before the first: increase() needs a sample before it.
+        var events = s.eventsTotal.counts
+        for kind in seededEventKinds where events[kind] == nil { events[kind] = 0 }
+        m.family("gpstrackd_events_total", .counter, "Events the tracker journaled since the start, by GPSTRACK_EVENT name.")
+        for (kind, n) in events.sorted(by: { $0.key < $1.key }) { m.sample("gpstrackd_events_total", ["kind": kind], Double(n)) }
         m.family("gpstrackd_event_sequence", .gauge, "The last event's sequence number (it only grows).")
         m.sample("gpstrackd_event_sequence", [:], Double(s.seq))
 
@@ -101,6 +132,9 @@ public enum Metrics {
         }
         return m.text
     }
+
+    /// Event kinds written at 0 until they first happen, for the shipped alert rules.
+    public static let seededEventKinds = ["clock_offset", "fix_lost", "gpsd_lost", "guard_breach"]
 
     enum Kind: String { case gauge, counter }
 

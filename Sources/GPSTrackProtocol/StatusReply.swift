@@ -26,12 +26,20 @@ public struct StatusReply: Codable, Sendable, Equatable {
     public var seq = 0
     public var version = ""
     public var uptimeS = 0.0
+    /// What the tracker journaled since the start, by `GPSTRACK_EVENT` name.
+    public var eventsTotal = NamedCounts()
+    /// With `trip_mode = auto`: automatic trips ended (kept across restarts with a store).
+    @Omitted public var tripsTotal: Int?
+    /// The followed receiver's last SKY report; null before one (or with gpsd lost).
+    public var sky: SkyStatus?
+    /// System time minus GPS time at the last clock check, seconds; null before the first.
+    public var clockOffsetS: Double?
 
     public init() {}
 
     enum CodingKeys: String, CodingKey {
         case ok, gpsd, receivers, fix, trip, motion, currentTrip = "current_trip", `guard`, fences, counters, storage, steps, mqtt, seq, version
-        case uptimeS = "uptime_s"
+        case uptimeS = "uptime_s", eventsTotal = "events_total", tripsTotal = "trips_total", sky, clockOffsetS = "clock_offset_s"
     }
 
     public struct GPSDStatus: Codable, Sendable, Equatable {
@@ -42,9 +50,12 @@ public struct StatusReply: Codable, Sendable, Equatable {
         /// Fixes and malformed lines the gpsd stream dropped (present once the source runs).
         @Omitted public var droppedFixes: Int?
         @Omitted public var droppedMalformed: Int?
+        /// Connections to gpsd made again after one was lost, since the start.
+        public var reconnects = 0
         public init() {}
         enum CodingKeys: String, CodingKey {
             case connected, device, address, droppedFixes = "dropped_fixes", droppedMalformed = "dropped_malformed"
+            case reconnects
         }
     }
 
@@ -66,6 +77,20 @@ public struct StatusReply: Codable, Sendable, Equatable {
         public init() {}
         enum CodingKeys: String, CodingKey {
             case mode, time, lat, lon, eph, speed, track, courseText = "course_text", ageS = "age_s"
+        }
+    }
+
+    /// Satellites and dilutions of precision from gpsd's SKY: null where gpsd gave none.
+    public struct SkyStatus: Codable, Sendable, Equatable {
+        public var device: String?
+        public var satellitesUsed: Int?
+        public var satellitesSeen: Int?
+        public var hdop: Double?
+        public var vdop: Double?
+        public var pdop: Double?
+        public init() {}
+        enum CodingKeys: String, CodingKey {
+            case device, satellitesUsed = "satellites_used", satellitesSeen = "satellites_seen", hdop, vdop, pdop
         }
     }
 

@@ -52,6 +52,11 @@ enum Formatter {
         } else {
             lines.append("fix       none")
         }
+        if let k = r.sky {
+            let dops = [("HDOP", k.hdop), ("VDOP", k.vdop), ("PDOP", k.pdop)].compactMap { n, v in v.map { "\(n) \(num($0, 2))" } }
+            lines.append("sky       \(k.satellitesUsed.map { num($0) } ?? "?") of \(k.satellitesSeen.map { num($0) } ?? "?") satellites used"
+                         + (dops.isEmpty ? "" : ", " + dops.joined(separator: " ")))
+        }
         let trip = r.trip
         lines.append("trip      \(trip.state) since \(localTime(trip.startedAt)): "
                      + "\(num(trip.traveledM)) m traveled, \(num(trip.straightLineM)) m in a straight line")

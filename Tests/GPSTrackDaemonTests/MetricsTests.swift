@@ -56,6 +56,14 @@ struct MetricsTests {
         outside.state = "outside"
         s.fences = [inside, outside, outside]
         s.storage.state = "degraded"
+        s.eventsTotal = NamedCounts(["trip_end": 2, "fix_lost": 1])
+        s.tripsTotal = 5
+        s.gpsd.reconnects = 3
+        var sky = StatusReply.SkyStatus()
+        sky.device = "/dev/ttyACM0"
+        (sky.satellitesUsed, sky.satellitesSeen, sky.hdop, sky.pdop) = (8, 16, 1.01, 1.71)
+        s.sky = sky
+        s.clockOffsetS = -0.25
         let text = Metrics.render(s, now: 1_000_000)
         let r = try Self.promtoolAccepts(text)
         #expect(r.status == 0, "promtool check metrics:\n\(r.stdout)\(r.stderr)\n\(text)")
@@ -70,6 +78,17 @@ struct MetricsTests {
         #expect(Self.value(text, "gpstrackd_fences", #"{state="outside"}"#) == 2)
         #expect(Self.value(text, "gpstrackd_storage_degraded") == 1)
         #expect(Self.value(text, "gpstrackd_build_info", #"{version="0.2.0"}"#) == 1)
+        #expect(Self.value(text, "gpstrackd_events_total", #"{kind="trip_end"}"#) == 2)
+        #expect(Self.value(text, "gpstrackd_events_total", #"{kind="fix_lost"}"#) == 1)
+        #expect(Self.value(text, "gpstrackd_events_total", #"{kind="guard_breach"}"#) == 0, "an alert's kind is there before it happens")
+        #expect(Self.value(text, "gpstrackd_trips_total") == 5)
+        #expect(Self.value(text, "gpstrackd_clock_offset_seconds") == -0.25)
+        #expect(Self.value(text, "gpstrackd_satellites_used", #"{device="/dev/ttyACM0"}"#) == 8)
+        #expect(Self.value(text, "gpstrackd_satellites_seen", #"{device="/dev/ttyACM0"}"#) == 16)
+        #expect(Self.value(text, "gpstrackd_dop", #"{device="/dev/ttyACM0",kind="hdop"}"#) == 1.01)
+        #expect(Self.value(text, "gpstrackd_dop", #"{device="/dev/ttyACM0",kind="pdop"}"#) == 1.71)
+        #expect(Self.samples(text, "gpstrackd_dop").count == 2, "no VDOP from gpsd, no VDOP series")
+        #expect(Self.value(text, "gpstrackd_gpsd_reconnects_total") == 3)
         // Each receiver by its device; one without an error estimate has no error series.
         s.receivers = [.init(path: "/dev/ttyACM0", followed: true, mode: 3, eph: 4.5, lastFix: nil, ignored: 0),
                        .init(path: "/dev/ttyUSB1", followed: false, mode: 2, eph: nil, lastFix: nil, ignored: 17)]
@@ -127,6 +146,13 @@ struct MetricsTests {
         #expect(s.fences.map(\.state) == ["unknown"])
         #expect(Self.value(metrics.stdout, "gpstrackd_fences", #"{state="unknown"}"#) == 1)
         #expect(Self.value(metrics.stdout, "gpstrackd_gpsd_connected", #"{address="127.0.0.1:\#(port)"}"#) == 0)
+        // Events by kind: what the journal holds of this daemon is the truth.
+        for kind in ["gpsd_connected", "gpsd_lost", "fix_acquired", "fences_determined", "enter", "exit"] {
+            let n = s.eventsTotal.counts[kind] ?? 0
+            try LiveHarness.waitFor("\(n) '\(kind)' entries in the journal", timeout: 30) { try daemon.entries(kind).count == n }
+            #expect(n >= 1, "\(kind): \(s.eventsTotal.counts)")
+            #expect(Self.value(metrics.stdout, "gpstrackd_events_total", #"{kind="\#(kind)"}"#) == Double(n))
+        }
 
         // The file the daemon keeps replacing reaches the same count (the walk is over).
         try LiveHarness.waitFor("the metrics file with \(Int(accepted)) accepted fixes", timeout: 30) {

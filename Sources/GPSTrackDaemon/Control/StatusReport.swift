@@ -74,6 +74,18 @@ extension TrackerService {
         r.seq = Int(session.seq)
         r.version = Daemon.version
         r.uptimeS = (MonotonicClock.now() - startedAt).rounded(decimals: 1)
+        r.gpsd.reconnects = gpsdReconnects
+        r.eventsTotal = NamedCounts(eventCounts)
+        if configuration.tracker.tripMode == .auto { r.tripsTotal = session.tracker.trips.tripsEnded }
+        if let sky, selector.followed == nil || selector.followed == "" || sky.device == selector.followed {
+            var k = StatusReply.SkyStatus()
+            k.device = sky.device
+            k.satellitesUsed = sky.used
+            k.satellitesSeen = sky.seen
+            (k.hdop, k.vdop, k.pdop) = (sky.hdop, sky.vdop, sky.pdop)
+            r.sky = k
+        }
+        r.clockOffsetS = clockOffsetS?.rounded(decimals: 3)
         return r
     }
 

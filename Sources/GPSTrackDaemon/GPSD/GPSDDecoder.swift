@@ -13,7 +13,9 @@ public final class GPSDDecoder {
         /// A DEVICE report: a receiver appeared (`activated`) or went away (gpsd 3.22 sends
         /// `"activated":0`, which its own libgps does not parse, when a receiver is removed).
         case device(path: String?, activated: Bool)
-        /// Another class gpsd sends (VERSION, DEVICES, WATCH, SKY, ...): ignored for tracking.
+        /// A SKY report, read when given a time, at most one per receiver per `skyIntervalS`.
+        case sky(Sky)
+        /// Another class gpsd sends (VERSION, DEVICES, WATCH, a SKY not read...): ignored for tracking.
         case other(className: String)
         /// Not a gpsd JSON object.
         case malformed(reason: String)
@@ -24,8 +26,13 @@ public final class GPSDDecoder {
     /// Longest line accepted; gpsd's own reports are a few kilobytes at most.
     public static let maxLineBytes = 64 * 1024
 
-    private let data: UnsafeMutablePointer<gps_data_t>
+    let data: UnsafeMutablePointer<gps_data_t>
     private var scratch: [CChar] = []
+    /// Seconds between two SKY reports read from one receiver: the rest are only checked
+    /// (a SKY is the heaviest line gpsd sends; status and the metrics want only the last).
+    public var skyIntervalS = 1.0
+    /// When each receiver's last SKY was read, by device path.
+    var skyRead: [String: Double] = [:]
     /// The line check's storage, kept between lines.
     private var checkBuffers = JSONLineCheck.Buffers()
 
@@ -40,7 +47,8 @@ public final class GPSDDecoder {
 
     /// Decodes one line (without its newline): checked and made compact by `JSONLineCheck`
     /// first, so libgps's parser only ever sees one well-formed object in gpsd's own form.
-    public func decode(_ line: ArraySlice<UInt8>) -> Record {
+    /// `now` (monotonic seconds) spaces the SKY reports read; without it none is read.
+    public func decode(_ line: ArraySlice<UInt8>, now: Double? = nil) -> Record {
         let body: [UInt8]
         switch JSONLineCheck.check(line, maxBytes: Self.maxLineBytes, reusing: &checkBuffers) {
         case .blank: return .blank
@@ -48,9 +56,11 @@ public final class GPSDDecoder {
         case .object(let compact): body = compact
         }
         guard let className = Self.className(body[...]) else { return .malformed(reason: "no \"class\" member") }
-        // Only TPV and DEVICE inform the tracker: the others (SKY with its satellites, the
-        // heaviest line gpsd sends, VERSION, WATCH...) need no unpacking.
-        guard className == "TPV" || className == "DEVICE" else { return .other(className: className) }
+        // Only TPV, DEVICE and SKY inform the tracker: the others (VERSION, WATCH...) need no
+        // unpacking, and a SKY only now and then.
+        guard className == "TPV" || className == "DEVICE" || (className == "SKY" && skyDue(body[...], now: now)) else {
+            return .other(className: className)
+        }
 
         scratch.removeAll(keepingCapacity: true)
         body.withUnsafeBufferPointer { raw in
@@ -68,12 +78,13 @@ public final class GPSDDecoder {
         if status > 0, className == "TPV" {
             return .malformed(reason: "libgps refused the TPV report: \(String(cString: json_error_string(status)))")
         }
+        if className == "SKY" { return status == 0 ? sky(body[...]) : .other(className: className) }
         return Self.record(className: className, body: body[...], data: data)
     }
 
     /// Decodes a line as a `LineSplitter` cut it: a line cut at the length limit is malformed.
-    public func decode(_ line: LineSplitter.Line) -> Record {
-        line.truncated ? Self.tooLong : decode(line.bytes[...])
+    public func decode(_ line: LineSplitter.Line, now: Double? = nil) -> Record {
+        line.truncated ? Self.tooLong : decode(line.bytes[...], now: now)
     }
 
     /// What a line cut at the length limit is.

@@ -65,7 +65,7 @@ public final class GPSDSource: Sendable {
 
     private static func isBounded(_ r: GPSDDecoder.Record) -> Bool {
         switch r {
-        case .tpv, .malformed: true
+        case .tpv, .malformed, .sky: true
         default: false
         }
     }
@@ -75,7 +75,9 @@ public final class GPSDSource: Sendable {
     private func hand(_ record: GPSDDecoder.Record, to batch: inout [Event]) {
         if Self.isBounded(record) {
             guard pending.load(ordering: .relaxed) < Self.maxPending else {
-                if case .tpv = record { droppedFixCount.add(1, ordering: .relaxed) } else { droppedMalformedCount.add(1, ordering: .relaxed) }
+                // A SKY dropped is not counted: the next one supersedes it.
+                if case .tpv = record { droppedFixCount.add(1, ordering: .relaxed) }
+                if case .malformed = record { droppedMalformedCount.add(1, ordering: .relaxed) }
                 return
             }
             pending.add(1, ordering: .relaxed)
@@ -173,8 +175,10 @@ public final class GPSDSource: Sendable {
                 // tracker per read, not per line.
                 var batch: [Event] = []
                 var readAt: Double?
+                // One clock reading per read spaces the SKY reports read (none per line).
+                let skyClock = MonotonicClock.now()
                 while let line = splitter.nextSlice() {
-                    let record = line.truncated ? GPSDDecoder.tooLong : decoder.decode(line.bytes)
+                    let record = line.truncated ? GPSDDecoder.tooLong : decoder.decode(line.bytes, now: skyClock)
                     if case .blank = record { continue }
                     if case .tpv = record {
                         let at = readAt ?? MonotonicClock.now()

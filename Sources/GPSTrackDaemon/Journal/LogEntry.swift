@@ -60,5 +60,7 @@ public struct LogEntry: Sendable {
         "malformed": "9f3b41adc3a84045b9a267de3e51610e",
         "stalled": "0d5c941b7506442b85ec16fdae2a65c7",
         "stall_over": "ebdf102c2b754239ab8c9a380efaffeb",
+        "clock_offset": "5b0e4f0f3c6a4d7e9a51c2d8e3f47a16",
+        "clock_in_line": "c7d21a9e64b84f0a8e3b5f6a1d2c9e08",
     ]
 }

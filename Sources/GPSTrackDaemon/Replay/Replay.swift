@@ -84,7 +84,7 @@ public struct Replay {
                     if malformed <= Self.maxReportedMalformed {
                         try err.writeLine("gpstrackd: \(name):\(line.number): malformed line skipped: \(reason)")
                     }
-                case .other, .device, .blank:
+                case .other, .device, .sky, .blank:
                     break
                 }
             }

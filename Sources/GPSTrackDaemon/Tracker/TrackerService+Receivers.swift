@@ -34,9 +34,22 @@ extension TrackerService {
         process(epoch)
     }
 
+    /// Keeps the followed receiver's SKY (any receiver's before one is followed); a report
+    /// without a satellite list keeps the counts of the one before.
+    func noteSky(_ s: GPSDDecoder.Sky) {
+        if let followed = selector.followed, !followed.isEmpty, s.device != followed { return }
+        var merged = s
+        if let old = sky, old.device == s.device {
+            merged.used = s.used ?? old.used
+            merged.seen = s.seen ?? old.seen
+        }
+        sky = merged
+    }
+
     /// gpsd deactivated a receiver (`path` nil: it named none, the followed one is meant).
     func removeDevice(_ path: String?) {
         let removed = path ?? selector.followed ?? device
+        if sky?.device == removed { sky = nil }
         if let removed {
             var pending = assemblers.removeValue(forKey: removed)
             for epoch in pending?.flush() ?? [] { route(epoch) }

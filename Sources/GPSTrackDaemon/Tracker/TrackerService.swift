@@ -27,6 +27,15 @@ public actor TrackerService {
     var gpsdConnected = false
     var device: String?
     var lastFixReceived: Double?
+    /// What was journaled since the start, by `GPSTRACK_EVENT` name (`status`, the metrics).
+    var eventCounts: [String: Int] = [:]
+    var gpsdReconnects = 0
+    /// The followed receiver's last SKY report (satellites and DOPs).
+    var sky: GPSDDecoder.Sky?
+    /// The clock check: system time minus GPS time at the last check, whether it is out of line.
+    var clockOffsetS: Double?
+    var clockOutOfLine = false
+    var lastClockCheck = -Double.infinity
     let startedAt = MonotonicClock.now()
     /// Where `watch` events go (the control server's broadcast), if anywhere.
     var watchSink: (@Sendable (String) -> Void)?
@@ -61,6 +70,7 @@ public actor TrackerService {
             session.restore(trip: restored.trip, counters: restored.counters, seq: restored.seq, fences: restored.fences,
                             trips: configuration.tracker.tripMode == .auto ? restored.motion : nil)
             if let trip = restored.trip {
+                eventCounts["restored"] = 1
                 journal.log(LogEntry(event: "restored", priority: .info,
                                      message: "Carrying on: trip of \(EventLog.metres(trip.traveledM)), events from #\(restored.seq + 1), "
                                         + "\(restored.fences.count) fences remembered, \(restored.counters?.total ?? 0) fixes counted",
@@ -113,11 +123,17 @@ public actor TrackerService {
     /// Logs an entry and streams it to watchers: a tracking event as its `EventLine` (`json`,
     /// replay's line), anything else as a `NoticeLine`.
     func emit(_ entry: LogEntry, json: String? = nil) {
-        journal.log(entry)
+        log(entry)
         guard let watchSink else { return }
         if let json { watchSink(json); return }
         let fields = entry.fields.filter { $0.0.hasPrefix("GPSTRACK_") }.map { NoticeLine.Field($0.0.dropFirst(9).lowercased(), $0.1) }
         watchSink(ReplyEncoder.encode(NoticeLine(event: entry.event, message: entry.message, fields: fields)))
+    }
+
+    /// Journals an entry and counts it by its event name.
+    func log(_ entry: LogEntry) {
+        eventCounts[entry.event, default: 0] += 1
+        journal.log(entry)
     }
 
     /// Handles one report or state change of the gpsd source.
@@ -129,19 +145,25 @@ public actor TrackerService {
         case .record(.device(let path, let activated)):
             guard !activated else { device = path ?? device; return }
             removeDevice(path)
+        case .record(.sky(let s)):
+            noteSky(s)
         case .record(.malformed(let reason)):
             noteMalformed(reason)
         case .record(.other), .record(.blank):
             break
         case .lost(let reason):
             gpsdConnected = false
+            sky = nil
             emit(LogEntry(event: "gpsd_lost", priority: .warning, message: "Lost gpsd: \(reason); retrying",
                                  fields: [("GPSTRACK_GPSD", "\(configuration.gpsdHost):\(configuration.gpsdPort)")]))
             loseFix(reason: "gpsd lost")
         case .restored(let after):
             gpsdConnected = true
             var message = "Receiving from gpsd at \(configuration.gpsdHost):\(configuration.gpsdPort)"
-            if let after { message += " again after \(Int(after.rounded())) s" }
+            if let after {
+                message += " again after \(Int(after.rounded())) s"
+                gpsdReconnects += 1
+            }
             emit(LogEntry(event: "gpsd_connected", priority: .info, message: message,
                                  fields: [("GPSTRACK_GPSD", "\(configuration.gpsdHost):\(configuration.gpsdPort)")]))
         }
@@ -184,7 +206,7 @@ public actor TrackerService {
         steps?.save(force: true)
         persist(force: true)
         let trip = session.tracker.trip, counters = session.tracker.counters
-        journal.log(LogEntry(
+        log(LogEntry(
             event: "summary", priority: .info,
             message: "Trip: \(EventLog.metres(trip.traveledM)) traveled, \(EventLog.metres(trip.straightLineM)) in a straight line; "
                 + "\(counters.accepted) of \(counters.total) fixes accepted",
@@ -205,7 +227,7 @@ public actor TrackerService {
         let now = MonotonicClock.now()
         guard now - lastMalformedLog >= Self.malformedLogInterval else { return }
         let more = malformedUnlogged > 1 ? " (\(malformedUnlogged) malformed lines since the last entry, \(malformed) in all)" : ""
-        journal.log(LogEntry(event: "malformed", priority: .warning, message: "Malformed line from gpsd skipped: \(reason)\(more)",
+        log(LogEntry(event: "malformed", priority: .warning, message: "Malformed line from gpsd skipped: \(reason)\(more)",
                              fields: [("GPSTRACK_REASON", reason), ("GPSTRACK_SKIPPED", String(malformedUnlogged)),
                                       ("GPSTRACK_MALFORMED_TOTAL", String(malformed))]))
         lastMalformedLog = now
@@ -229,6 +251,7 @@ public actor TrackerService {
     }
 
     func process(_ fix: Fix) {
+        checkClock(fix)
         let events = session.ingest(fix)
         if case .accepted = session.tracker.lastOutcome {
             lastFixReceived = MonotonicClock.now()
