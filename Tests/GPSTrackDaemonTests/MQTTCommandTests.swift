@@ -1,0 +1,64 @@
+import Foundation
+import GPSTrackCore
+@testable import GPSTrackDaemon
+import Testing
+
+/// The broker's command parser on hostile payloads: each refusal by its reason, each command by
+/// value, and the fuzz harness's property (the canonical form reads back) over its seed corpus.
+struct MQTTCommandTests {
+    static func parse(_ text: String) -> Result<MQTTCommand, MQTTCommand.Refusal> { MQTTCommand.parse(Array(text.utf8)) }
+
+    @Test func commandsByValue() {
+        #expect(Self.parse(#"{"_type":"cmd","action":"reportLocation"}"#) == .success(.reportLocation))
+        #expect(Self.parse(#"{"action":"guard","_type":"cmd","on":false}"#) == .success(.guard(false)))
+        #expect(Self.parse(#"{"_type":"cmd","action":"trip","trip":"stop"}"#) == .success(.trip(.stop)))
+        #expect(Self.parse(#"{"_type":"cmd","action":"reportSteps","from":1700000000}"#) == .success(.reportSteps(from: 1_700_000_000, to: nil)))
+        #expect(Self.parse("{\n \"_type\" : \"cmd\",\n \"action\" : \"dump\"\n}\n") == .success(.dump))
+    }
+
+    @Test func refusalsSayWhy() {
+        let cases: [(String, String?, String)] = [
+            (#"[1,2]"#, nil, "not a JSON object"),
+            (#"{"_type":"cmd""#, nil, "not JSON"),
+            (#"{"action":"status"}"#, nil, "no \"_type\""),
+            (#"{"_type":"location","action":"status"}"#, nil, "\"_type\" is \"location\", not \"cmd\""),
+            (#"{"_type":"cmd"}"#, nil, "no \"action\""),
+            (#"{"_type":"cmd","action":7}"#, nil, "\"action\" is a number"),
+            (#"{"_type":"cmd","action":"selfDestruct"}"#, "selfDestruct", "unknown action"),
+            (#"{"_type":"cmd","action":"status","verbose":true}"#, "status", "unknown member \"verbose\""),
+            (#"{"_type":"cmd","action":"guard","on":"yes"}"#, "guard", "\"on\" is \"yes\", not true or false"),
+            (#"{"_type":"cmd","action":"guard"}"#, "guard", "no \"on\""),
+            (#"{"_type":"cmd","action":"trip","trip":"pause"}"#, "trip", "\"trip\" is \"pause\""),
+            (#"{"_type":"cmd","action":"reportSteps","from":-1}"#, "reportSteps", "\"from\" is a number, not Unix seconds"),
+            (#"{"_type":"cmd","action":"status","x":{"y":[1]}}"#, nil, "nested deeper than 2"),
+            (#"{"_type":"cmd","action":"anchor"}"#, "anchor", "not available from the broker"),
+        ]
+        for (payload, action, reason) in cases {
+            guard case .failure(let r) = Self.parse(payload) else { Issue.record("\(payload) was accepted"); continue }
+            #expect(r.action == action && r.reason.contains(reason), "\(payload): \(r)")
+        }
+        #expect(MQTTCommand.parse([UInt8](repeating: 0x20, count: MQTTCommand.maxBytes + 1)) == .failure(.init(reason: "longer than 65536 bytes")))
+        // 60,000 brackets: refused by the depth count, not by recursion.
+        let deep = String(repeating: "[", count: 60_000)
+        #expect(Self.parse(deep) == .failure(.init(reason: "nested deeper than 2 (a command is one flat object)")))
+        // A hostile action name is echoed cut short and without control characters.
+        guard case .failure(let r) = Self.parse(#"{"_type":"cmd","action":"\u001b[31m"# + String(repeating: "x", count: 500) + #""}"#) else {
+            Issue.record("accepted"); return
+        }
+        #expect(r.action?.hasPrefix("?[31m") == true && r.action?.count == 64, "\(r)")
+    }
+
+    /// The fuzz harness's property, over its seed corpus and every command.
+    @Test func canonicalFormReadsBack() throws {
+        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../fuzz/mqtt-command/corpus").path
+        let seeds = try FileManager.default.contentsOfDirectory(atPath: dir)
+        #expect(seeds.count >= 5)
+        var commands: [MQTTCommand] = [.reportLocation, .status, .dump, .waypoints, .reload, .guard(true), .guard(false),
+                                       .reportSteps(from: 0.1, to: 1e10 + 0.5), .reportSteps(from: nil, to: nil)]
+        commands += MQTTCommand.TripVerb.allCases.map { .trip($0) }
+        for seed in seeds {
+            if case .success(let c) = MQTTCommand.parse(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/" + seed)))) { commands.append(c) }
+        }
+        for c in commands { #expect(MQTTCommand.parse(Array(c.json.utf8)) == .success(c), "\(c.json)") }
+    }
+}
