@@ -19,7 +19,8 @@ struct MQTTCommandLiveTests {
         let broker: MQTTTests.Broker
         let sub: MQTTTests.Subscriber
         let feed: LiveHarness.Feed
-        let daemon: LiveHarness.DaemonProcess
+        private(set) var daemon: LiveHarness.DaemonProcess
+        let arguments: [String], config: String
         let trace = LiveDaemonTests.walk(seconds: 230, seed: 31)
 
         init(_ name: String, config: String) throws {
@@ -35,11 +36,17 @@ struct MQTTCommandLiveTests {
             // Slow enough (a tenth of a second a sentence) that the walk lasts through the commands.
             feed = try LiveHarness.Feed(log: try LiveHarness.nmeaFile("cmd-\(name).nmea", fixes: trace.fixes, padding: 5),
                                         port: gpsPort, cycle: 0.1)
-            daemon = try LiveHarness.DaemonProcess(
-                arguments: ["--gpsd", "127.0.0.1:\(gpsPort)", "--fences", try LiveDaemonTests.fencesFile("cmd-\(name).geojson")],
-                extraConfig: "mqtt_host = 127.0.0.1\nmqtt_port = \(port)\nmqtt_topic = \(base)\nmqtt_min_interval_s = 0\n"
-                    + "mqtt_user = box\nmqtt_password_file = \(dir)/password\n" + config)
+            arguments = ["--gpsd", "127.0.0.1:\(gpsPort)", "--fences", try LiveDaemonTests.fencesFile("cmd-\(name).geojson")]
+            self.config = "mqtt_host = 127.0.0.1\nmqtt_port = \(port)\nmqtt_topic = \(base)\nmqtt_min_interval_s = 0\n"
+                + "mqtt_user = box\nmqtt_password_file = \(dir)/password\n" + config
+            daemon = try LiveHarness.DaemonProcess(arguments: arguments, extraConfig: self.config, stateDirectory: dir + "/state")
             try LiveHarness.waitFor("a location on the broker", timeout: 60) { on(base).contains { $0["_type"] as? String == "location" } }
+        }
+
+        /// Stops the daemon and starts it again on the same state directory.
+        func restart() throws {
+            #expect(daemon.stop() == 0)
+            daemon = try LiveHarness.DaemonProcess(arguments: arguments, extraConfig: config, stateDirectory: dir + "/state")
         }
 
         func on(_ topic: String) -> [[String: Any]] { sub.messages().filter { $0.0 == topic }.map(\.1) }
@@ -150,5 +157,45 @@ struct MQTTCommandLiveTests {
         #expect(try rig.daemon.entries("mqtt_command_ignored").count == 1)
         #expect(rig.daemon.stop() == 0)
         #expect(rig.on(rig.base + "/status").isEmpty && rig.on(rig.base + "/cmd/result").isEmpty)
+    }
+
+    /// `setWaypoints`: a circle on the walk's way pushed, entered, kept across a restart; a bad
+    /// list refused naming its bad entries and a clash with the file refused, the set kept.
+    @Test func pushedWaypointsAreEnteredAndKept() throws {
+        let rig = try Rig("push", config: "mqtt_commands = on\nmqtt_command_allow = status,setWaypoints\n")
+        let result = rig.base + "/cmd/result"
+        let dock = Geodesic.destination(from: LiveDaemonTests.base, azimuth: 90, distance: 250)
+        let push = #"{"_type":"cmd","action":"setWaypoints","waypoints":{"_type":"waypoints","waypoints":["#
+            + #"{"_type":"waypoint","desc":"Dock","lat":\#(dock.latitude),"lon":\#(dock.longitude),"rad":40,"rid":"dock","tst":1}]}}"#
+        let done = try rig.ask(push, on: result) { $0["action"] as? String == "setWaypoints" }
+        #expect(done["result"] as? String == "done" && (done["reply"] as? [String: Any])?["fences"] as? Int == 2, "\(done)")
+        // A referee, not a bound: the walk reaches the dock in about 60 s at this pace.
+        try rig.daemon.waitFor("enter", containing: "Dock", timeout: 600)
+        #expect(try rig.daemon.entries("enter").map { $0["GPSTRACK_FENCE"] as? String } == ["ring", "dock"])
+
+        // Bare array, two bad entries of three: both named, nothing applied.
+        let bad = #"{"_type":"cmd","action":"setWaypoints","waypoints":[{"desc":"A","lat":91,"lon":8,"rad":10,"rid":"a"},"#
+            + #"{"desc":"B","lat":47,"lon":8,"rad":10,"rid":"b"},{"desc":"C","lat":47,"lon":8,"rad":-1,"rid":"c"}]}"#
+        let refused = try rig.ask(bad, on: result) { $0["result"] as? String == "refused" }
+        #expect(refused["reason"] as? String == #"waypoint 1 (rid "a"): "lat" must be a number from -90 to 90; "#
+                + #"waypoint 3 (rid "c"): "rad" must be metres above 0, at most 100000"#, "\(refused)")
+        let clash = try rig.ask(#"{"_type":"cmd","action":"setWaypoints","waypoints":[{"desc":"R","lat":47,"lon":8,"rad":10,"rid":"ring"}]}"#,
+                                on: result) { $0["result"] as? String == "failed" }
+        #expect((clash["reason"] as? String)?.contains(#"pushed waypoint id "ring" is a fence of the fences file"#) == true, "\(clash)")
+        let status = try rig.ask(#"{"_type":"cmd","action":"status"}"#, on: rig.base + "/status")
+        #expect(status["fences_loaded"] as? Int == 2)
+
+        // After the restart: asked again until answered (one sent before the daemon subscribed is lost).
+        try rig.restart()
+        let before = rig.on(rig.base + "/status").count
+        var sentAt = Date.distantPast
+        try LiveHarness.waitFor("a status after the restart", timeout: 60) {
+            if rig.on(rig.base + "/status").count > before { return true }
+            if Date().timeIntervalSince(sentAt) > 2 { try rig.send(#"{"_type":"cmd","action":"status"}"#); sentAt = Date() }
+            return false
+        }
+        #expect(rig.on(rig.base + "/status").dropFirst(before).allSatisfy { $0["fences_loaded"] as? Int == 2 })
+        let waypoints = rig.on(rig.base + "/waypoints").last?["waypoints"] as? [[String: Any]] ?? []
+        #expect(waypoints.map { $0["rid"] as? String } == ["ring", "dock"] && waypoints.last?["rad"] as? Int == 40, "\(waypoints)")
     }
 }

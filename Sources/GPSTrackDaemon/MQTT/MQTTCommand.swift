@@ -15,6 +15,8 @@ public enum MQTTCommand: Sendable, Equatable {
     /// `{"action":"trip","trip":"start"}`: the manual trip's verbs.
     case trip(TripVerb)
     case reload
+    /// OwnTracks' `setWaypoints`: the pushed circles, replacing the pushed set.
+    case setWaypoints([Waypoint])
 
     public enum TripVerb: String, Sendable, CaseIterable { case start, stop, reset }
 
@@ -26,8 +28,9 @@ public enum MQTTCommand: Sendable, Equatable {
 
     /// Longest payload read (the publisher drops longer ones before they get here).
     public static let maxBytes = 64 * 1024
-    /// Deepest nesting of arrays and objects: a command is one flat object.
-    public static let maxDepth = 2
+    /// Deepest nesting of arrays and objects: a command is one flat object, but for the nested
+    /// form of `setWaypoints` (command, waypoints, list, waypoint).
+    public static let maxDepth = 4
     /// Longest action name echoed in a refusal.
     static let maxEcho = 64
 
@@ -42,6 +45,7 @@ public enum MQTTCommand: Sendable, Equatable {
         case .guard: "guard"
         case .trip: "trip"
         case .reload: "reload"
+        case .setWaypoints: "setWaypoints"
         }
     }
 
@@ -56,13 +60,15 @@ public enum MQTTCommand: Sendable, Equatable {
             if let to { o.add("to", to) }
         case .guard(let on): o.add("on", on)
         case .trip(let verb): o.add("trip", verb.rawValue)
+        case .setWaypoints(let list): o.add("waypoints", raw: "[" + list.map(\.json).joined(separator: ",") + "]")
         case .reportLocation, .status, .dump, .waypoints, .reload: break
         }
         return o.encoded
     }
 
     /// The members each action takes besides `_type` and `action`.
-    static let members: [String: Set<String>] = ["reportSteps": ["from", "to"], "guard": ["on"], "trip": ["trip"]]
+    static let members: [String: Set<String>] = ["reportSteps": ["from", "to"], "guard": ["on"], "trip": ["trip"],
+                                                  "setWaypoints": ["waypoints"]]
 
     /// Reads one payload. Refused: more than `maxBytes`, nested deeper than `maxDepth`, not JSON,
     /// not an object, `_type` other than `cmd`, an action unknown or not (yet) run from the
@@ -70,7 +76,7 @@ public enum MQTTCommand: Sendable, Equatable {
     public static func parse(_ payload: [UInt8]) -> Result<MQTTCommand, Refusal> {
         guard payload.count <= maxBytes else { return .failure(Refusal(reason: "longer than \(maxBytes) bytes")) }
         guard depth(payload, limit: maxDepth) <= maxDepth else {
-            return .failure(Refusal(reason: "nested deeper than \(maxDepth) (a command is one flat object)"))
+            return .failure(Refusal(reason: "nested deeper than \(maxDepth)"))
         }
         let value: JSONValue
         do { value = try JSONValue.parse(payload) } catch { return .failure(Refusal(reason: "not JSON: \(error)")) }
@@ -115,8 +121,14 @@ public enum MQTTCommand: Sendable, Equatable {
                 return refuse("\"trip\" is \(describe(v)), not \"start\", \"stop\" or \"reset\"")
             }
             return .success(.trip(verb))
+        case "setWaypoints":
+            guard let v = o["waypoints"] else { return refuse("no \"waypoints\"") }
+            switch waypointList(v) {
+            case .success(let list): return .success(.setWaypoints(list))
+            case .failure(let why): return refuse(why.text)
+            }
         default:
-            // setWaypoints, setFences, anchor: named by the issue, not run from the broker yet.
+            // setFences, anchor: named by the issue, not run from the broker yet.
             return refuse("not available from the broker in this version")
         }
     }

@@ -67,7 +67,34 @@ extension TrackerService {
             let request: ControlRequest = switch verb { case .start: .start; case .stop: .stop; case .reset: .reset }
             return controlled(request, command, mqtt, "trip \(verb.rawValue)")
         case .reload: return controlled(.reload, command, mqtt, "fences reloaded")
+        case .setWaypoints(let list): return pushWaypoints(list, command, mqtt)
         }
+    }
+
+    /// `setWaypoints`: the pushed set replaced whole, kept in the state directory first, merged
+    /// with the file's fences and applied as a reload is (fences kept carry their state over).
+    /// A clash with a file id, or a state file that cannot be written, leaves all as it was.
+    private func pushWaypoints(_ list: [MQTTCommand.Waypoint], _ command: MQTTCommand, _ mqtt: MQTTPublisher) -> Result<String, ControlError> {
+        let dir = configuration.stateDirectory
+        let index: FenceIndex?
+        do {
+            let old = Set(try PushedWaypoints.load(dir).map(\.rid))
+            let fileFences = (session.geofences?.index.fences ?? []).filter { !old.contains($0.id) }
+            index = try PushedWaypoints.merged(fileFences, pushed: list, file: PushedWaypoints.path(dir))
+        } catch {
+            return answered(.failure(ControlError("waypoints not applied, the previous ones stay in force: \(error)")), command, mqtt)
+        }
+        if let problem = PushedWaypoints.save(list, stateDirectory: dir) {
+            return answered(.failure(ControlError("waypoints not applied, the previous ones stay in force: \(problem)")), command, mqtt)
+        }
+        session.replaceFences(index)
+        fencesLoadedAt = Int(time(nil))
+        publishWaypoints()
+        let count = index?.fences.count ?? 0
+        emit(LogEntry(event: "fences_reloaded", priority: .info, message: "\(list.count) waypoints pushed from the broker, \(count) fences in force",
+                      fields: [("GPSTRACK_FENCES", String(count))]))
+        return answered(.success("\(list.count) waypoints pushed, \(count) fences in force"), command, mqtt,
+                        reply: "{\"ok\":true,\"pushed\":\(list.count),\"fences\":\(count)}")
     }
 
     /// A command the control socket also knows, run by its handler (the same checks and events);
@@ -85,7 +112,8 @@ extension TrackerService {
         var o = JSONObject()
         o.add("_type", "cmdresult")
         o.add("action", command.action)
-        o.add("cmd", raw: command.json)
+        // The command echoed, but for a waypoint list (up to 64 KiB): its count is in `reply`.
+        if case .setWaypoints = command {} else { o.add("cmd", raw: command.json) }
         switch outcome {
         case .success: o.add("result", "done")
         case .failure(let e): o.add("result", "failed"); o.add("reason", e.message)
