@@ -38,6 +38,8 @@ struct MQTTCommandTests {
             (#"{"_type":"cmd","action":"status","x":{"y":[[{}]]}}"#, nil, "nested deeper than 4"),
             (#"{"_type":"cmd","action":"setWaypoints","waypoints":[{"desc":"A","lat":1,"lon":2,"rad":3,"rid":"a"},{"desc":"A","lat":1,"lon":2,"rad":3,"rid":"a","uuid":"u"},{"desc":"B","lat":1,"lon":2,"rad":3,"rid":"a"}]}"#,
              "setWaypoints", #"waypoint 2 (rid "a"): unknown member "uuid"; waypoint 3 (rid "a"): rid used twice"#),
+            (#"{"_type":"cmd","action":"setWaypoints","waypoints":[{"desc":"A","lat":1,"lon":200,"rad":3,"rid":"a"},{"desc":"B","lat":1,"lon":2,"rad":0,"rid":"b"}]}"#,
+             "setWaypoints", #"waypoint 1 (rid "a"): "lon" must be a number from -180 to 180; waypoint 2 (rid "b"): "rad" must be metres above 0"#),
             (#"{"_type":"cmd","action":"setWaypoints","waypoints":7}"#, "setWaypoints", "\"waypoints\" is a number, not an array"),
             (#"{"_type":"cmd","action":"anchor"}"#, "anchor", "not available from the broker"),
         ]
