@@ -35,6 +35,21 @@ public enum ConfigParser {
         ("mqtt_min_interval_s", decimal(\.mqtt.minIntervalS, atLeast: 0, "seconds")),
         ("mqtt_min_distance_m", decimal(\.mqtt.minDistanceM, atLeast: 0, "metres")),
         ("mqtt_outbox_max", whole(\.mqtt.outboxMax, 10...Int.max)),
+        ("mqtt_commands", { c, v in
+            guard let on = ["on": true, "off": false][v] else { return "expected on or off, got '\(v)'" }
+            c.mqtt.commands = on
+            return nil
+        }),
+        ("mqtt_command_allow", { c, v in
+            // Each name between commas, without the blanks around it (a name has none inside).
+            let names = v.split(separator: ",", omittingEmptySubsequences: false)
+                .map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
+            if let bad = names.first(where: { !MQTTConfig.commandActions.contains($0) }) {
+                return "unknown action '\(bad)' (known: \(MQTTConfig.commandActions.joined(separator: ", ")))"
+            }
+            c.mqtt.commandAllow = names
+            return nil
+        }),
         ("retention_days", decimal(\.retentionDays, above: 0, "days")),
         ("admin_group", { c, v in c.adminGroup = v; return nil }),
         ("max_clients", whole(\.maxClients, 1...4096)),

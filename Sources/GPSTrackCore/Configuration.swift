@@ -102,6 +102,16 @@ public struct MQTTConfig: Sendable, Equatable {
     public var heartbeatS = 900.0
     /// The outbox holds at most this many messages; the oldest locations go first.
     public var outboxMax = 10_000
+    /// Whether commands from `<base>/cmd` run (`mqtt_commands`); off, only `reportSteps` does.
+    public var commands = false
+    /// The actions a broker command may run (`mqtt_command_allow`).
+    public var commandAllow = MQTTConfig.readOnlyActions
+
+    /// Every action `mqtt_command_allow` may name: OwnTracks' and gpstrackd's own.
+    public static let commandActions = ["reportLocation", "status", "dump", "waypoints", "setWaypoints", "setFences",
+                                        "guard", "trip", "reload", "anchor"]
+    /// The default allow list: the actions that only report.
+    public static let readOnlyActions = ["reportLocation", "status", "waypoints"]
 
     public init() {}
 }

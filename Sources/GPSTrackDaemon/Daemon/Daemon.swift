@@ -55,7 +55,14 @@ public enum Daemon {
     private static func run(_ options: DaemonOptions, journal: Journal, store: sending Store, mqtt: MQTTPublisher?) async -> ExitCode {
         let config = options.configuration
         let service: TrackerService
-        do { service = try TrackerService(configuration: config, fences: options.fences, journal: journal, store: store, mqtt: mqtt) } catch {
+        // The waypoints pushed from the broker, kept in the state directory, join the file's; a
+        // set that no longer fits (the file took one of its ids) is left out, not a failed start.
+        var fences = options.fences
+        do { fences = try PushedWaypoints.merged(options.fences, stateDirectory: config.stateDirectory,
+                                                 file: config.fencesPath ?? PushedWaypoints.path(config.stateDirectory)) } catch {
+            journal.log(LogEntry(event: "fences_reload_failed", priority: .err, message: "Pushed waypoints left out: \(error)"))
+        }
+        do { service = try TrackerService(configuration: config, fences: fences, journal: journal, store: store, mqtt: mqtt) } catch {
             journal.log(LogEntry(event: "failed", priority: .err, message: "Cannot start: \(error)"))
             return .software
         }

@@ -49,6 +49,8 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
     let stopping = Atomic<Bool>(false)
     var retryDelay = 1.0
     var commandHandler: (@Sendable ([UInt8]) -> Void)?
+    /// The command channel's rate limits and last error.
+    let commandLimits = CommandLimiter()
     /// Longest command payload taken from `<base>/cmd`.
     static let maxCommandBytes = 64 * 1024
 

@@ -26,8 +26,10 @@ enum OwnTracks {
         return o.encoded
     }
 
-    /// `location` for an accepted fix; `inRegions` names the fences it is inside (nil: no fences).
-    static func location(_ fix: Fix, time t: Double, tid: String, assumedErrorM: Double, inRegions: [String]?) -> String {
+    /// `location` for an accepted fix; `inRegions` names the fences it is inside (nil: no fences);
+    /// `trigger` is OwnTracks' `t` (`t` a timer, `r` a `reportLocation` command).
+    static func location(_ fix: Fix, time t: Double, tid: String, assumedErrorM: Double, inRegions: [String]?,
+                         trigger: String = "t") -> String {
         var o = JSONObject()
         o.add("_type", "location")
         o.add("tid", tid)
@@ -38,7 +40,7 @@ enum OwnTracks {
         if fix.altitude.isFinite { o.add("alt", Int(fix.altitude.rounded())) }
         if fix.speed.isFinite { o.add("vel", Int((fix.speed * 3.6).rounded())) }
         if fix.track.isFinite { o.add("cog", Int(fix.track.rounded()) % 360) }
-        o.add("t", "t")
+        o.add("t", trigger)
         if let inRegions {
             o.add("inregions", raw: "[" + inRegions.map(JSONObject.quote).joined(separator: ",") + "]")
         }
@@ -68,20 +70,5 @@ enum OwnTracks {
     static func accuracy(_ error: Double?, assumed: Double) -> Int {
         let e = error.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? assumed
         return max(1, Int(min(e, 1e6).rounded()))
-    }
-
-    /// The span of a `reportSteps` command (`_type: cmd`), by default from local midnight until
-    /// `now`; nil for any other message.
-    static func reportStepsSpan(_ payload: [UInt8], now: Double) -> (from: Double, to: Double)? {
-        guard let json = try? JSONValue.parse(payload), json["_type"]?.string == "cmd",
-              json["action"]?.string == "reportSteps" else { return nil }
-        var midnight = now
-        var t = time_t(now)
-        var local = tm()
-        if localtime_r(&t, &local) != nil { local.tm_hour = 0; local.tm_min = 0; local.tm_sec = 0; midnight = Double(mktime(&local)) }
-        let number = { (v: JSONValue?) -> Double? in v?.number.flatMap { $0.isFinite && $0 >= 0 && $0 < 1e11 ? $0 : nil } }
-        let from = number(json["from"]) ?? midnight
-        let to = number(json["to"]) ?? now
-        return (from, max(from, to))
     }
 }

@@ -21,13 +21,17 @@ extension TrackerService {
             guard dt >= mqtt.config.heartbeatS || Geodesic.distance(last.at, fix.coordinate) >= mqtt.config.minDistanceM else { return }
         }
         lastLocation = (t, fix.coordinate)
+        mqtt.enqueue(kind: "location", topic: mqtt.baseTopic, payload: locationMessage(fix, time: t, tid: mqtt.trackerID), qos: 0)
+    }
+
+    /// The OwnTracks `location` for `fix`, with the fences it is inside.
+    func locationMessage(_ fix: Fix, time t: Double, tid: String, trigger: String = "t") -> String {
         let inside = session.geofences.map { monitor in
             monitor.index.fences.indices.filter { monitor.statuses[$0].state == .inside }
                 .map { monitor.index.fences[$0].name ?? monitor.index.fences[$0].id }
         }
-        let payload = OwnTracks.location(fix, time: t, tid: mqtt.trackerID, assumedErrorM: configuration.tracker.assumedErrorM,
-                                         inRegions: inside)
-        mqtt.enqueue(kind: "location", topic: mqtt.baseTopic, payload: payload, qos: 0)
+        return OwnTracks.location(fix, time: t, tid: tid, assumedErrorM: configuration.tracker.assumedErrorM,
+                                  inRegions: inside, trigger: trigger)
     }
 
     /// OwnTracks `transition` for an enter or exit (crossings too), QoS 1, to `<base>/event`.
@@ -62,11 +66,16 @@ extension TrackerService {
         mqtt.enqueue(kind: "steps", topic: mqtt.baseTopic, payload: payload, qos: 1)
     }
 
-    /// An OwnTracks command from `<base>/cmd`: `reportSteps` is answered with a `steps`
-    /// message (by default from local midnight until now); anything else is ignored.
-    public func mqttCommand(_ payload: [UInt8]) {
-        guard let mqtt, steps?.source != nil, let span = OwnTracks.reportStepsSpan(payload, now: Double(time(nil))),
-              let payload = steps?.reportMessage(from: span.from, to: span.to) else { return }
+    /// OwnTracks' `reportSteps`: a `steps` message, by default from local midnight until now.
+    func reportSteps(from: Double?, to: Double?) {
+        guard let mqtt, steps?.source != nil else { return }
+        let now = Double(time(nil))
+        var midnight = now
+        var t = time_t(now)
+        var local = tm()
+        if localtime_r(&t, &local) != nil { local.tm_hour = 0; local.tm_min = 0; local.tm_sec = 0; midnight = Double(mktime(&local)) }
+        let from = from ?? midnight
+        guard let payload = steps?.reportMessage(from: from, to: max(from, to ?? now)) else { return }
         mqtt.enqueue(kind: "steps", topic: mqtt.baseTopic, payload: payload, qos: 1)
     }
 }

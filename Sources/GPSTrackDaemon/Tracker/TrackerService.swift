@@ -184,12 +184,13 @@ public actor TrackerService {
             return message
         }
         do {
-            let index = try FenceLoader.load(path)
+            // The pushed waypoints (setWaypoints from the broker) stay, merged in.
+            let index = try PushedWaypoints.merged(FenceLoader.load(path), stateDirectory: configuration.stateDirectory, file: path)
             session.replaceFences(index)
             fencesLoadedAt = Int(time(nil))
             publishWaypoints()
-            emit(LogEntry(event: "fences_reloaded", priority: .info, message: "Reloaded \(index.fences.count) fences from \(path)",
-                          fields: [("GPSTRACK_FENCES", String(index.fences.count))]))
+            emit(LogEntry(event: "fences_reloaded", priority: .info, message: "Reloaded \(index?.fences.count ?? 0) fences from \(path)",
+                          fields: [("GPSTRACK_FENCES", String(index?.fences.count ?? 0))]))
             return nil
         } catch {
             emit(LogEntry(event: "fences_reload_failed", priority: .err,

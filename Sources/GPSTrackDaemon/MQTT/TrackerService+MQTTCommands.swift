@@ -1,0 +1,175 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GPSTrackCore
+
+/// The broker's command channel (`<base>/cmd`): off by default, the allow list's actions only,
+/// every command journaled (`mqtt_command`, notice), every refusal logged and answered on
+/// `<base>/cmd/result` within the rate limits of `CommandLimiter`. A command from the broker
+/// runs with the allow list's rights alone: the control socket's peer rules do not apply to it
+/// and are not widened by it.
+extension TrackerService {
+    /// An OwnTracks command from `<base>/cmd`, already opened when `mqtt_secret_file` is set.
+    /// With `mqtt_commands = off` only `reportSteps` runs (as before the channel); anything else
+    /// is ignored, unanswered, its entry (`mqtt_command_ignored`) rate-limited.
+    public func mqttCommand(_ payload: [UInt8]) {
+        guard let mqtt else { return }
+        let parsed = MQTTCommand.parse(payload)
+        if case .success(.reportSteps(let from, let to)) = parsed { return reportSteps(from: from, to: to) }
+        guard mqtt.config.commands else {
+            let limit = mqtt.commandLimits.entry("ignored", now: MonotonicClock.now())
+            guard limit.log else { return }
+            emit(LogEntry(event: "mqtt_command_ignored", priority: .info,
+                          message: "MQTT command on \(mqtt.baseTopic)/cmd ignored: mqtt_commands = off",
+                          fields: commandFields(mqtt, action: try? parsed.get().action, held: limit.held)))
+            return
+        }
+        switch parsed {
+        case .failure(let refusal): refuse(refusal, mqtt)
+        case .success(let command) where !mqtt.config.commandAllow.contains(command.action):
+            refuse(.init(action: command.action, reason: "\(command.action) is not in mqtt_command_allow"), mqtt)
+        case .success(let command):
+            let outcome = run(command, mqtt)
+            if case .failure(let problem) = outcome { mqtt.commandLimits.lastError = "\(command.action): \(problem.message)" }
+            let did = (try? outcome.get()) ?? "failed: \((outcome.failureMessage ?? ""))"
+            emit(LogEntry(event: "mqtt_command", priority: .notice,
+                          message: "MQTT command \(command.action) from \(mqtt.baseTopic)/cmd: \(did)",
+                          fields: commandFields(mqtt, action: command.action) + [("GPSTRACK_RESULT", did)]))
+        }
+    }
+
+    /// Runs an allowed command: what it did, in words, or why it could not.
+    private func run(_ command: MQTTCommand, _ mqtt: MQTTPublisher) -> Result<String, ControlError> {
+        let now = Int(time(nil))
+        switch command {
+        case .reportSteps(let from, let to):
+            reportSteps(from: from, to: to)
+            return .success("steps published")
+        case .reportLocation:
+            guard let fix = session.tracker.lastAccepted, let t = fix.time else {
+                return answered(.failure(ControlError("no fix yet")), command, mqtt)
+            }
+            mqtt.enqueue(kind: "location", topic: mqtt.baseTopic, payload: locationMessage(fix, time: t, tid: mqtt.trackerID, trigger: "r"), qos: 1)
+            return .success("location published")
+        case .status:
+            mqtt.enqueue(kind: "status", topic: mqtt.baseTopic + "/status", payload: statusMessage(mqtt, tst: now), qos: 1)
+            return .success("status published on \(mqtt.baseTopic)/status")
+        case .dump:
+            mqtt.enqueue(kind: "configuration", topic: mqtt.baseTopic, payload: ConfigurationDump.json(configuration, tst: now), qos: 1)
+            return .success("configuration published")
+        case .waypoints:
+            let fences = session.geofences?.index.fences ?? []
+            mqtt.enqueue(kind: "waypoints", topic: mqtt.baseTopic + "/waypoints",
+                         payload: OwnTracks.waypoints(fences, loadedAt: fencesLoadedAt), qos: 1)
+            return .success("waypoints published on \(mqtt.baseTopic)/waypoints")
+        case .guard(let on): return controlled(.guard(on), command, mqtt, "guard \(on ? "on" : "off")")
+        case .trip(let verb):
+            let request: ControlRequest = switch verb { case .start: .start; case .stop: .stop; case .reset: .reset }
+            return controlled(request, command, mqtt, "trip \(verb.rawValue)")
+        case .reload: return controlled(.reload, command, mqtt, "fences reloaded")
+        case .setWaypoints(let list): return pushWaypoints(list, command, mqtt)
+        }
+    }
+
+    /// `setWaypoints`: the pushed set replaced whole, kept in the state directory first, merged
+    /// with the file's fences and applied as a reload is (fences kept carry their state over).
+    /// A clash with a file id, or a state file that cannot be written, leaves all as it was.
+    private func pushWaypoints(_ list: [MQTTCommand.Waypoint], _ command: MQTTCommand, _ mqtt: MQTTPublisher) -> Result<String, ControlError> {
+        let dir = configuration.stateDirectory
+        let index: FenceIndex?
+        do {
+            let old = Set(try PushedWaypoints.load(dir).map(\.rid))
+            let fileFences = (session.geofences?.index.fences ?? []).filter { !old.contains($0.id) }
+            index = try PushedWaypoints.merged(fileFences, pushed: list, file: PushedWaypoints.path(dir))
+        } catch {
+            return answered(.failure(ControlError("waypoints not applied, the previous ones stay in force: \(error)")), command, mqtt)
+        }
+        if let problem = PushedWaypoints.save(list, stateDirectory: dir) {
+            return answered(.failure(ControlError("waypoints not applied, the previous ones stay in force: \(problem)")), command, mqtt)
+        }
+        session.replaceFences(index)
+        fencesLoadedAt = Int(time(nil))
+        publishWaypoints()
+        let count = index?.fences.count ?? 0
+        emit(LogEntry(event: "fences_reloaded", priority: .info, message: "\(list.count) waypoints pushed from the broker, \(count) fences in force",
+                      fields: [("GPSTRACK_FENCES", String(count))]))
+        return answered(.success("\(list.count) waypoints pushed, \(count) fences in force"), command, mqtt,
+                        reply: "{\"ok\":true,\"pushed\":\(list.count),\"fences\":\(count)}")
+    }
+
+    /// A command the control socket also knows, run by its handler (the same checks and events);
+    /// answered with the handler's reply.
+    private func controlled(_ request: ControlRequest, _ command: MQTTCommand, _ mqtt: MQTTPublisher,
+                            _ did: String) -> Result<String, ControlError> {
+        let reply = control(request).reply
+        if let error = reply as? ErrorReply { return answered(.failure(ControlError(error.error)), command, mqtt) }
+        return answered(.success(did), command, mqtt, reply: ReplyEncoder.encode(reply))
+    }
+
+    /// Answers on `<base>/cmd/result`: `{"_type":"cmdresult","action":…,"result":"done"|"failed",…}`.
+    private func answered(_ outcome: Result<String, ControlError>, _ command: MQTTCommand, _ mqtt: MQTTPublisher,
+                          reply: String? = nil) -> Result<String, ControlError> {
+        var o = JSONObject()
+        o.add("_type", "cmdresult")
+        o.add("action", command.action)
+        // The command echoed, but for a waypoint list (up to 64 KiB): its count is in `reply`.
+        if case .setWaypoints = command {} else { o.add("cmd", raw: command.json) }
+        switch outcome {
+        case .success: o.add("result", "done")
+        case .failure(let e): o.add("result", "failed"); o.add("reason", e.message)
+        }
+        if let reply { o.add("reply", raw: reply) }
+        o.add("tst", Int(time(nil)))
+        mqtt.enqueue(kind: "cmdresult", topic: mqtt.baseTopic + "/cmd/result", payload: o.encoded, qos: 1)
+        return outcome
+    }
+
+    /// A refused command: logged (`mqtt_command_refused`, warning) and answered with
+    /// `result: refused`, each within the limits.
+    private func refuse(_ refusal: MQTTCommand.Refusal, _ mqtt: MQTTPublisher) {
+        let now = MonotonicClock.now()
+        mqtt.commandLimits.lastError = "refused: \(refusal.reason)"
+        let limit = mqtt.commandLimits.entry((refusal.action ?? "") + "\u{0}" + refusal.reason, now: now)
+        if limit.log {
+            emit(LogEntry(event: "mqtt_command_refused", priority: .warning,
+                          message: "MQTT command \(refusal.action ?? "") on \(mqtt.baseTopic)/cmd refused: \(refusal.reason)",
+                          fields: commandFields(mqtt, action: refusal.action, held: limit.held) + [("GPSTRACK_REASON", refusal.reason)]))
+        }
+        guard mqtt.commandLimits.answer(now: now) else { return }
+        var o = JSONObject()
+        o.add("_type", "cmdresult")
+        o.add("action", refusal.action)
+        o.add("result", "refused")
+        o.add("reason", refusal.reason)
+        o.add("tst", Int(time(nil)))
+        mqtt.enqueue(kind: "cmdresult", topic: mqtt.baseTopic + "/cmd/result", payload: o.encoded, qos: 1)
+    }
+
+    /// The journal fields every command entry carries; `held` refusals not logged before it.
+    private func commandFields(_ mqtt: MQTTPublisher, action: String?, held: Int = 0) -> [(String, String)] {
+        var fields = [("GPSTRACK_SOURCE", "mqtt:\(mqtt.baseTopic)/cmd")]
+        if let action { fields.append(("GPSTRACK_ACTION", action)) }
+        if held > 0 { fields.append(("GPSTRACK_SUPPRESSED", String(held))) }
+        return fields
+    }
+
+    /// The `status` message: the control socket's status reply with the fences as a count
+    /// (`fences_loaded`), the command channel's last error, under `_type: status`. The reply
+    /// holds no secret (the broker's address and topic, never the password or the key).
+    func statusMessage(_ mqtt: MQTTPublisher, tst: Int) -> String {
+        var reply = statusReply()
+        let fences = reply.fences.count
+        reply.fences = []
+        var o = JSONObject()
+        o.add("_type", "status")
+        o.add("tst", tst)
+        o.add("fences_loaded", fences)
+        o.add("last_error", mqtt.commandLimits.lastError)
+        let head = o.encoded.dropLast()
+        return head + "," + ReplyEncoder.encode(reply).dropFirst()
+    }
+}
+
+extension Result where Failure == ControlError {
+    var failureMessage: String? { if case .failure(let e) = self { return e.message }; return nil }
+}
