@@ -40,10 +40,10 @@ test: test-deps
 	scripts/test-counts.py judge
 
 # libFuzzer harnesses (fuzz/*/harness.swift) for the gpsd line path, the GeoJSON loader, the
-# config parser, the control request parser and IIO scan types, each for FUZZ_SECONDS from its
-# seed corpus (in `make test`, TEST_FUZZ_SECONDS: five harnesses in four minutes).
+# config parser, the control request parser, the MQTT command parser and IIO scan types, each for FUZZ_SECONDS from its
+# seed corpus (in `make test`, TEST_FUZZ_SECONDS: six harnesses in four minutes).
 FUZZ_SECONDS ?= 300
-TEST_FUZZ_SECONDS ?= 48
+TEST_FUZZ_SECONDS ?= 40
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
 
