@@ -19,7 +19,10 @@ for _ in $(seq 1 100); do
     (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
     sleep 0.1
 done
-"$BIN" --config /dev/null --gpsd "127.0.0.1:$port" --fences "$FENCES" --log stderr \
+# The route is a recording dated 2026-03-14: its fixes are months behind this machine's clock by
+# design, which the clock check would report (gpstrackd(8), THE SYSTEM CLOCK).
+printf 'clock_offset_warn_s = 315360000\n' > "$state/demo.conf"
+"$BIN" --config "$state/demo.conf" --gpsd "127.0.0.1:$port" --fences "$FENCES" --log stderr \
   --state-dir "$state" --socket "$state/gpstrackd.sock" &
 daemon=$!
 trap 'kill -9 $feed 2>/dev/null || true; kill $daemon 2>/dev/null || true; rm -rf "$state"' EXIT

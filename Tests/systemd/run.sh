@@ -201,7 +201,10 @@ WatchdogSec=3s
 RestartSec=1s
 TimeoutStopSec=5s
 EOF
-printf 'fences = /run/gpstrack-test/fences.geojson\n' | write_inside /run/gpstrack-test/gpstrackd.conf
+# The route is a recording dated 2026-03-14, months behind the clock by design: the clock check
+# (tested in ClockCheckTests) gets a bound of ten years here, in every configuration below.
+CLOCK='clock_offset_warn_s = 315360000'
+printf 'fences = /run/gpstrack-test/fences.geojson\n%s\n' "$CLOCK" | write_inside /run/gpstrack-test/gpstrackd.conf
 write_inside /run/gpstrack-test/fences.geojson < "$FENCES"
 ns chmod -R a+rX /run/gpstrack-test
 verdict "gpsd.service is not running before the package is installed" [ "$(prop gpsd.service ActiveState)" = inactive ]
@@ -350,7 +353,7 @@ kill "$PTY_PID" 2>/dev/null; PTY_PID=''
 section "faults: SIGKILL, watchdog timeout (SIGSTOP), SIGSEGV, while gpsfake plays the route"
 PORT=$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 ns sh -c 'rm -rf /var/lib/gpstrackd/*'   # a fresh trip for this feed
-printf 'gpsd = 127.0.0.1:%s\nfences = /run/gpstrack-test/fences.geojson\n' "$PORT" | write_inside /run/gpstrack-test/gpstrackd.conf
+printf 'gpsd = 127.0.0.1:%s\nfences = /run/gpstrack-test/fences.geojson\n%s\n' "$PORT" "$CLOCK" | write_inside /run/gpstrack-test/gpstrackd.conf
 write_inside /run/gpstrack-test/fences.geojson < "$FENCES"
 C2=$(cursor)
 setsid gpsfake -q -1 -P "$PORT" -c 0.015 "$ROUTE" > "$WORK/gpsfake.log" 2>&1 &
@@ -421,7 +424,7 @@ out=$(as_user gt-outsider status 2>&1); rc=$?
 verdict "a user outside socket_group cannot read the status (exit $rc: ${out%%$'\n'*})" [ $rc -eq 69 ]
 out=$(as_user gt-outsider reset 2>&1); rc=$?
 verdict "a user outside socket_group cannot reset (exit $rc)" [ $rc -ne 0 ]
-printf 'gpsd = 127.0.0.1:%s\nfences = /run/gpstrack-test/fences.geojson\nadmin_group = %s\n' "$PORT" "$TEST_GROUP" \
+printf 'gpsd = 127.0.0.1:%s\nfences = /run/gpstrack-test/fences.geojson\nadmin_group = %s\n%s\n' "$PORT" "$TEST_GROUP" "$CLOCK" \
     | write_inside /run/gpstrack-test/gpstrackd.conf
 ns systemctl restart gpstrackd
 wait_until 20 sh -c "[ \"\$(nsenter -t $SD -m -p systemctl show -p ActiveState --value gpstrackd)\" = active ]"
