@@ -54,10 +54,13 @@ public actor TrackerService {
     var fencesLoadedAt = Int(time(nil))
     /// The pedometer's figures; nil with `pedometer = off`.
     var steps: StepFigures?
+    /// The outlets' sinks, in order, after the built-in reporters.
+    var outlets: [any TrackerSink]
 
     public init(configuration: Configuration, fences: FenceIndex?, journal: Journal, store: Store? = nil,
-                mqtt: MQTTPublisher? = nil) throws(ErrnoError) {
+                mqtt: MQTTPublisher? = nil, outlets: [any TrackerSink] = []) throws(ErrnoError) {
         executor = try ThreadExecutor()
+        self.outlets = outlets
         self.configuration = configuration
         self.journal = journal
         self.store = store
@@ -83,8 +86,13 @@ public actor TrackerService {
 
     /// Commits events, then reports them (journal, watchers, MQTT): each event is encoded once
     /// and nobody hears of it before it is stored.
-    func deliver(_ events: [TrackingSession.Sequenced], force: Bool = false) {
+    func deliver(_ events: [TrackingSession.Sequenced], force: Bool = false, fix: Fix? = nil,
+                 outcome: Tracker.Outcome = .none) {
         let lines = events.map(EventJSON.encode)
+        defer {
+            let step = TrackerStep(fix: fix, outcome: outcome, events: events, lines: lines, force: force)
+            for outlet in outlets { for entry in outlet.take(step, session: session) { emit(entry) } }
+        }
         persist(events, lines: lines, force: force)
         for (e, line) in zip(events, lines) {
             emit(EventLog.entry(for: e, traveledM: session.tracker.trip.traveledM), json: line)
@@ -189,6 +197,7 @@ public actor TrackerService {
             session.replaceFences(index)
             fencesLoadedAt = Int(time(nil))
             publishWaypoints()
+            for outlet in outlets { outlet.fencesReplaced(session: session) }
             emit(LogEntry(event: "fences_reloaded", priority: .info, message: "Reloaded \(index?.fences.count ?? 0) fences from \(path)",
                           fields: [("GPSTRACK_FENCES", String(index?.fences.count ?? 0))]))
             return nil
@@ -206,6 +215,7 @@ public actor TrackerService {
         session.settle()
         steps?.save(force: true)
         persist(force: true)
+        for outlet in outlets { outlet.finish(session: session) }
         let trip = session.tracker.trip, counters = session.tracker.counters
         log(LogEntry(
             event: "summary", priority: .info,
@@ -273,7 +283,7 @@ public actor TrackerService {
                                                 altitude: fix.altitude, eph: fix.horizontalError ?? .nan, mode: fix.mode))
         }
         if let t = fix.time { maintainStore(at: t) }
-        deliver(events)
+        deliver(events, fix: fix, outcome: session.tracker.lastOutcome)
         if case .accepted = session.tracker.lastOutcome {
             publishLocation(fix)
             if let t = fix.time { steps?.observe(traveledM: session.tracker.trip.traveledM, at: t) }
