@@ -56,7 +56,7 @@ extension TrackerService {
             r.storage.waitingEvents = store.waitingEvents
             r.storage.waitingPoints = store.waitingPoints
         }
-        r.steps = steps?.status()
+        r.steps = stepsSink?.figures.status()
         if let mqtt {
             let st = mqtt.state
             var m = StatusReply.MQTTStatus()
@@ -75,7 +75,7 @@ extension TrackerService {
         r.version = Daemon.version
         r.uptimeS = (MonotonicClock.now() - startedAt).rounded(decimals: 1)
         r.gpsd.reconnects = gpsdReconnects
-        r.eventsTotal = NamedCounts(eventCounts)
+        r.eventsTotal = NamedCounts(journalSink.counts)
         if configuration.tracker.tripMode == .auto { r.tripsTotal = session.tracker.trips.tripsEnded }
         if let sky, selector.followed == nil || selector.followed == "" || sky.device == selector.followed {
             var k = StatusReply.SkyStatus()
@@ -124,7 +124,7 @@ extension TrackerService {
     func openTrip() -> AutoTrip? {
         guard let open = session.tracker.trips.openTrip else { return nil }
         var j = AutoTrip(id: open.id, state: "open", startedAt: Timestamp.iso8601(open.start),
-                         from: Self.place(open.from, fences: fenceNames(at: open.from)), traveledM: open.traveledM.rounded(decimals: 2))
+                         from: Self.place(open.from, fences: session.fenceNames(at: open.from)), traveledM: open.traveledM.rounded(decimals: 2))
         if let now = session.tracker.lastAccepted?.time { j.durationS = (now - open.start).rounded(decimals: 1) }
         return j
     }

@@ -48,11 +48,11 @@ extension TrackerService {
         store?.endTrip(at: session.tracker.lastAccepted?.time)
         let events = session.startTrip()
         // A running trip ends here; an automatic one reports its steps at its own trip_end.
-        if trip.state == .running, trip.startedAt != nil, !events.contains(where: { Self.name(of: $0) == "trip_end" }) {
-            stepsTripEnded(from: trip.startedAt, to: last)
+        if trip.state == .running, trip.startedAt != nil, !events.contains(where: \.isTripEnd) {
+            for entry in stepsSink?.tripEnded(from: trip.startedAt, to: last) ?? [] { emit(entry) }
         }
         deliver(events, force: true)
-        steps?.startTrip()
+        stepsSink?.figures.startTrip()
         emit(LogEntry(event: "trip_reset", priority: .info, message: "Counting anew from the next fix (start)"))
         return .success(TripReply(trip: manualTrip()))
     }
@@ -64,7 +64,7 @@ extension TrackerService {
 
     private func handleReset() -> Result<Reply, ControlError> {
         deliver(session.resetTrip(), force: true)
-        steps?.startTrip()
+        stepsSink?.figures.startTrip()
         emit(LogEntry(event: "trip_reset", priority: .info, message: "Trip figures reset"))
         return .success(TripReply(trip: manualTrip()))
     }
@@ -86,7 +86,7 @@ extension TrackerService {
     }
 
     private func handleSteps(since: Double?) -> Result<Reply, ControlError> {
-        guard steps?.source != nil, let reply = steps?.query(since: since) else {
+        guard stepsSink?.figures.source != nil, let reply = stepsSink?.figures.query(since: since) else {
             return .failure(ControlError("no pedometer (pedometer = off, or no IIO step counter or accelerometer)"))
         }
         return .success(reply)

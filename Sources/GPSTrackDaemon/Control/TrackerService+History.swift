@@ -2,6 +2,15 @@ import GPSTrackCore
 
 /// The control commands that read the store's history: trips, stops, events, export.
 extension TrackerService {
+    /// The store, when it can answer a history query.
+    func availableStore() -> Result<Store, ControlError> {
+        // On a full disk the file still reads.
+        guard let store, store.degradedReason == nil || store.spellFull else {
+            return .failure(ControlError("storage unavailable: \(store?.degradedReason ?? "no state directory")"))
+        }
+        return .success(store)
+    }
+
     func handleAutoTrips() -> Result<Reply, ControlError> {
         persist(force: true)
         return availableStore().map { store in

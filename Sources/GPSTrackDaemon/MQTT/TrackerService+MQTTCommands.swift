@@ -15,7 +15,10 @@ extension TrackerService {
     public func mqttCommand(_ payload: [UInt8]) {
         guard let mqtt else { return }
         let parsed = MQTTCommand.parse(payload)
-        if case .success(.reportSteps(let from, let to)) = parsed { return reportSteps(from: from, to: to) }
+        if case .success(.reportSteps(let from, let to)) = parsed {
+            stepsSink?.report(from: from, to: to)
+            return
+        }
         guard mqtt.config.commands else {
             let limit = mqtt.commandLimits.entry("ignored", now: MonotonicClock.now())
             guard limit.log else { return }
@@ -43,13 +46,13 @@ extension TrackerService {
         let now = Int(time(nil))
         switch command {
         case .reportSteps(let from, let to):
-            reportSteps(from: from, to: to)
+            stepsSink?.report(from: from, to: to)
             return .success("steps published")
         case .reportLocation:
             guard let fix = session.tracker.lastAccepted, let t = fix.time else {
                 return answered(.failure(ControlError("no fix yet")), command, mqtt)
             }
-            mqtt.enqueue(kind: "location", topic: mqtt.baseTopic, payload: locationMessage(fix, time: t, tid: mqtt.trackerID, trigger: "r"), qos: 1)
+            mqtt.enqueue(kind: "location", topic: mqtt.baseTopic, payload: ownTracks?.locationMessage(fix, time: t, session: session, trigger: "r") ?? "", qos: 1)
             return .success("location published")
         case .status:
             mqtt.enqueue(kind: "status", topic: mqtt.baseTopic + "/status", payload: statusMessage(mqtt, tst: now), qos: 1)
@@ -60,7 +63,7 @@ extension TrackerService {
         case .waypoints:
             let fences = session.geofences?.index.fences ?? []
             mqtt.enqueue(kind: "waypoints", topic: mqtt.baseTopic + "/waypoints",
-                         payload: OwnTracks.waypoints(fences, loadedAt: fencesLoadedAt), qos: 1)
+                         payload: OwnTracks.waypoints(fences, loadedAt: ownTracks?.fencesLoadedAt ?? now), qos: 1)
             return .success("waypoints published on \(mqtt.baseTopic)/waypoints")
         case .guard(let on): return controlled(.guard(on), command, mqtt, "guard \(on ? "on" : "off")")
         case .trip(let verb):
@@ -88,8 +91,7 @@ extension TrackerService {
             return answered(.failure(ControlError("waypoints not applied, the previous ones stay in force: \(problem)")), command, mqtt)
         }
         session.replaceFences(index)
-        fencesLoadedAt = Int(time(nil))
-        publishWaypoints()
+        for sink in sinks { sink.fencesReplaced(session: session) }
         let count = index?.fences.count ?? 0
         emit(LogEntry(event: "fences_reloaded", priority: .info, message: "\(list.count) waypoints pushed from the broker, \(count) fences in force",
                       fields: [("GPSTRACK_FENCES", String(count))]))

@@ -27,8 +27,6 @@ public actor TrackerService {
     var gpsdConnected = false
     var device: String?
     var lastFixReceived: Double?
-    /// What was journaled since the start, by `GPSTRACK_EVENT` name (`status`, the metrics).
-    var eventCounts: [String: Int] = [:]
     var gpsdReconnects = 0
     /// The followed receiver's last SKY report (satellites and DOPs).
     var sky: GPSDDecoder.Sky?
@@ -37,44 +35,43 @@ public actor TrackerService {
     var clockOutOfLine = false
     var lastClockCheck = -Double.infinity
     let startedAt = MonotonicClock.now()
-    /// Where `watch` events go (the control server's broadcast), if anywhere.
-    var watchSink: (@Sendable (String) -> Void)?
     /// The gpsd source's dropped reports, if a source feeds this tracker.
     var gpsdDropped: (@Sendable () -> (fixes: Int, malformed: Int))?
 
+    /// The store and the MQTT publisher, for the control commands' queries and `status`.
     let store: Store?
-    var pendingPoints: [Store.PointRow] = []
-    var lastPrune = -Double.infinity
-    /// While retention has work to do: the fix time before which track points go.
-    var pruneCutoff: Double?
-
-
     let mqtt: MQTTPublisher?
-    var lastLocation: (time: Double, at: Coordinate)?
-    var fencesLoadedAt = Int(time(nil))
-    /// The pedometer's figures; nil with `pedometer = off`.
-    var steps: StepFigures?
-    /// The outlets' sinks, in order, after the built-in reporters.
-    var outlets: [any TrackerSink]
+    /// The sinks, in order: the store first, then the journal and watchers, the pedometer, MQTT
+    /// and the outlets. The typed ones are the same objects, for the commands that need them.
+    let sinks: [any TrackerSink]
+    let journalSink: JournalSink
+    let stepsSink: StepsSink?
+    let ownTracks: OwnTracksSink?
 
     public init(configuration: Configuration, fences: FenceIndex?, journal: Journal, store: Store? = nil,
                 mqtt: MQTTPublisher? = nil, outlets: [any TrackerSink] = []) throws(ErrnoError) {
         executor = try ThreadExecutor()
-        self.outlets = outlets
         self.configuration = configuration
         self.journal = journal
         self.store = store
         self.mqtt = mqtt
         session = TrackingSession(config: configuration.tracker, fences: fences)
         selector = ReceiverSelector(device: configuration.device, staleAfterS: configuration.tracker.staleAfterS)
-        if configuration.pedometer == .auto { steps = StepFigures(strideM: configuration.strideM, databasePath: store?.path) }
+        journalSink = JournalSink(journal: journal)
+        stepsSink = configuration.pedometer == .auto
+            ? StepsSink(figures: StepFigures(strideM: configuration.strideM, databasePath: store?.path), mqtt: mqtt) : nil
+        ownTracks = mqtt.map { OwnTracksSink(mqtt: $0, assumedErrorM: configuration.tracker.assumedErrorM) }
+        let storeSink = store.map {
+            StoreSink(store: $0, tripMode: configuration.tracker.tripMode, retentionDays: configuration.retentionDays)
+        }
+        let builtIn: [(any TrackerSink)?] = [storeSink, journalSink, stepsSink, ownTracks]
+        sinks = builtIn.compactMap { $0 } + outlets
         if let store {
             let restored = store.restore()
             session.restore(trip: restored.trip, counters: restored.counters, seq: restored.seq, fences: restored.fences,
                             trips: configuration.tracker.tripMode == .auto ? restored.motion : nil)
             if let trip = restored.trip {
-                eventCounts["restored"] = 1
-                journal.log(LogEntry(event: "restored", priority: .info,
+                journalSink.log(LogEntry(event: "restored", priority: .info,
                                      message: "Carrying on: trip of \(EventLog.metres(trip.traveledM)), events from #\(restored.seq + 1), "
                                         + "\(restored.fences.count) fences remembered, \(restored.counters?.total ?? 0) fixes counted",
                                      fields: [("GPSTRACK_TRAVELED_M", EventLog.number(trip.traveledM)), ("GPSTRACK_SEQ", String(restored.seq)),
@@ -84,39 +81,18 @@ public actor TrackerService {
         }
     }
 
-    /// Commits events, then reports them (journal, watchers, MQTT): each event is encoded once
-    /// and nobody hears of it before it is stored.
+    /// Hands one step to the sinks in order (the store first: nobody hears of an event before
+    /// it is committed), then journals what they asked for.
     func deliver(_ events: [TrackingSession.Sequenced], force: Bool = false, fix: Fix? = nil,
                  outcome: Tracker.Outcome = .none) {
-        let lines = events.map(EventJSON.encode)
-        defer {
-            let step = TrackerStep(fix: fix, outcome: outcome, events: events, lines: lines, force: force)
-            for outlet in outlets { for entry in outlet.take(step, session: session) { emit(entry) } }
-        }
-        persist(events, lines: lines, force: force)
-        for (e, line) in zip(events, lines) {
-            emit(EventLog.entry(for: e, traveledM: session.tracker.trip.traveledM), json: line)
-            if case .fence(let f) = e.event { publishTransition(f) }
-            if case .tracker(let t) = e.event {
-                if case .tripStart(_, let time, _) = t { steps?.startTrip(since: time) }
-                // One steps report per trip: at its trip_end (automatic trips), else at trip_stop.
-                if case .tripEnd(let f) = t {
-                    stepsTripEnded(from: f.start, to: f.end)
-                } else if t.name == "trip_stop" && !events.contains(where: { Self.name(of: $0) == "trip_end" }) {
-                    stepsTripEnded(from: session.tracker.trip.startedAt, to: session.tracker.lastAccepted?.time)
-                }
-            }
-            if case .tracker(.guardBreach(let t, let at, _, _)) = e.event { publishBreach(time: t, at: at) }
-        }
+        let step = TrackerStep(fix: fix, outcome: outcome, events: events, force: force)
+        var entries: [LogEntry] = []
+        for sink in sinks { entries += sink.take(step, session: session) }
+        for entry in entries { emit(entry) }
     }
 
-    static func name(of e: TrackingSession.Sequenced) -> String {
-        switch e.event {
-        case .fence(let f): f.kind.name
-        case .fencesDetermined: "fences_determined"
-        case .tracker(let t): t.name
-        }
-    }
+    /// Commits what waits (the store's batch), whatever its size.
+    func persist(force: Bool = true) { deliver([], force: force) }
 
     /// What the gpsd source had to drop (fixes, malformed lines), for `status`.
     public func setGPSDDropped(_ counts: @escaping @Sendable () -> (fixes: Int, malformed: Int)) {
@@ -125,23 +101,22 @@ public actor TrackerService {
 
     /// Sends every event, as a JSON line, to `sink` from now on.
     public func setWatchSink(_ sink: @escaping @Sendable (String) -> Void) {
-        watchSink = sink
+        journalSink.watch = sink
     }
 
-    /// Logs an entry and streams it to watchers: a tracking event as its `EventLine` (`json`,
-    /// replay's line), anything else as a `NoticeLine`.
-    func emit(_ entry: LogEntry, json: String? = nil) {
-        log(entry)
-        guard let watchSink else { return }
-        if let json { watchSink(json); return }
-        let fields = entry.fields.filter { $0.0.hasPrefix("GPSTRACK_") }.map { NoticeLine.Field($0.0.dropFirst(9).lowercased(), $0.1) }
-        watchSink(ReplyEncoder.encode(NoticeLine(event: entry.event, message: entry.message, fields: fields)))
-    }
+    /// Logs an entry and streams it to watchers (see `JournalSink.tell`).
+    func emit(_ entry: LogEntry, json: String? = nil) { journalSink.tell(entry, json: json) }
 
     /// Journals an entry and counts it by its event name.
-    func log(_ entry: LogEntry) {
-        eventCounts[entry.event, default: 0] += 1
-        journal.log(entry)
+    func log(_ entry: LogEntry) { journalSink.log(entry) }
+
+    /// Publishes the circular fences as OwnTracks waypoints (at start and after a reload).
+    public func publishWaypoints() { ownTracks?.publishWaypoints(session: session) }
+
+    /// The stop's last word on storage, after MQTT stopped: what could not be written, named
+    /// (see `Store.stopEntry`); nothing when all was written.
+    public func reportStorageAtStop() {
+        if let entry = store?.stopEntry(unsavedMessages: mqtt?.unsavedKinds ?? [:]) { journal.log(entry) }
     }
 
     /// Handles one report or state change of the gpsd source.
@@ -179,7 +154,7 @@ public actor TrackerService {
 
     /// Handles one report of the pedometer's source.
     public func handleSteps(_ event: IIOSource.Event) {
-        if let entry = steps?.handle(event) { emit(entry) }
+        if let entry = stepsSink?.figures.handle(event) { emit(entry) }
     }
 
     /// Reloads the fences file; a bad file leaves the fences in force and says why. Returns
@@ -195,9 +170,7 @@ public actor TrackerService {
             // The pushed waypoints (setWaypoints from the broker) stay, merged in.
             let index = try PushedWaypoints.merged(FenceLoader.load(path), stateDirectory: configuration.stateDirectory, file: path)
             session.replaceFences(index)
-            fencesLoadedAt = Int(time(nil))
-            publishWaypoints()
-            for outlet in outlets { outlet.fencesReplaced(session: session) }
+            for sink in sinks { sink.fencesReplaced(session: session) }
             emit(LogEntry(event: "fences_reloaded", priority: .info, message: "Reloaded \(index?.fences.count ?? 0) fences from \(path)",
                           fields: [("GPSTRACK_FENCES", String(index?.fences.count ?? 0))]))
             return nil
@@ -213,9 +186,7 @@ public actor TrackerService {
         flushEpochs()
         // The feed's end: what the odometer held back goes into the stored figures.
         session.settle()
-        steps?.save(force: true)
-        persist(force: true)
-        for outlet in outlets { outlet.finish(session: session) }
+        for sink in sinks { sink.finish(session: session) }
         let trip = session.tracker.trip, counters = session.tracker.counters
         log(LogEntry(
             event: "summary", priority: .info,
@@ -264,7 +235,8 @@ public actor TrackerService {
     func process(_ fix: Fix) {
         checkClock(fix)
         let events = session.ingest(fix)
-        if case .accepted = session.tracker.lastOutcome {
+        let outcome = session.tracker.lastOutcome
+        if case .accepted = outcome {
             lastFixReceived = MonotonicClock.now()
             if fixLost {
                 fixLost = false
@@ -278,16 +250,7 @@ public actor TrackerService {
             emit(LogEntry(event: "fix_lost", priority: .warning, message: "GPS fix lost (no usable fix for \(Int(t - last)) s)",
                           fields: receiverField))
         }
-        if case .accepted(true, _) = session.tracker.lastOutcome, let t = fix.time {
-            pendingPoints.append(Store.PointRow(time: t, latitude: fix.latitude, longitude: fix.longitude,
-                                                altitude: fix.altitude, eph: fix.horizontalError ?? .nan, mode: fix.mode))
-        }
-        if let t = fix.time { maintainStore(at: t) }
-        deliver(events, fix: fix, outcome: session.tracker.lastOutcome)
-        if case .accepted = session.tracker.lastOutcome {
-            publishLocation(fix)
-            if let t = fix.time { steps?.observe(traveledM: session.tracker.trip.traveledM, at: t) }
-        }
+        deliver(events, fix: fix, outcome: outcome)
         if let t = fix.time, t - lastStatusTime >= 5 || !events.isEmpty {
             lastStatusTime = t
             Notifier.status(statusLine())
