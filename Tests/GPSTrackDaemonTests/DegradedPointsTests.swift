@@ -69,10 +69,10 @@ import GPSTrackCore
         let events = [Self.event(1, "enter"), Self.event(2, "exit"), Self.event(3, "enter"), Self.event(4, "trip_stop")]
         #expect(!store.commit(events: events, trip: Trip(), fences: [:], points: Self.points(7, from: 1_773_475_000), force: true))
         let entry = try #require(store.stopEntry(unsavedMessages: ["transition": 2, "location": 5]))
-        #expect(entry.event == "storage_at_stop" && entry.priority == .err)
+        #expect(entry.event.rawValue == "storage_at_stop" && entry.priority == .err)
         #expect(entry.message.contains("4 events (2 enter, 1 exit, 1 trip_stop), 7 track points, 7 MQTT messages (5 location, 2 transition)"),
                 "\(entry.message)")
-        let fields = Dictionary(entry.fields, uniquingKeysWith: { a, _ in a })
+        let fields = Dictionary(entry.fields.map { ($0.0.rawValue, $0.1) }, uniquingKeysWith: { a, _ in a })
         #expect(fields["GPSTRACK_UNWRITTEN_EVENTS"] == "4" && fields["GPSTRACK_UNWRITTEN_KINDS"] == "enter:2,exit:1,trip_stop:1")
         #expect(fields["GPSTRACK_UNWRITTEN_POINTS"] == "7" && fields["GPSTRACK_UNWRITTEN_MESSAGES"] == "7")
         try FileManager.default.removeItem(atPath: dir + "/gpstrackd.db")

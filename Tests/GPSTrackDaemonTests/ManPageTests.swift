@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GPSTrackCore
+import GPSTrackDaemon
 
 /// The man pages in man/*.scd, built with scdoc as `make install` and the package build them.
 enum ManPages {
@@ -56,6 +57,20 @@ enum ManPages {
             // The entry runs to the next term (.PP or .RE ends it); its text names the default.
             let entry = lines[at..<min(lines.count, at + 12)].prefix { !$0.hasPrefix(".SH") }
             #expect(entry.joined(separator: " ").contains("Default"), "gpstrackd.conf(5): \(key) has no default")
+        }
+    }
+
+    /// Every event of the vocabulary and every journal field is in gpstrackd(8), in bold as
+    /// the page writes them (`*stall\_over*`, `*GPSTRACK\_SEQ*`).
+    @Test func everyEventAndJournalFieldIsDocumented() throws {
+        let page = try String(contentsOfFile: "man/gpstrackd.8.scd", encoding: .utf8)
+        func bold(_ name: String) -> String { "*" + name.replacingOccurrences(of: "_", with: "\\_") + "*" }
+        #expect(EventName.allCases.count > 60 && JournalField.allCases.count > 70)
+        for event in EventName.allCases {
+            #expect(page.contains(bold(event.rawValue)), "gpstrackd(8) does not name the event \(event.rawValue)")
+        }
+        for field in JournalField.allCases {
+            #expect(page.contains(bold(field.rawValue)), "gpstrackd(8) does not name the journal field \(field.rawValue)")
         }
     }
 

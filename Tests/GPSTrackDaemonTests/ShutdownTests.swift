@@ -14,7 +14,7 @@ struct ShutdownTests {
         let line = unit.split(separator: "\n").map(String.init).first { $0.hasPrefix("TimeoutStopSec=") }
         let digits = String((line ?? "").dropFirst("TimeoutStopSec=".count).filter { $0.isNumber || $0 == "." })
         let seconds = try #require(Double(digits), "TimeoutStopSec= in the unit: \(line ?? "none")")
-        #expect(ShutdownDeadline.seconds < seconds, "the daemon ends its stop before systemd's SIGKILL")
+        #expect(ServiceGroup.deadlineS < seconds, "the daemon ends its stop before systemd's SIGKILL")
     }
 
     @Test(.needsLiveParts) func aStopEndsInTimeWithAStalledWatcherAndADeadBroker() throws {
@@ -36,7 +36,7 @@ struct ShutdownTests {
         let status = daemon.stop()
         let took = Date().timeIntervalSince(asked)
         #expect(status == 0, "a graceful stop")
-        #expect(took < ShutdownDeadline.seconds, "stopped in \(took) s")
+        #expect(took < ServiceGroup.deadlineS, "stopped in \(took) s")
         #expect(try daemon.entries("summary").count == 1, "the stop ran to its end: the trip's summary is logged")
         #expect(try daemon.entries("stop_deadline").isEmpty)
     }

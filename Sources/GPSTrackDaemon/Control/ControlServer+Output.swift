@@ -41,9 +41,9 @@ extension ControlServer {
                     clients[id] = c
                     flush(id, &clients)
                     guard let w = clients[id], w.outbuf.count > config.watchQueueBytes else { continue }
-                    journal.log(LogEntry(event: "watch_dropped", priority: .notice,
+                    journal.log(LogEntry(event: .watchDropped, priority: .notice,
                                          message: "Dropped a watch client (pid \(w.peer?.pid ?? 0)) that stopped reading: \(w.outbuf.count) bytes unread",
-                                         fields: [("GPSTRACK_PEER_PID", String(w.peer?.pid ?? 0))]))
+                                         fields: [(.peerPid, String(w.peer?.pid ?? 0))]))
                     close(w.fd)
                     clients[id] = nil
                 }

@@ -126,11 +126,11 @@ public final class ControlServer: Sendable {
                 do throws(ErrnoError) {
                     try syscall("chown") { chown(path, UInt32.max, gid) }
                 } catch {
-                    journal.log(LogEntry(event: "socket_group", priority: .warning,
+                    journal.log(LogEntry(event: .socketGroup, priority: .warning,
                                          message: "Control socket \(path) not given to group \(group): \(error)"))
                 }
             } else {
-                journal.log(LogEntry(event: "socket_group", priority: .info,
+                journal.log(LogEntry(event: .socketGroup, priority: .info,
                                      message: "Group \(group) does not exist; control socket \(path) keeps the daemon's group"))
             }
             try syscall("listen") { Glibc.listen(fd, 256) }

@@ -53,7 +53,7 @@ extension TrackerService {
         }
         deliver(events, force: true)
         stepsSink?.figures.startTrip()
-        emit(LogEntry(event: "trip_reset", priority: .info, message: "Counting anew from the next fix (start)"))
+        emit(LogEntry(event: .tripReset, priority: .info, message: "Counting anew from the next fix (start)"))
         return .success(TripReply(trip: manualTrip()))
     }
 
@@ -65,7 +65,7 @@ extension TrackerService {
     private func handleReset() -> Result<Reply, ControlError> {
         deliver(session.resetTrip(), force: true)
         stepsSink?.figures.startTrip()
-        emit(LogEntry(event: "trip_reset", priority: .info, message: "Trip figures reset"))
+        emit(LogEntry(event: .tripReset, priority: .info, message: "Trip figures reset"))
         return .success(TripReply(trip: manualTrip()))
     }
 
@@ -80,8 +80,8 @@ extension TrackerService {
         }
         session.setGuard(on: on)
         persist(force: true)
-        emit(LogEntry(event: "guard_set", priority: .info, message: "Parked guard \(on ? "on" : "off")",
-                      fields: [("GPSTRACK_GUARD", on ? "on" : "off")]))
+        emit(LogEntry(event: .guardSet, priority: .info, message: "Parked guard \(on ? "on" : "off")",
+                      fields: [(.guard, on ? "on" : "off")]))
         return .success(GuardReply(guard: guardStatus()))
     }
 

@@ -94,10 +94,10 @@ struct StoredEvents: Encodable, Sendable {
             }
         }
         if let first = unread.first {
-            journal.log(LogEntry(event: "events_unreadable", priority: .warning,
+            journal.log(LogEntry(event: .eventsUnreadable, priority: .warning,
                                  message: "\(unread.count) stored events do not read as events and were left out of the reply; "
                                     + "the first: \(first)",
-                                 fields: [("GPSTRACK_SKIPPED", String(unread.count))]))
+                                 fields: [(.skipped, String(unread.count))]))
         }
         return EventsReply(events: events)
     }

@@ -46,10 +46,10 @@ public final class Journal: Sendable {
             "MESSAGE=\(entry.message)",
             "PRIORITY=\(entry.priority.rawValue)",
             "SYSLOG_IDENTIFIER=\(identifier)",
-            "GPSTRACK_EVENT=\(entry.event)",
+            "GPSTRACK_EVENT=\(entry.event.rawValue)",
         ]
-        if let id = LogEntry.messageIDs[entry.event] { fields.append("MESSAGE_ID=\(id)") }
-        for (k, v) in entry.fields { fields.append("\(k)=\(v)") }
+        if let id = entry.event.messageID { fields.append("MESSAGE_ID=\(id)") }
+        for (k, v) in entry.fields { fields.append("\(k.rawValue)=\(v)") }
         let blobs = fields.map { Array($0.utf8) }
         var total = 0
         for b in blobs { total += b.count }
@@ -69,7 +69,7 @@ public final class Journal: Sendable {
     private func writeToStderr(_ entry: LogEntry) {
         var line = "\(identifier): <\(entry.priority.name)> \(entry.message)"
         if !entry.fields.isEmpty {
-            line += " [" + entry.fields.map { "\($0.0)=\($0.1)" }.joined(separator: " ") + "]"
+            line += " [" + entry.fields.map { "\($0.0.rawValue)=\($0.1)" }.joined(separator: " ") + "]"
         }
         line += "\n"
         lock.withLock { _ in

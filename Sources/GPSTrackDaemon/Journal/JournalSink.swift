@@ -25,14 +25,13 @@ final class JournalSink: TrackerSink {
         log(entry)
         guard let watch else { return }
         if let json { watch(json); return }
-        let fields = entry.fields.filter { $0.0.hasPrefix("GPSTRACK_") }
-            .map { NoticeLine.Field($0.0.dropFirst(9).lowercased(), $0.1) }
-        watch(ReplyEncoder.encode(NoticeLine(event: entry.event, message: entry.message, fields: fields)))
+        let fields = entry.fields.map { NoticeLine.Field($0.0.noticeName, $0.1) }
+        watch(ReplyEncoder.encode(NoticeLine(event: entry.event.rawValue, message: entry.message, fields: fields)))
     }
 
     /// Journals an entry, not streamed, and counts it by its event name.
     func log(_ entry: LogEntry) {
-        counts[entry.event, default: 0] += 1
+        counts[entry.event.rawValue, default: 0] += 1
         journal.log(entry)
     }
 }

@@ -52,9 +52,9 @@ extension MQTTPublisher {
             }
             lock.withLock { _ in
                 guard refusalsLogged.insert(why).inserted else { return }
-                journal.log(LogEntry(event: "mqtt_command_refused", priority: .warning,
+                journal.log(LogEntry(event: .mqttCommandRefused, priority: .warning,
                                      message: "MQTT command on \(baseTopic)/cmd refused: \(why)",
-                                     fields: [("GPSTRACK_REASON", why)]))
+                                     fields: [(.reason, why)]))
             }
             return nil
         }

@@ -44,9 +44,9 @@ extension MQTTPublisher {
     /// Call with the lock held.
     func outboxDegraded(_ reason: String) {
         if outboxFailure == nil {
-            journal.log(LogEntry(event: "mqtt_outbox_degraded", priority: .err,
+            journal.log(LogEntry(event: .mqttOutboxDegraded, priority: .err,
                                  message: "MQTT outbox cannot be written, messages wait in memory: \(reason)",
-                                 fields: [("GPSTRACK_REASON", reason)]))
+                                 fields: [(.reason, reason)]))
         }
         outboxFailure = reason
     }
@@ -73,9 +73,9 @@ extension MQTTPublisher {
     func outboxWritten() {
         guard let reason = outboxFailure, unsaved.isEmpty else { return }
         outboxFailure = nil
-        journal.log(LogEntry(event: "mqtt_outbox_recovered", priority: .info,
+        journal.log(LogEntry(event: .mqttOutboxRecovered, priority: .info,
                              message: "MQTT outbox written again; the messages that waited in memory are in it",
-                             fields: [("GPSTRACK_REASON", reason)]))
+                             fields: [(.reason, reason)]))
     }
 
     /// When the oldest waiting message was queued (Unix time): the table's, else memory's.

@@ -97,7 +97,7 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
         }
         outbox = Self.openOutbox(databasePath) ?? Self.openOutbox(":memory:")
         if outbox == nil {
-            journal.log(LogEntry(event: "mqtt_outbox", priority: .err, message: "MQTT outbox unavailable; messages are not kept"))
+            journal.log(LogEntry(event: .mqttOutbox, priority: .err, message: "MQTT outbox unavailable; messages are not kept"))
         }
     }
 
@@ -133,7 +133,7 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
         dl_mosquitto_lib_init()
         let clientID = config.clientID ?? "gpstrackd-\(baseTopic.split(separator: "/").last ?? "box")"
         guard let m = dl_mosquitto_new(clientID, true, Unmanaged.passUnretained(self).toOpaque()) else {
-            journal.log(LogEntry(event: "mqtt_error", priority: .err, message: "MQTT client could not be created"))
+            journal.log(LogEntry(event: .mqttError, priority: .err, message: "MQTT client could not be created"))
             return
         }
         mosq = m
@@ -169,7 +169,7 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
         if let ca = config.caFile {
             let rc = dl_mosquitto_tls_set(m, ca, nil, config.certFile, config.keyFile, nil)
             if rc != MOSQ_ERR_SUCCESS.rawValue {
-                journal.log(LogEntry(event: "mqtt_tls_failed", priority: .err,
+                journal.log(LogEntry(event: .mqttTlsFailed, priority: .err,
                                      message: "MQTT TLS not set up (\(String(cString: dl_mosquitto_strerror(rc)))): check mqtt_ca_file \(ca)"
                                         + (config.certFile.map { ", mqtt_cert_file \($0), mqtt_key_file \(config.keyFile ?? "")" } ?? "")))
             }
@@ -242,7 +242,7 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
             lock.withLock { _ in
                 if !inOutage {
                     inOutage = true
-                    journal.log(LogEntry(event: "mqtt_refused", priority: .err, message: "MQTT \(config.host ?? ""):\(config.port): \(reason)"))
+                    journal.log(LogEntry(event: .mqttRefused, priority: .err, message: "MQTT \(config.host ?? ""):\(config.port): \(reason)"))
                 }
             }
             return
@@ -250,7 +250,7 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
         lock.withLock { _ in
             connected = true
             if inOutage || !everConnected {
-                journal.log(LogEntry(event: "mqtt_connected", priority: .info,
+                journal.log(LogEntry(event: .mqttConnected, priority: .info,
                                      message: "MQTT connected to \(config.host ?? ""):\(config.port), publishing to \(baseTopic)"))
             }
             inOutage = false
@@ -271,7 +271,7 @@ public final class MQTTPublisher: @unchecked Sendable {   // mutable state under
             connected = false
             if rc != 0 && !inOutage {
                 inOutage = true
-                journal.log(LogEntry(event: "mqtt_lost", priority: .warning,
+                journal.log(LogEntry(event: .mqttLost, priority: .warning,
                                      message: "MQTT broker \(config.host ?? ""):\(config.port) unreachable; messages wait in the outbox"))
             }
         }

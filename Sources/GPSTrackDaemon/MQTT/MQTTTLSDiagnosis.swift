@@ -31,8 +31,8 @@ extension MQTTPublisher {
         lock.withLock { _ in
             inOutage = true
             guard tlsProblems.insert(problem).inserted else { return }
-            journal.log(LogEntry(event: "mqtt_tls_failed", priority: .err, message: "MQTT \(broker): \(problem); retrying",
-                                 fields: [("GPSTRACK_BROKER", broker), ("GPSTRACK_TLS_ERROR", problem)]))
+            journal.log(LogEntry(event: .mqttTlsFailed, priority: .err, message: "MQTT \(broker): \(problem); retrying",
+                                 fields: [(.broker, broker), (.tlsError, problem)]))
         }
     }
 }

@@ -22,7 +22,7 @@ extension TrackerService {
         guard mqtt.config.commands else {
             let limit = mqtt.commandLimits.entry("ignored", now: MonotonicClock.now())
             guard limit.log else { return }
-            emit(LogEntry(event: "mqtt_command_ignored", priority: .info,
+            emit(LogEntry(event: .mqttCommandIgnored, priority: .info,
                           message: "MQTT command on \(mqtt.baseTopic)/cmd ignored: mqtt_commands = off",
                           fields: commandFields(mqtt, action: try? parsed.get().action, held: limit.held)))
             return
@@ -35,9 +35,9 @@ extension TrackerService {
             let outcome = run(command, mqtt)
             if case .failure(let problem) = outcome { mqtt.commandLimits.lastError = "\(command.action): \(problem.message)" }
             let did = (try? outcome.get()) ?? "failed: \((outcome.failureMessage ?? ""))"
-            emit(LogEntry(event: "mqtt_command", priority: .notice,
+            emit(LogEntry(event: .mqttCommand, priority: .notice,
                           message: "MQTT command \(command.action) from \(mqtt.baseTopic)/cmd: \(did)",
-                          fields: commandFields(mqtt, action: command.action) + [("GPSTRACK_RESULT", did)]))
+                          fields: commandFields(mqtt, action: command.action) + [(.result, did)]))
         }
     }
 
@@ -93,8 +93,8 @@ extension TrackerService {
         session.replaceFences(index)
         for sink in sinks { sink.fencesReplaced(session: session) }
         let count = index?.fences.count ?? 0
-        emit(LogEntry(event: "fences_reloaded", priority: .info, message: "\(list.count) waypoints pushed from the broker, \(count) fences in force",
-                      fields: [("GPSTRACK_FENCES", String(count))]))
+        emit(LogEntry(event: .fencesReloaded, priority: .info, message: "\(list.count) waypoints pushed from the broker, \(count) fences in force",
+                      fields: [(.fences, String(count))]))
         return answered(.success("\(list.count) waypoints pushed, \(count) fences in force"), command, mqtt,
                         reply: "{\"ok\":true,\"pushed\":\(list.count),\"fences\":\(count)}")
     }
@@ -133,9 +133,9 @@ extension TrackerService {
         mqtt.commandLimits.lastError = "refused: \(refusal.reason)"
         let limit = mqtt.commandLimits.entry((refusal.action ?? "") + "\u{0}" + refusal.reason, now: now)
         if limit.log {
-            emit(LogEntry(event: "mqtt_command_refused", priority: .warning,
+            emit(LogEntry(event: .mqttCommandRefused, priority: .warning,
                           message: "MQTT command \(refusal.action ?? "") on \(mqtt.baseTopic)/cmd refused: \(refusal.reason)",
-                          fields: commandFields(mqtt, action: refusal.action, held: limit.held) + [("GPSTRACK_REASON", refusal.reason)]))
+                          fields: commandFields(mqtt, action: refusal.action, held: limit.held) + [(.reason, refusal.reason)]))
         }
         guard mqtt.commandLimits.answer(now: now) else { return }
         var o = JSONObject()
@@ -148,10 +148,10 @@ extension TrackerService {
     }
 
     /// The journal fields every command entry carries; `held` refusals not logged before it.
-    private func commandFields(_ mqtt: MQTTPublisher, action: String?, held: Int = 0) -> [(String, String)] {
-        var fields = [("GPSTRACK_SOURCE", "mqtt:\(mqtt.baseTopic)/cmd")]
-        if let action { fields.append(("GPSTRACK_ACTION", action)) }
-        if held > 0 { fields.append(("GPSTRACK_SUPPRESSED", String(held))) }
+    private func commandFields(_ mqtt: MQTTPublisher, action: String?, held: Int = 0) -> [(JournalField, String)] {
+        var fields: [(JournalField, String)] = [(.source, "mqtt:\(mqtt.baseTopic)/cmd")]
+        if let action { fields.append((.action, action)) }
+        if held > 0 { fields.append((.suppressed, String(held))) }
         return fields
     }
 

@@ -38,13 +38,13 @@ final class MetricsFile: Sendable {
             switch result {
             case .success where failing:
                 failing = false
-                journal.log(LogEntry(event: "metrics_written", priority: .info, message: "Metrics written to \(path) again",
-                                     fields: [("GPSTRACK_METRICS_FILE", path)]))
+                journal.log(LogEntry(event: .metricsWritten, priority: .info, message: "Metrics written to \(path) again",
+                                     fields: [(.metricsFile, path)]))
             case .failure(let error) where !failing:
                 failing = true
-                journal.log(LogEntry(event: "metrics_failed", priority: .warning,
+                journal.log(LogEntry(event: .metricsFailed, priority: .warning,
                                      message: "Metrics not written to \(path): \(error); retrying every \(Int(intervalS)) s",
-                                     fields: [("GPSTRACK_METRICS_FILE", path)]))
+                                     fields: [(.metricsFile, path)]))
             default: break
             }
         }

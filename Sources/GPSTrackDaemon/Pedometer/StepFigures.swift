@@ -29,15 +29,15 @@ struct StepFigures {
         switch event {
         case .found(let label, let kind, let again):
             source = (label, kind)
-            return LogEntry(event: "pedometer_found", priority: .info,
+            return LogEntry(event: .pedometerFound, priority: .info,
                             message: again ? "Pedometer \(label) reads again" : "Pedometer: \(kind) \(label)",
-                            fields: [("GPSTRACK_SOURCE", label), ("GPSTRACK_KIND", kind)])
+                            fields: [(.source, label), (.kind, kind)])
         case .none(let reason):
             source = nil
-            return LogEntry(event: "pedometer_off", priority: .info, message: "No pedometer: \(reason)")
+            return LogEntry(event: .pedometerOff, priority: .info, message: "No pedometer: \(reason)")
         case .lost(let reason):
-            return LogEntry(event: "pedometer_lost", priority: .warning, message: "Pedometer lost: \(reason); looking again",
-                            fields: [("GPSTRACK_SOURCE", source?.label ?? "")])
+            return LogEntry(event: .pedometerLost, priority: .warning, message: "Pedometer lost: \(reason); looking again",
+                            fields: [(.source, source?.label ?? "")])
         case .counter(let raw, let time):
             let before = pedometer.memory
             let reading = pedometer.counter(raw, at: time)
@@ -47,11 +47,11 @@ struct StepFigures {
             case .reset(let n):
                 counterResets += 1
                 save(force: true)
-                return LogEntry(event: "pedometer_reset", priority: .info,
+                return LogEntry(event: .pedometerReset, priority: .info,
                                 message: "Step counter of \(source?.label ?? "?") went back (reset); \(n) steps since counted",
-                                fields: [("GPSTRACK_SOURCE", source?.label ?? ""), ("GPSTRACK_RAW", String(raw))])
+                                fields: [(.source, source?.label ?? ""), (.raw, String(raw))])
             case .implausible:
-                return LogEntry(event: "pedometer_garbage", priority: .info,
+                return LogEntry(event: .pedometerGarbage, priority: .info,
                                 message: "Step counter of \(source?.label ?? "?") jumped to \(raw); taken as the new baseline, nothing counted")
             case .baseline:
                 save(force: true)   // the reading to count from after a restart
@@ -131,13 +131,13 @@ struct StepFigures {
     func tripEntry() -> LogEntry {
         let m = pedometer.memory
         let cadence = pedometer.tripCadence
-        return LogEntry(event: "steps", priority: .info,
+        return LogEntry(event: .steps, priority: .info,
                         message: "Trip: \(m.tripSteps) steps, \(Int(m.tripDistanceM.rounded())) m walked"
                             + (cadence.map { " at \(Int($0.rounded())) steps/min" } ?? ""),
-                        fields: [("GPSTRACK_STEPS", String(m.tripSteps)), ("GPSTRACK_WALK_DISTANCE_M", JSONObject.number(m.tripDistanceM, decimals: 1)),
-                                 ("GPSTRACK_CADENCE_SPM", cadence.map { JSONObject.number($0, decimals: 1) } ?? ""),
-                                 ("GPSTRACK_STEPS_TOTAL", String(m.total)), ("GPSTRACK_STRIDE_M", JSONObject.number(pedometer.strideM, decimals: 3)),
-                                 ("GPSTRACK_SOURCE", source?.label ?? "")])
+                        fields: [(.steps, String(m.tripSteps)), (.walkDistanceM, JSONObject.number(m.tripDistanceM, decimals: 1)),
+                                 (.cadenceSpm, cadence.map { JSONObject.number($0, decimals: 1) } ?? ""),
+                                 (.stepsTotal, String(m.total)), (.strideM, JSONObject.number(pedometer.strideM, decimals: 3)),
+                                 (.source, source?.label ?? "")])
     }
 
     /// OwnTracks `steps` for the trip (from its start to its end).

@@ -74,8 +74,8 @@ extension Store {
             return "\(points) track points\(span) and \(locations) MQTT locations"
         }
 
-        var fields: [(String, String)] {
-            points + locations == 0 ? [] : [("GPSTRACK_THINNED_POINTS", String(points)), ("GPSTRACK_THINNED_LOCATIONS", String(locations))]
+        var fields: [(JournalField, String)] {
+            points + locations == 0 ? [] : [(.thinnedPoints, String(points)), (.thinnedLocations, String(locations))]
         }
     }
 
@@ -162,10 +162,10 @@ extension Store {
         if let to { spellThinned.to = max(spellThinned.to ?? to, to) }
         guard first else { return }
         let what = points > 0 ? "the oldest track points" : "the oldest MQTT location messages"
-        journal.log(LogEntry(event: "storage_thinning", priority: .warning,
+        journal.log(LogEntry(event: .storageThinning, priority: .warning,
                              message: "State database's disk full: \(what) give way so that events are stored "
                                 + "(counted in status; the spell's end or the stop says how many)",
-                             fields: [("GPSTRACK_REASON", degradedReason ?? ""), ("GPSTRACK_PATH", path)]))
+                             fields: [(.reason, degradedReason ?? ""), (.path, path)]))
     }
 
     /// Makes the reserve file whole when there is room for what it lacks and as much as it
@@ -217,12 +217,12 @@ extension Store {
         let lost = parts.isEmpty ? "everything waiting was written" : "not written: " + parts.joined(separator: ", ")
         let thinned = spellThinned.points + spellThinned.locations > 0 ? "; thinned in this spell to make room: \(spellThinned.text)" : ""
         let reason = degradedReason.map { "state database \(path) still degraded (\($0))" } ?? "MQTT outbox not writable"
-        return LogEntry(event: "storage_at_stop", priority: parts.isEmpty ? .notice : .err,
+        return LogEntry(event: .storageAtStop, priority: parts.isEmpty ? .notice : .err,
                         message: "At the stop, \(reason): \(lost)\(thinned)",
-                        fields: [("GPSTRACK_UNWRITTEN_EVENTS", String(pendingEvents.count)),
-                                 ("GPSTRACK_UNWRITTEN_KINDS", events.keys.sorted().map { "\($0):\(events[$0]!)" }.joined(separator: ",")),
-                                 ("GPSTRACK_UNWRITTEN_POINTS", String(pendingPoints.count)),
-                                 ("GPSTRACK_UNWRITTEN_MESSAGES", String(messages)), ("GPSTRACK_PATH", path)]
+                        fields: [(.unwrittenEvents, String(pendingEvents.count)),
+                                 (.unwrittenKinds, events.keys.sorted().map { "\($0):\(events[$0]!)" }.joined(separator: ",")),
+                                 (.unwrittenPoints, String(pendingPoints.count)),
+                                 (.unwrittenMessages, String(messages)), (.path, path)]
                             + spellThinned.fields)
     }
 }

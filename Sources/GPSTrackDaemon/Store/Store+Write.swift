@@ -121,12 +121,12 @@ extension Store {
         let seconds = MonotonicClock.now() - degradedSince
         let thinned = spellThinned.points + spellThinned.locations > 0
             ? "; \(spellThinned.points) track points and \(spellThinned.locations) MQTT locations thinned to make room" : ""
-        journal.log(LogEntry(event: "storage_recovered", priority: .notice,
+        journal.log(LogEntry(event: .storageRecovered, priority: .notice,
                              message: "State database \(path) writable again: \(written.events) waiting events and "
                                 + "\(written.points) track points written after \(Int(seconds.rounded())) s degraded\(thinned)",
-                             fields: [("GPSTRACK_WRITTEN_EVENTS", String(written.events)),
-                                      ("GPSTRACK_WRITTEN_POINTS", String(written.points)),
-                                      ("GPSTRACK_DEGRADED_S", JSONObject.number(seconds, decimals: 1)), ("GPSTRACK_PATH", path)]
+                             fields: [(.writtenEvents, String(written.events)),
+                                      (.writtenPoints, String(written.points)),
+                                      (.degradedS, JSONObject.number(seconds, decimals: 1)), (.path, path)]
                                 + spellThinned.fields))
         degradedReason = nil
         spellFull = false

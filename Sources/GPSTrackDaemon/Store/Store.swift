@@ -148,18 +148,18 @@ public final class Store {
         rename(path, aside)
         unlink(path + "-wal")
         unlink(path + "-shm")
-        journal.log(LogEntry(event: "storage_corrupt", priority: .err,
+        journal.log(LogEntry(event: .storageCorrupt, priority: .err,
                              message: "State database \(path) is damaged; moved aside to \(aside) and started anew",
-                             fields: [("GPSTRACK_MOVED_TO", aside)]))
+                             fields: [(.movedTo, aside)]))
     }
 
     /// Starts a degraded spell (one journal entry for the whole spell) or notes its new reason.
     func degrade(_ reason: String) {
         if degradedReason == nil {
             degradedSince = MonotonicClock.now()
-            journal.log(LogEntry(event: "storage_degraded", priority: .err,
+            journal.log(LogEntry(event: .storageDegraded, priority: .err,
                                  message: "Storage degraded, tracking goes on in memory: \(reason)",
-                                 fields: [("GPSTRACK_REASON", reason), ("GPSTRACK_PATH", path)]))
+                                 fields: [(.reason, reason), (.path, path)]))
         }
         degradedReason = reason
     }

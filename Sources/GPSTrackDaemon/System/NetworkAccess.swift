@@ -32,7 +32,7 @@ public final class NetworkAccess: Sendable {
         guard !targets.isEmpty else { return }
         let thread: StoppableThread
         do throws(ErrnoError) { thread = try StoppableThread() } catch {
-            journal.log(LogEntry(event: "network_check_skipped", priority: .info,
+            journal.log(LogEntry(event: .networkCheckSkipped, priority: .info,
                                  message: "Not checking whether remote addresses are allowed: \(error)"))
             return
         }
@@ -73,13 +73,13 @@ public final class NetworkAccess: Sendable {
     private func report(_ role: String, _ host: String, _ port: Int, address: String) {
         let name = host == address ? address : "\(host) (\(address))"
         journal.log(LogEntry(
-            event: "network_forbidden", priority: .err,
+            event: .networkForbidden, priority: .err,
             message: "The \(role) \(name) port \(port) cannot be reached: this machine forbids sending to \(address) "
                 + "(sending fails with EPERM: the unit's IPAddressDeny= or a local firewall). Under systemd, allow it with a drop-in "
                 + "\(Self.dropIn) containing \"[Service]\" and \"IPAddressAllow=\(address)\", then systemctl daemon-reload "
                 + "and systemctl restart gpstrackd",
-            fields: [("GPSTRACK_ADDRESS", address), ("GPSTRACK_HOST", host), ("GPSTRACK_PORT", String(port)),
-                     ("GPSTRACK_DROPIN", Self.dropIn)]))
+            fields: [(.address, address), (.host, host), (.port, String(port)),
+                     (.dropin, Self.dropIn)]))
     }
 
     /// The numeric addresses of `host` (IPv4 and IPv6), or why not.

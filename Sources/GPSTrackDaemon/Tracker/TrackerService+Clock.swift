@@ -21,16 +21,16 @@ extension TrackerService {
         let offset = Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9 - t
         clockOffsetS = offset
         let bound = configuration.clockOffsetWarnS
-        let fields = [("GPSTRACK_CLOCK_OFFSET_S", EventLog.number(offset.rounded(decimals: 3)))]
+        let fields: [(JournalField, String)] = [(.clockOffsetS, EventLog.number(offset.rounded(decimals: 3)))]
         if abs(offset) > bound, !clockOutOfLine {
             clockOutOfLine = true
-            emit(LogEntry(event: "clock_offset", priority: .warning,
+            emit(LogEntry(event: .clockOffset, priority: .warning,
                           message: "The system clock is \(Self.seconds(offset)) \(offset > 0 ? "ahead of" : "behind") GPS time "
                             + "(more than \(Self.seconds(bound))): let gpsd set it, through chrony (see gpstrackd(8))",
                           fields: fields))
         } else if abs(offset) <= bound, clockOutOfLine {
             clockOutOfLine = false
-            emit(LogEntry(event: "clock_in_line", priority: .info,
+            emit(LogEntry(event: .clockInLine, priority: .info,
                           message: "The system clock is in line with GPS time again (\(Self.seconds(offset)) off)", fields: fields))
         }
     }

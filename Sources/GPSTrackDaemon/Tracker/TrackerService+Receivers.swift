@@ -58,13 +58,13 @@ extension TrackerService {
         if let removed, let followed = selector.followed, removed != followed, !followed.isEmpty {
             // Another receiver goes on reporting: nothing is lost.
             _ = selector.remove(removed)
-            emit(LogEntry(event: "device_removed", priority: .info, message: "GPS receiver \(removed) removed (not the one followed)",
-                          fields: [("GPSTRACK_DEVICE", removed)]))
+            emit(LogEntry(event: .deviceRemoved, priority: .info, message: "GPS receiver \(removed) removed (not the one followed)",
+                          fields: [(.device, removed)]))
             return
         }
-        emit(LogEntry(event: "device_removed", priority: .warning,
+        emit(LogEntry(event: .deviceRemoved, priority: .warning,
                       message: removed.map { "GPS receiver \($0) removed" } ?? "GPS receiver removed",
-                      fields: removed.map { [("GPSTRACK_DEVICE", $0)] } ?? []))
+                      fields: removed.map { [(.device, $0)] } ?? []))
         if let removed, let next = selector.remove(selector.followed == "" ? "" : removed) {
             device = next
             logFailover(from: removed, to: next, reason: "the followed one was removed")
@@ -76,14 +76,14 @@ extension TrackerService {
     }
 
     private func logFailover(from: String?, to: String, reason: String) {
-        emit(LogEntry(event: "failover", priority: .notice, message: "Following GPS receiver \(to) instead of \(from ?? "none") (\(reason))",
-                      fields: [("GPSTRACK_DEVICE", to), ("GPSTRACK_PREVIOUS_DEVICE", from ?? "")]))
+        emit(LogEntry(event: .failover, priority: .notice, message: "Following GPS receiver \(to) instead of \(from ?? "none") (\(reason))",
+                      fields: [(.device, to), (.previousDevice, from ?? "")]))
     }
 
     /// The followed receiver as a journal field (none when gpsd names none).
-    var receiverField: [(String, String)] {
+    var receiverField: [(JournalField, String)] {
         guard let path = selector.followed, !path.isEmpty else { return [] }
-        return [("GPSTRACK_DEVICE", path)]
+        return [(.device, path)]
     }
 
     /// " from PATH" for a journal message.

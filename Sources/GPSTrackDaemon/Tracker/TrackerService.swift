@@ -71,12 +71,12 @@ public actor TrackerService {
             session.restore(trip: restored.trip, counters: restored.counters, seq: restored.seq, fences: restored.fences,
                             trips: configuration.tracker.tripMode == .auto ? restored.motion : nil)
             if let trip = restored.trip {
-                journalSink.log(LogEntry(event: "restored", priority: .info,
+                journalSink.log(LogEntry(event: .restored, priority: .info,
                                      message: "Carrying on: trip of \(EventLog.metres(trip.traveledM)), events from #\(restored.seq + 1), "
                                         + "\(restored.fences.count) fences remembered, \(restored.counters?.total ?? 0) fixes counted",
-                                     fields: [("GPSTRACK_TRAVELED_M", EventLog.number(trip.traveledM)), ("GPSTRACK_SEQ", String(restored.seq)),
-                                              ("GPSTRACK_FIXES_TOTAL", String(restored.counters?.total ?? 0)),
-                                              ("GPSTRACK_FIXES_ACCEPTED", String(restored.counters?.accepted ?? 0))]))
+                                     fields: [(.traveledM, EventLog.number(trip.traveledM)), (.seq, String(restored.seq)),
+                                              (.fixesTotal, String(restored.counters?.total ?? 0)),
+                                              (.fixesAccepted, String(restored.counters?.accepted ?? 0))]))
             }
         }
     }
@@ -137,8 +137,8 @@ public actor TrackerService {
         case .lost(let reason):
             gpsdConnected = false
             sky = nil
-            emit(LogEntry(event: "gpsd_lost", priority: .warning, message: "Lost gpsd: \(reason); retrying",
-                                 fields: [("GPSTRACK_GPSD", "\(configuration.gpsdHost):\(configuration.gpsdPort)")]))
+            emit(LogEntry(event: .gpsdLost, priority: .warning, message: "Lost gpsd: \(reason); retrying",
+                                 fields: [(.gpsd, "\(configuration.gpsdHost):\(configuration.gpsdPort)")]))
             loseFix(reason: "gpsd lost")
         case .restored(let after):
             gpsdConnected = true
@@ -147,8 +147,8 @@ public actor TrackerService {
                 message += " again after \(Int(after.rounded())) s"
                 gpsdReconnects += 1
             }
-            emit(LogEntry(event: "gpsd_connected", priority: .info, message: message,
-                                 fields: [("GPSTRACK_GPSD", "\(configuration.gpsdHost):\(configuration.gpsdPort)")]))
+            emit(LogEntry(event: .gpsdConnected, priority: .info, message: message,
+                                 fields: [(.gpsd, "\(configuration.gpsdHost):\(configuration.gpsdPort)")]))
         }
     }
 
@@ -163,7 +163,7 @@ public actor TrackerService {
     public func reloadFences() -> String? {
         guard let path = configuration.fencesPath else {
             let message = "no fences file is configured"
-            emit(LogEntry(event: "fences_reload_failed", priority: .err, message: "Reload asked, but \(message)"))
+            emit(LogEntry(event: .fencesReloadFailed, priority: .err, message: "Reload asked, but \(message)"))
             return message
         }
         do {
@@ -171,11 +171,11 @@ public actor TrackerService {
             let index = try PushedWaypoints.merged(FenceLoader.load(path), stateDirectory: configuration.stateDirectory, file: path)
             session.replaceFences(index)
             for sink in sinks { sink.fencesReplaced(session: session) }
-            emit(LogEntry(event: "fences_reloaded", priority: .info, message: "Reloaded \(index?.fences.count ?? 0) fences from \(path)",
-                          fields: [("GPSTRACK_FENCES", String(index?.fences.count ?? 0))]))
+            emit(LogEntry(event: .fencesReloaded, priority: .info, message: "Reloaded \(index?.fences.count ?? 0) fences from \(path)",
+                          fields: [(.fences, String(index?.fences.count ?? 0))]))
             return nil
         } catch {
-            emit(LogEntry(event: "fences_reload_failed", priority: .err,
+            emit(LogEntry(event: .fencesReloadFailed, priority: .err,
                           message: "Fences not reloaded, the previous ones stay in force: \(error)"))
             return "fences not reloaded, the previous ones stay in force: \(error)"
         }
@@ -189,12 +189,12 @@ public actor TrackerService {
         for sink in sinks { sink.finish(session: session) }
         let trip = session.tracker.trip, counters = session.tracker.counters
         log(LogEntry(
-            event: "summary", priority: .info,
+            event: .summary, priority: .info,
             message: "Trip: \(EventLog.metres(trip.traveledM)) traveled, \(EventLog.metres(trip.straightLineM)) in a straight line; "
                 + "\(counters.accepted) of \(counters.total) fixes accepted",
-            fields: [("GPSTRACK_TRAVELED_M", EventLog.number(trip.traveledM)), ("GPSTRACK_STRAIGHT_LINE_M", EventLog.number(trip.straightLineM)),
-                     ("GPSTRACK_FIXES_TOTAL", String(counters.total)), ("GPSTRACK_FIXES_ACCEPTED", String(counters.accepted)),
-                     ("GPSTRACK_SEQ", String(session.seq))]))
+            fields: [(.traveledM, EventLog.number(trip.traveledM)), (.straightLineM, EventLog.number(trip.straightLineM)),
+                     (.fixesTotal, String(counters.total)), (.fixesAccepted, String(counters.accepted)),
+                     (.seq, String(session.seq))]))
     }
 
     /// Seconds between two journal entries about malformed lines: a stream of garbage is
@@ -209,9 +209,9 @@ public actor TrackerService {
         let now = MonotonicClock.now()
         guard now - lastMalformedLog >= Self.malformedLogInterval else { return }
         let more = malformedUnlogged > 1 ? " (\(malformedUnlogged) malformed lines since the last entry, \(malformed) in all)" : ""
-        log(LogEntry(event: "malformed", priority: .warning, message: "Malformed line from gpsd skipped: \(reason)\(more)",
-                             fields: [("GPSTRACK_REASON", reason), ("GPSTRACK_SKIPPED", String(malformedUnlogged)),
-                                      ("GPSTRACK_MALFORMED_TOTAL", String(malformed))]))
+        log(LogEntry(event: .malformed, priority: .warning, message: "Malformed line from gpsd skipped: \(reason)\(more)",
+                             fields: [(.reason, reason), (.skipped, String(malformedUnlogged)),
+                                      (.malformedTotal, String(malformed))]))
         lastMalformedLog = now
         malformedUnlogged = 0
     }
@@ -228,7 +228,7 @@ public actor TrackerService {
         deliver(events, force: true)
         if !fixLost {
             fixLost = true
-            emit(LogEntry(event: "fix_lost", priority: .warning, message: "GPS fix lost (\(reason))", fields: receiverField))
+            emit(LogEntry(event: .fixLost, priority: .warning, message: "GPS fix lost (\(reason))", fields: receiverField))
         }
     }
 
@@ -240,14 +240,14 @@ public actor TrackerService {
             lastFixReceived = MonotonicClock.now()
             if fixLost {
                 fixLost = false
-                emit(LogEntry(event: "fix_acquired", priority: .info, message: "GPS fix acquired" + receiverText,
+                emit(LogEntry(event: .fixAcquired, priority: .info, message: "GPS fix acquired" + receiverText,
                               fields: EventLog.position(fix.coordinate) + receiverField))
             }
         } else if !fixLost, let t = fix.time, let last = session.tracker.lastAccepted?.time,
                   t - last > configuration.tracker.staleAfterS {
             fixLost = true
             session.settle()
-            emit(LogEntry(event: "fix_lost", priority: .warning, message: "GPS fix lost (no usable fix for \(Int(t - last)) s)",
+            emit(LogEntry(event: .fixLost, priority: .warning, message: "GPS fix lost (no usable fix for \(Int(t - last)) s)",
                           fields: receiverField))
         }
         deliver(events, fix: fix, outcome: outcome)

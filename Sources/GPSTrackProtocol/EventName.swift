@@ -1,0 +1,106 @@
+/// Every `GPSTRACK_EVENT` the daemon journals: the tracking events (sequenced, stored, in
+/// `watch`, `events` and `replay`) and the notices. One vocabulary: code matches on these
+/// cases, never on the strings; the raw value is the wire's and the journal's name.
+public enum EventName: String, Sendable, CaseIterable {
+    case clockInLine = "clock_in_line"
+    case clockOffset = "clock_offset"
+    case deviceRemoved = "device_removed"
+    case discontinuity
+    case dwell
+    case enter
+    case eventsUnreadable = "events_unreadable"
+    case exit
+    case failed
+    case failover
+    case fencesDetermined = "fences_determined"
+    case fencesReloadFailed = "fences_reload_failed"
+    case fencesReloaded = "fences_reloaded"
+    case fixAcquired = "fix_acquired"
+    case fixLost = "fix_lost"
+    case gpsdConnected = "gpsd_connected"
+    case gpsdLost = "gpsd_lost"
+    case guardArmed = "guard_armed"
+    case guardBreach = "guard_breach"
+    case guardSet = "guard_set"
+    case malformed
+    case metricsFailed = "metrics_failed"
+    case metricsWritten = "metrics_written"
+    case mqttCommand = "mqtt_command"
+    case mqttCommandIgnored = "mqtt_command_ignored"
+    case mqttCommandRefused = "mqtt_command_refused"
+    case mqttConnected = "mqtt_connected"
+    case mqttError = "mqtt_error"
+    case mqttLost = "mqtt_lost"
+    case mqttOutbox = "mqtt_outbox"
+    case mqttOutboxDegraded = "mqtt_outbox_degraded"
+    case mqttOutboxRecovered = "mqtt_outbox_recovered"
+    case mqttRefused = "mqtt_refused"
+    case mqttTlsFailed = "mqtt_tls_failed"
+    case networkCheckSkipped = "network_check_skipped"
+    case networkForbidden = "network_forbidden"
+    case overspeedEnd = "overspeed_end"
+    case overspeedStart = "overspeed_start"
+    case pedometerFound = "pedometer_found"
+    case pedometerGarbage = "pedometer_garbage"
+    case pedometerLost = "pedometer_lost"
+    case pedometerOff = "pedometer_off"
+    case pedometerReset = "pedometer_reset"
+    case restored
+    case socketGroup = "socket_group"
+    case stallOver = "stall_over"
+    case stalled
+    case started
+    case state
+    case steps
+    case stopDeadline = "stop_deadline"
+    case stopSkippedFixes = "stop_skipped_fixes"
+    case stopping
+    case stoppingNow = "stopping_now"
+    case storageAtStop = "storage_at_stop"
+    case storageCorrupt = "storage_corrupt"
+    case storageDegraded = "storage_degraded"
+    case storageRecovered = "storage_recovered"
+    case storageThinning = "storage_thinning"
+    case summary
+    case tripEnd = "trip_end"
+    case tripReset = "trip_reset"
+    case tripStart = "trip_start"
+    case tripStop = "trip_stop"
+    case watchDropped = "watch_dropped"
+
+    /// A fixed `MESSAGE_ID` per event, for `journalctl MESSAGE_ID=…`; nil where none was given.
+    public var messageID: String? { Self.messageIDs[self] }
+
+    private static let messageIDs: [EventName: String] = [
+        .enter: "0a71d53a713d4db5b432af356eec29da",
+        .exit: "e441d118a442459aa9889edfd8b5d9e5",
+        .dwell: "b2fc5c0fd80c48089d9f2338f27b04ae",
+        .state: "599070c975f6400ba2375f79f389b1db",
+        .fencesDetermined: "0b1a4aadae7b4891a5b6eb5e0e78d126",
+        .tripStart: "0985a0ff028b4cae9c798f7e8dd19db6",
+        .tripStop: "4c01432aa1e6453088bbb44784eff727",
+        .tripEnd: "11c491396e6e4368af6aadb520edbe41",
+        .guardArmed: "644753e9cbdf4373ba6bdddb4dc4bb7a",
+        .guardBreach: "9c39edab10c84484bdd50ff15fa308cb",
+        .overspeedStart: "badb4fc2cc0a4eb4978446e593f8441e",
+        .overspeedEnd: "0acd11832eb0473a9ef3075bfd556c9b",
+        .guardSet: "6969c44bb2984f229957e45602ff6f72",
+        .discontinuity: "ae34569829ff466f82748c11fa6b72e0",
+        .fixLost: "9c34a566bef640c9bc1f3ff06a97b83e",
+        .fixAcquired: "b968e74820fc4737a5892812b624652e",
+        .gpsdConnected: "2310cd7e61194257a2b78c78041a5b30",
+        .gpsdLost: "892cc3959f4c421abf95d9acf28c4d8c",
+        .deviceRemoved: "887aa5674a7b4858b36dbe01b5a3e342",
+        .fencesReloaded: "92a53dbd50744a6ca7216640f57d458f",
+        .fencesReloadFailed: "73d0691837d24b6999e86ea5cb96be8c",
+        .started: "cffd1c065a404287a57ffb3f5b8102ca",
+        .stopping: "1c4845a0d4fe426b97d9c3d55b228430",
+        .summary: "44990c495fef432394ef48a3d7b04e93",
+        .steps: "85c5c6fd12364286bda41342114b8365",
+        .malformed: "9f3b41adc3a84045b9a267de3e51610e",
+        .stalled: "0d5c941b7506442b85ec16fdae2a65c7",
+        .stallOver: "ebdf102c2b754239ab8c9a380efaffeb",
+        .clockOffset: "5b0e4f0f3c6a4d7e9a51c2d8e3f47a16",
+        .clockInLine: "c7d21a9e64b84f0a8e3b5f6a1d2c9e08",
+    ]
+}
