@@ -5,7 +5,7 @@ SWIFT ?= swift
 SAMPLE ?= samples/walk-and-drive.gpsd.json
 FENCES ?= config/fences.geojson
 
-.PHONY: all build deps test-deps demo replay-demo test test-systemd fuzz soak bench sample install install-files man deb clean
+.PHONY: all build deps test-deps demo replay-demo test check format test-systemd fuzz soak bench sample install install-files man deb clean
 
 all: build
 
@@ -26,6 +26,21 @@ demo: build
 # The same route replayed offline from its gpsd JSON log.
 replay-demo: build
 	.build/debug/gpstrackd replay --fences $(FENCES) $(SAMPLE)
+
+# The edit-test loop: the formatter's lint and every in-process test (the core, the simulator,
+# the tracking pipeline with an in-memory journal, the daemon's suites that start no process),
+# timed after the build. `make test` runs these and everything else.
+CHECK_SUITES = GPSTrackCoreTests|GPSTrackSimTests|GPSTrackPipelineTests|DegradedPointsTests|GPSDDecoderTests|GPSDSkyTests|NativeThreadTests|StoppableThreadTests|ManPageTests
+check:
+	$(SWIFT) build --build-tests
+	@start=$$(date +%s); \
+	$(SWIFT) format lint --strict --recursive --parallel Sources Tests && \
+	$(SWIFT) test --skip-build --filter '$(CHECK_SUITES)' && \
+	echo "make check: lint and in-process tests passed in $$(( $$(date +%s) - start )) s after the build"
+
+# Formats the tree with the project's .swift-format (line length 120).
+format:
+	$(SWIFT) format --in-place --recursive --parallel Sources Tests
 
 # scripts/test-counts.py counts the Swift tests and the system test's checks, prints every skip
 # with its reason and ends with `N passed, N failed, N skipped`; under CI=true a skip fails.

@@ -48,6 +48,8 @@ let package = Package(
         .target(name: "GPSTrackDaemon", dependencies: ["GPSTrackCore", "CGPS", "CSystemd", "CSQLite", "CMosquitto", "CSodium"]),
         // Seeded receiver simulator: test support and benchmarks.
         .target(name: "GPSTrackSim", dependencies: ["GPSTrackCore"]),
+        // The in-process test kit: an in-memory journal, a tracker harness (tests only).
+        .target(name: "GPSTrackTestKit", dependencies: ["GPSTrackDaemon", "GPSTrackCore", "GPSTrackSim"]),
 
         .executableTarget(name: "gpstrackd", dependencies: ["GPSTrackDaemon", "GPSTrackCore", "CCrash"]),
         // The client links the protocol alone: no libgps, GeographicLib, GEOS, SQLite or libmosquitto.
@@ -59,6 +61,10 @@ let package = Package(
         .testTarget(name: "GPSTrackCoreTests", dependencies: ["GPSTrackCore", "GPSTrackSim"]),
         .testTarget(name: "GPSTrackDaemonTests", dependencies: ["GPSTrackDaemon", "GPSTrackSim", "GPSTrackCore"]),
         .testTarget(name: "GPSTrackSimTests", dependencies: ["GPSTrackSim", "GPSTrackCore"]),
+        // The daemon's behaviour in-process: the tracking actor, its sinks and the control
+        // handlers with an in-memory journal and a temporary store; no process, no socket.
+        .testTarget(name: "GPSTrackPipelineTests",
+                    dependencies: ["GPSTrackTestKit", "GPSTrackDaemon", "GPSTrackCore", "GPSTrackSim"]),
     ],
     swiftLanguageModes: [.v6]
 )

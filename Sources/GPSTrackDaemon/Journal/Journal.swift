@@ -4,9 +4,17 @@ import Glibc
 import CSystemd
 import Synchronization
 
+/// Where journal entries end up, in the manner of swift-log's `LogHandler`: the systemd journal
+/// or stderr (`Journal(target:)`), or an in-memory backend in the tests (GPSTrackTestKit's
+/// `InMemoryJournal`).
+public protocol JournalBackend: Sendable {
+    /// Takes one entry (already filtered by priority).
+    func send(_ entry: LogEntry)
+}
+
 /// Writes log entries to the systemd journal through `sd_journal_sendv`, with
 /// `SYSLOG_IDENTIFIER=gpstrackd`, `PRIORITY`, `MESSAGE_ID` and the entry's `GPSTRACK_*` fields;
-/// or, with no journal to talk to, readably to stderr.
+/// or, with no journal to talk to, readably to stderr; or to another backend.
 public final class Journal: Sendable {
     /// Where entries go.
     public enum Target: String, Sendable {
@@ -23,6 +31,15 @@ public final class Journal: Sendable {
     private let lock = Synchronization.Mutex(())
     /// Entries below this priority are dropped (debug is off unless asked for).
     public let maxPriority: LogEntry.Priority
+    private let backend: (any JournalBackend)?
+
+    /// A journal whose entries go to `backend` alone.
+    public init(backend: any JournalBackend, maxPriority: LogEntry.Priority = .info) {
+        useJournal = false
+        identifier = "gpstrackd"
+        self.maxPriority = maxPriority
+        self.backend = backend
+    }
 
     public init(target: Target, identifier: String = "gpstrackd", maxPriority: LogEntry.Priority = .info) {
         switch target {
@@ -32,11 +49,13 @@ public final class Journal: Sendable {
         }
         self.identifier = identifier
         self.maxPriority = maxPriority
+        backend = nil
     }
 
     /// Sends one entry.
     public func log(_ entry: LogEntry) {
         guard entry.priority.rawValue <= maxPriority.rawValue else { return }
+        if let backend { return backend.send(entry) }
         if useJournal, sendToJournal(entry) { return }
         writeToStderr(entry)
     }

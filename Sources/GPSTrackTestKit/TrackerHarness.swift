@@ -1,0 +1,68 @@
+import Foundation
+import GPSTrackCore
+import GPSTrackDaemon
+
+/// The tracking actor in-process, as the daemon wires it but with no process, socket or gpsd:
+/// an in-memory journal, a store in a temporary state directory, fixes handed to `handle` as the
+/// gpsd source would, and the control handlers called directly, their replies read back with
+/// the protocol's own decoder (the types gpstrackctl reads).
+public final class TrackerHarness: Sendable {
+    public let journal = InMemoryJournal()
+    public let tracker: TrackerService
+    /// The temporary state directory (removed by `close`).
+    public let stateDirectory: String
+    /// Where `watch` lines went, in order.
+    public let watched = InMemoryJournal()
+
+    /// A tracker with `configure` applied to the configuration (its state directory is the
+    /// harness's own) and `fences`, if any; with a store unless `store` is false.
+    public init(fences: [Fence] = [], store: Bool = true,
+                configure: (inout Configuration) -> Void = { _ in }) async throws {
+        var template = Array("/tmp/gpstrack-harness-XXXXXX".utf8CString)
+        guard let dir = mkdtemp(&template) else { throw HarnessError("mkdtemp: errno \(errno)") }
+        stateDirectory = String(cString: dir)
+        var config = Configuration()
+        config.stateDirectory = stateDirectory
+        configure(&config)
+        let index = fences.isEmpty ? nil : try FenceIndex(fences: fences, file: "harness fences")
+        let log = journal.journal
+        tracker = try TrackerService(configuration: config, fences: index, journal: log,
+                                     store: store ? Store(directory: stateDirectory, journal: log) : nil)
+        let watched = self.watched
+        await tracker.setWatchSink { line in watched.send(LogEntry(event: .started, priority: .info, message: line)) }
+    }
+
+    /// Hands the fixes to the tracker as gpsd's TPVs, in order.
+    public func feed(_ fixes: [Fix]) async {
+        for fix in fixes { await tracker.handle(.record(.tpv(fix))) }
+    }
+
+    /// Sends a control request and reads its reply as `T` (the reply's JSON line, decoded).
+    public func request<T: Decodable>(_ request: ControlRequest, as type: T.Type) async throws -> T {
+        let line = try await requestLine(request)
+        return try ReplyDecoder.decode(T.self, line: line)
+    }
+
+    /// A control request's reply as its JSON line, byte for byte as the socket writes it.
+    public func requestLine(_ request: ControlRequest) async throws -> String {
+        let (reply, _) = await tracker.control(request)
+        return ReplyEncoder.encode(reply)
+    }
+
+    /// The `watch` lines so far.
+    public var watchLines: [String] { watched.entries.map(\.message) }
+
+    /// Ends the feed as the daemon's stop does: the epoch held back is processed, all committed.
+    public func endFeed() async { await tracker.finish() }
+
+    /// Removes the state directory.
+    public func close() async {
+        try? FileManager.default.removeItem(atPath: stateDirectory)
+    }
+}
+
+/// A harness that could not be set up.
+public struct HarnessError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
