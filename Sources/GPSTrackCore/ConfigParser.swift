@@ -1,3 +1,4 @@
+import GPSTrackProtocol
 /// Parses `key = value` configuration text (`#` starts a comment) into a `Configuration`.
 /// Unknown keys, repeated keys and bad values are errors naming `file:line`.
 public enum ConfigParser {

@@ -1,3 +1,4 @@
+import GPSTrackProtocol
 /// The daemon's whole configuration, parsed once into an immutable value.
 public struct Configuration: Sendable, Equatable {
     /// gpsd's address as `HOST:PORT`.

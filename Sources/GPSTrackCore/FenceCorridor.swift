@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CGEOS
+import GPSTrackProtocol
 
 /// Corridors: centre lines in a frame of their own (as polygons are), prepared by GEOS, and one
 /// STRtree envelope per line segment so that a long winding route is a candidate only near it.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GPSTrackProtocol
 
 /// A fence passed between two fixes: where along the segment (fractions 0...1 of it) the
 /// boundary was crossed going in and coming out, and how deep the segment went.

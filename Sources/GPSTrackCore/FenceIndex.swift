@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CGEOS
+import GPSTrackProtocol
 
 /// The fences, ready to query: circles by geodesic distance (GeographicLib), polygons and corridors
 /// through GEOS prepared geometries, all behind a GEOS STRtree so that the work per fix grows

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GPSTrackProtocol
 
 /// One position report as gpsd's TPV message gives it. Unknown values are NaN (or nil for
 /// the time), never zero.

@@ -1,3 +1,4 @@
+import GPSTrackProtocol
 /// Counts of what happened to the fixes the tracker saw.
 public struct FixCounters: Sendable, Equatable {
     /// Every fix (epoch) offered.
@@ -18,7 +19,4 @@ public struct FixCounters: Sendable, Equatable {
         self.delivered = delivered
         self.rejected = rejected
     }
-
-    /// All rejections.
-    public var rejectedTotal: Int { rejected.values.reduce(0, +) }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GPSTrackProtocol
 
 /// Steps 1-4 of the pipeline: validity, accuracy, time order and plausibility. Keeps the last
 /// accepted fix as the reference for the next one.

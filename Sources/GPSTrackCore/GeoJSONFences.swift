@@ -1,3 +1,4 @@
+import GPSTrackProtocol
 /// Reads a GeoJSON (RFC 7946) `FeatureCollection` of fences: `Point` features with
 /// `properties.radius` (metres) are circles; `Polygon` and `MultiPolygon` features are polygons
 /// with holes; `LineString` and `MultiLineString` features with `properties.width_m` (metres,

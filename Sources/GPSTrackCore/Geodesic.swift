@@ -2,6 +2,7 @@ import CGeodesic
 #if canImport(Glibc)
 import Glibc
 #endif
+import GPSTrackProtocol
 
 /// Geodesics on the WGS84 ellipsoid through GeographicLib, Karney's own implementation of his
 /// algorithms (the `CGeodesic` target's C header over its C++ `Geodesic`). Accurate to

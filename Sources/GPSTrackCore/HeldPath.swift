@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GPSTrackProtocol
 
 /// The fixes a receiver without speed reported between two deliveries, so that a creep
 /// delivery can count the way it went and not only the chord. Without a speed the creep

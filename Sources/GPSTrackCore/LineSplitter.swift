@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GPSTrackProtocol
 /// Cuts a byte stream into newline-terminated lines, whatever sizes the chunks arrive in. A
 /// line longer than `maxLineBytes` is cut there and flagged (the rest, up to its newline, is
 /// dropped), so a hostile stream cannot exhaust memory. Used for files and gpsd's socket alike.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GPSTrackProtocol
 
 /// Steps 5 and 6 of the pipeline: the distance filter and stationary suppression. Decides
 /// which accepted fixes are delivered to the odometer.

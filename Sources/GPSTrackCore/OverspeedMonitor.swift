@@ -1,3 +1,4 @@
+import GPSTrackProtocol
 /// Overspeed: a speed above the limit in force (the lowest of `speed_limit_kmh` and the
 /// `speed_limit_kmh` of every fence the receiver is inside) for `overspeed_min_s` starts an
 /// excess; the first fix at or below it ends one, with the maximum speed, the duration and
@@ -20,9 +21,6 @@ public struct OverspeedMonitor: Sendable {
     private var derivedSpeed: Double?
 
     public init() {}
-
-    /// Whether an excess has been reported and not yet ended.
-    public var inExcess: Bool { excess?.started == true }
 
     /// Takes an accepted fix, the odometer's hop when it delivered it, and the limit in force.
     mutating func observe(_ fix: Fix, hop: Double?, limitKmh: Double?, config: TrackerConfig) -> [TrackerEvent] {

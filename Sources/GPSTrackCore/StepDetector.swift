@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GPSTrackProtocol
 
 /// One accelerometer sample: time in seconds and the specific force along the device's three
 /// axes in m/s² (a device at rest reads 9.81 upwards, whatever its orientation).

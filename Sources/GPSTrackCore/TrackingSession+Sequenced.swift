@@ -1,3 +1,4 @@
+import GPSTrackProtocol
 extension TrackingSession.Sequenced {
     /// The event's name on the wire (`enter`, `trip_end`, `fences_determined`, …).
     public var name: String {

@@ -1,3 +1,4 @@
+import GPSTrackProtocol
 /// The odometer's side of the trip detector: short moves, and the held fixes resolved at the
 /// feed's end.
 extension TripDetector {

@@ -1,3 +1,4 @@
+import GPSTrackProtocol
 /// `trip_mode = auto`: splits the accepted fixes into stops and trips, by fix time alone.
 ///
 /// - A *stop* begins when the fixes stay within `stopRadiusM` of their running mean for

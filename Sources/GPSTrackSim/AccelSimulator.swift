@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// A simulated accelerometer recording and what truly happened in it.
 public struct AccelTrace: Sendable {

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// A seeded day for the trip detector: drive, 20 min parked, a walk, 2 h parked with a poor
 /// sky view (the receiver wanders 5-30 m), a drive with traffic-light pauses of 60-120 s,

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// Seeded sets of mixed fences for tests and benchmarks: circles of 20-400 m and star-shaped
 /// polygons of 5-24 vertices (never self-intersecting) spread over a square.

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// Writes fixes as gpsd JSON, the way `gpspipe -w` records a session.
 public enum GPSDLogWriter {

@@ -1,5 +1,6 @@
 import Foundation
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// Reference path lengths from GeographicLib's own `GeodSolve` (geographiclib-tools, installed
 /// by `make test`), for tests: never from the code under test.

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// Writes fixes as NMEA 0183 sentences (GGA, GSA, RMC per epoch, GST with the error estimate)
 /// for gpsfake to feed a real gpsd.

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The straightforward reading, for comparison in benchmarks: drop invalid fixes, apply a
 /// distance filter, sum the hops.

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The true motion of a simulated receiver: a speed and heading for each second.
 public struct Scenario: Sendable {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// Turns a scenario into the fixes a receiver with the given error model would report, one per
 /// second, reproducibly for a seed.

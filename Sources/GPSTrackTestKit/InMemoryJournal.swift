@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackDaemon
 import Synchronization
 

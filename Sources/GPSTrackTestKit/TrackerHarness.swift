@@ -1,5 +1,6 @@
 import Foundation
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackDaemon
 
 /// The tracking actor in-process, as the daemon wires it but with no process, socket or gpsd:

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CGPS
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackDaemon
 import GPSTrackSim
 

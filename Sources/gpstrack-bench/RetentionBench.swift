@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackDaemon
 
 /// A simulated month of storage through the daemon's Store (real SQLite, WAL,

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackDaemon
 import GPSTrackSim
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackDaemon
 
 /// The write-ahead log's bound (issue 30) and its cost: the tracker's commits through the

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CCrash
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackDaemon
 
 // A fatal signal leaves the crashing thread's backtrace on stderr: the journal under systemd

@@ -1,5 +1,6 @@
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// Line ends and bytes of configuration files.
 @Suite struct ConfigLinesTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 
 @Suite struct ConfigParserTests {
     @Test func parsesKeysCommentsAndDefaults() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GPSTrackCore
+@testable import GPSTrackProtocol
 import GPSTrackSim
 
 /// Issue 11: fences passed between two fixes, and corridors. True times come from the

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// Builds fixes for tests: positions `east`/`north` metres from a base point.
 enum FixFactory {

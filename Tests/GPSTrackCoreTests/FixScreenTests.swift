@@ -1,5 +1,6 @@
 import Testing
 @testable import GPSTrackCore
+@testable import GPSTrackProtocol
 
 @Suite struct FixScreenTests {
     func verdict(_ fix: Fix, after previous: [Fix] = []) -> FixScreen.Verdict {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackSim
 
 /// Cross-checks the geodesics (GeographicLib through CGeodesic) against GeographicLib's own `GeodSolve` binary

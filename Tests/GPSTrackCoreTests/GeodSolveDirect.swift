@@ -1,5 +1,6 @@
 import Foundation
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackSim
 
 /// GeographicLib's `GeodSolve` for the direct problem: the point `distance` metres from a start

@@ -1,5 +1,6 @@
 import Testing
 @testable import GPSTrackCore
+@testable import GPSTrackProtocol
 
 /// Reference values from GeographicLib's GeodSolve (geographiclib-tools 2.1, WGS84):
 /// `echo LAT1 LON1 LAT2 LON2 | GeodSolve -i -p 9` prints azi1 azi2 s12.

@@ -1,5 +1,6 @@
 import Testing
 @testable import GPSTrackCore
+@testable import GPSTrackProtocol
 import GPSTrackSim
 
 /// Many fences near every fix: the monitor's lookups among them (by halves since a linear search

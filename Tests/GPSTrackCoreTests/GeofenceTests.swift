@@ -1,5 +1,6 @@
 import Testing
 @testable import GPSTrackCore
+@testable import GPSTrackProtocol
 import GPSTrackSim
 #if canImport(Glibc)
 import Glibc

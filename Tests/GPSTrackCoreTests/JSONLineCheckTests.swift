@@ -1,5 +1,6 @@
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 
 @Suite struct JSONLineCheckTests {
     func check(_ s: String, max: Int = 65536) -> JSONLineCheck.Outcome {

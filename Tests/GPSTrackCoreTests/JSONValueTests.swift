@@ -1,5 +1,6 @@
 import Testing
 @testable import GPSTrackCore
+@testable import GPSTrackProtocol
 import GPSTrackSim
 
 /// The purpose-built JSON parser (issue 11): what RFC 8259 allows, read right; everything else

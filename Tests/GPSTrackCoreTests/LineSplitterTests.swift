@@ -1,5 +1,6 @@
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 
 @Suite struct LineSplitterTests {
     @Test func linesAcrossChunksAndTheUnterminatedLast() {

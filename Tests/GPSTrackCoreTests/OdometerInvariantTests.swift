@@ -1,5 +1,6 @@
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackSim
 
 /// The odometer counts every accepted movement, in either trip mode, and its straight line

@@ -1,5 +1,6 @@
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// IIO scan records and the pedometer's figures.
 @Suite struct IIOScanTests {

@@ -1,5 +1,6 @@
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// Which of several receivers on one gpsd the tracker follows.
 @Suite struct ReceiverSelectorTests {

@@ -1,5 +1,6 @@
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackSim
 
 /// Invariants over seeded simulated traces (the quality figures themselves are in `make bench`).

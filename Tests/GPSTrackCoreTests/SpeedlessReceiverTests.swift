@@ -1,5 +1,6 @@
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackSim
 
 /// Receivers that report no speed, as gpsd passes them on: gpsd makes a speed up from the

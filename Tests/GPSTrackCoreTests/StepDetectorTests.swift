@@ -1,5 +1,6 @@
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackSim
 
 /// The step detector on seeded simulated recordings (seeds other than the ones it was tuned on).

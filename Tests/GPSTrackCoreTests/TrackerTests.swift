@@ -1,5 +1,6 @@
 import Testing
 @testable import GPSTrackCore
+@testable import GPSTrackProtocol
 
 @Suite struct TrackerTests {
     /// These tests are about the odometer itself: one manual trip over everything.

@@ -1,5 +1,6 @@
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackSim
 
 /// Automatic trips on seeded simulated days (`DayScenario`): drive, 20 min parked, a walk, 2 h

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// Configuration files through the built executable: every error names `file:line`.
 @Suite struct ConfigFileTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 @testable import GPSTrackDaemon
 
 /// Track points taken while the store cannot write (issue 13): kept in memory, bounded, the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GPSTrackCore
+@testable import GPSTrackProtocol
 import GPSTrackDaemon
 
 /// Event lines (`watch`, `events`, replay, the store) are `EventLine`s and `NoticeLine`s of

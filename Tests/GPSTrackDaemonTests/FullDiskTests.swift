@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackSim
 
 /// A full disk, for real: the state directory on a small tmpfs (mounted by the test, which runs

@@ -1,5 +1,6 @@
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 @testable import GPSTrackDaemon
 
 @Suite struct GPSDDecoderTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackSim
 @testable import GPSTrackDaemon
 

@@ -1,5 +1,6 @@
 import Foundation
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackSim
 
 /// A laid-out IIO tree in a temporary directory: `sys/iio:deviceN/…` as sysfs shows a device,

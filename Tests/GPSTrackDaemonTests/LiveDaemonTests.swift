@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackSim
 
 /// The live daemon against real parts: gpsd fed by gpsfake, systemd-journald, the built binary.

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackSim
 
 /// Real parts for the live daemon's tests: systemd-journald (started when no journal socket

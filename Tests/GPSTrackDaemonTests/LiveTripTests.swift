@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackSim
 
 /// Automatic trips through the live daemon: gpsd fed by gpsfake, the journal, SQLite, and

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// MQTT over TLS against a real mosquitto TLS listener, with certificates made here by the
 /// `openssl` command: a CA, a server certificate for localhost/127.0.0.1, a client certificate,

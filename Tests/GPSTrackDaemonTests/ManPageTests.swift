@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackDaemon
 
 /// The man pages in man/*.scd, built with scdoc as `make install` and the package build them.

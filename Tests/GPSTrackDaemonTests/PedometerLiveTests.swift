@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackSim
 
 /// The pedometer in the live daemon, against laid-out IIO trees: a hardware step counter (with

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackSim
 
 /// `gpstrackd replay-accel` end to end through the built executable.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackDaemon
 import GPSTrackSim
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackSim
 
 /// Durable history against a real SQLite file, a real gpsd (gpsfake) and the built daemon.

@@ -1,5 +1,6 @@
 import Foundation
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// gpsd's own reports, recorded by a second client (`gpspipe -w`) beside the daemon: the fixes
 /// as gpsd gave them, the reference for what the daemon publishes of them.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackSim
 
 /// Two receivers on one real gpsd (gpsfake feeding two logs, one pty each): a shared walk, one

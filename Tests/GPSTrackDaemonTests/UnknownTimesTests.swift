@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 @testable import GPSTrackDaemon
 
 /// No timestamp is printed for a time that is not known; the tools answer -h and --version.

@@ -1,5 +1,6 @@
 import Foundation
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackDaemon
 import GPSTrackSim
 import GPSTrackTestKit

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 import Synchronization
 
 /// The server's replies on their way out: per-client buffers, watchers' broadcasts, and

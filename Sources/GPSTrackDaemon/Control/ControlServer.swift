@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 import Synchronization
 
 /// The control socket: a Unix stream socket, one JSON request per line and one JSON response

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// What `status`, `fences` and the trip commands report of the tracker's state.
 extension TrackerService {

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The control commands, one handler each (in the manner of chrony's cmdmon.c): `control`
 /// dispatches, each handler answers with its reply type from GPSTrackProtocol (the type

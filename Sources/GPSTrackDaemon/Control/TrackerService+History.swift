@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The control commands that read the store's history: trips, stops, events, export.
 extension TrackerService {

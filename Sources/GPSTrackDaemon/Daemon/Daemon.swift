@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The live daemon: wires the journal, the tracker actor, the gpsd source, signals and the
 /// watchdog; runs until SIGTERM or SIGINT; stops in reverse start order.

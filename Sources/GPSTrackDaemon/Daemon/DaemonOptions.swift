@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The live daemon's command line, parsed with its configuration file into one immutable value.
 public struct DaemonOptions: Sendable {

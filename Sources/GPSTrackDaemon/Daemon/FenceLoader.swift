@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// Loads a GeoJSON fences file into a ready index; any fault refuses the whole file.
 public enum FenceLoader {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Dispatch
 import GPSTrackCore
+import GPSTrackProtocol
 import Synchronization
 
 /// The daemon's services, in the manner of swift-service-lifecycle's `ServiceGroup`: each part

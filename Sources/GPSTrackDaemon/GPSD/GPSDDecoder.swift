@@ -1,5 +1,6 @@
 import CGPS
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// Decodes gpsd JSON lines with libgps's own decoder (`libgps_json_unpack`, the step that
 /// `gps_unpack` repeats), after `JSONLineCheck` has refused anything it could not survive;

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 import Synchronization
 
 /// Follows gpsd on a dedicated thread and reports what happens as an `AsyncStream` of batches,

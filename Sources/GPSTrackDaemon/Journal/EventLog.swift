@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The journal's wording of tracker events: one entry per event, its data in UPPER_SNAKE fields.
 /// Pure: the same event always reads the same.

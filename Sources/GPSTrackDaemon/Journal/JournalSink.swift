@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The journal's and the watchers' sink of the tracker, second after the store: each event as
 /// its journal entry (`EventLog`) and its JSON line to `watch`; the actor's other notices go the

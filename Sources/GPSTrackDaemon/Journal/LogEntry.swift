@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// One structured log entry: a message for people and fields for machines.
 public struct LogEntry: Sendable {

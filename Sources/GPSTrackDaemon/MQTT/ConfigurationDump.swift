@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The effective configuration as JSON, for the broker's `dump`: every field of `Configuration`
 /// by its Swift name, nested by part (`mqtt`, `tracker`), read by reflection so that a new key

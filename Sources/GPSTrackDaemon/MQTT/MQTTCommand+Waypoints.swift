@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// `setWaypoints`' circles, read and checked as the fences file's are: every bad waypoint named,
 /// nothing taken when one is bad.

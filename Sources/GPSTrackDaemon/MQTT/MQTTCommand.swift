@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// A command from the broker's `<base>/cmd` (OwnTracks' `{"_type":"cmd","action":…}`), read by
 /// `parse`: pure, bounded, every member checked. Whoever may publish on the topic is hostile until

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The MQTT channel's secrets: the password and OwnTracks' encryption secret read from their
 /// files, commands opened (or refused, logged once a kind a spell).

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CMosquitto
 import GPSTrackCore
+import GPSTrackProtocol
 import Synchronization
 
 /// The publisher's messages: the outbox table, what waits in memory when it cannot be written,

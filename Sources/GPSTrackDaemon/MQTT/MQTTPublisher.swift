@@ -4,6 +4,7 @@ import Glibc
 import CMosquitto
 import Synchronization
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// Publishes OwnTracks JSON over MQTT through libmosquitto, from a durable outbox: every
 /// message is first written to the `outbox` table of the state database and deleted only when

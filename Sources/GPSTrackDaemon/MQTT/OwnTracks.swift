@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The OwnTracks JSON messages the daemon publishes. Pure: no broker, no clock; the caller
 /// gives every time.

@@ -1,5 +1,6 @@
 import CSodium
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// OwnTracks' payload encryption, as its apps, Home Assistant and the OwnTracks Recorder read
 /// it: libsodium's `crypto_secretbox` (XSalsa20-Poly1305) under the shared secret zero-padded

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The MQTT reporter, a sink of the tracker: what its events and fixes become on the broker as
 /// OwnTracks messages, through the publisher's durable outbox. It owns what it needs to decide

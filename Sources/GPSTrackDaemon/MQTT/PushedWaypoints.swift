@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The circles pushed from the broker (`setWaypoints`), kept in the state directory
 /// (`pushed-waypoints.json`, the canonical `setWaypoints` command) so that they survive a

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The broker's command channel (`<base>/cmd`): off by default, the allow list's actions only,
 /// every command journaled (`mqtt_command`, notice), every refusal logged and answered on

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 import Synchronization
 
 /// Writes the daemon's metrics (`Metrics.render` of the status) to `metrics_file` for

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// Why an IIO device cannot be used (now).
 struct IIOError: Error, Sendable, CustomStringConvertible {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// An IIO device found under `iio_root`: a hardware step counter or an accelerometer. Every
 /// file it is read from is hostile: short, garbled or vanishing files are errors, never crashes.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The pedometer's source on a thread of its own: a hardware step counter polled in sysfs
 /// once a second, or an accelerometer's IIO buffer waited on with poll(2) and run through the

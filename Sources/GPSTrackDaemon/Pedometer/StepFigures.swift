@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The tracker actor's pedometer part: what the IIO source reports becomes the pedometer's
 /// figures, their journal entries, their rows in the state database, the `status` and `steps`

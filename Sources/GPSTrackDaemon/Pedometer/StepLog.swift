@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The pedometer's durable part, in the state database beside the store's tables (its own
 /// connection, as the MQTT outbox has): the figures to carry on from (`pedometer`, one row) and

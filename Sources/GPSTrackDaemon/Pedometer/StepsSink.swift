@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The pedometer's sink of the tracker: trips start and end its counts, accepted fixes teach
 /// it the stride, and each trip's steps go to the journal and, with MQTT, as OwnTracks `steps`.

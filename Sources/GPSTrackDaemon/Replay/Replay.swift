@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// `gpstrackd replay`: runs a gpsd JSON log (as `gpspipe -w` records it) through the same
 /// decoder and core as the live daemon, printing events and a final summary as JSON lines.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// `gpstrackd replay-accel`: runs accelerometer samples (CSV `t,x,y,z`: seconds and m/s²)
 /// through the pedometer's step detector and prints a summary as the last JSON line.

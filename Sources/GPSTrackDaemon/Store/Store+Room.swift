@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// Room on a full disk (issue 30), within the database file: deleted rows' pages stay in it
 /// (`auto_vacuum=INCREMENTAL` gives them back only when retention asks) and take new rows

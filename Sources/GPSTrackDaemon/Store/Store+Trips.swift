@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// Automatic trips and stops, odometer runs ended, and retention's pruning.
 extension Store {

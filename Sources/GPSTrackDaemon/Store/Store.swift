@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The daemon's durable state in SQLite (`<state_dir>/gpstrackd.db`, WAL, synchronous=FULL):
 /// the current and finished trips, their delivered track points, every event with its sequence
@@ -9,7 +10,6 @@ import GPSTrackCore
 /// store *degraded*: tracking goes on in memory and writes are tried again later; a corrupt
 /// file is moved aside, never deleted.
 public final class Store {
-    public static let schemaVersion: Int64 = 2
     public let path: String
     let journal: Journal
     /// The connection; nil while the file cannot be opened.

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The history the control socket reads: trips, events and track points.
 extension Store {

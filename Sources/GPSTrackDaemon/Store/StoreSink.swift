@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The store's sink, first of the tracker's sinks: events, fence memories, the trip and track
 /// points are committed here before anyone else hears of them. It owns the points waiting for

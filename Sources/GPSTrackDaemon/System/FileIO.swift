@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// Whole-file reads and opens through the EINTR-safe `syscall` helper.
 public enum FileIO {

@@ -43,8 +43,17 @@ public final class Liveness: Sendable {
     /// A part named by GPSTRACKD_TEST_STALL stops making progress (see `stallIfAsked`).
     private let injected: Part?
 
-    public init(environment stall: String? = getenv("GPSTRACKD_TEST_STALL").map { String(cString: $0) }) {
+    public init(environment stall: String? = Liveness.stallVariable) {
         injected = stall.flatMap(Part.init(rawValue:))
+    }
+
+    /// The test hook's variable: read by debug builds only, so the shipped binary has no hook.
+    public static var stallVariable: String? {
+        #if DEBUG
+        getenv("GPSTRACKD_TEST_STALL").map { String(cString: $0) }
+        #else
+        nil
+        #endif
     }
 
     /// How long a part may go without progress, seconds.
@@ -109,7 +118,7 @@ public final class Liveness: Sendable {
         pinging.store(false, ordering: .releasing)
     }
 
-    /// For the tests of the watchdog only: a part named by the environment variable
+    /// For the tests of the watchdog only (debug builds): a part named by the environment variable
     /// GPSTRACKD_TEST_STALL=gpsd_reader|tracker|store|pedometer stops here for good, as a thread stuck in
     /// a library call would (no real part can be made to hang on demand).
     public func stallIfAsked(_ part: Part) {

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// Feeds systemd's watchdog only while the gpsd reader, the tracker and the store all make
 /// progress (`Liveness`); a part that stalls stops the pings (systemd then restarts the

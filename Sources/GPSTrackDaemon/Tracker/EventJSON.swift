@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The core's events as their wire type, `EventLine`: one line shared by the store, `watch`,
 /// `events` and replay, encoded once per event. Figures are rounded here, as the line has always

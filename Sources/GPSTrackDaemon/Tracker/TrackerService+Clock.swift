@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The clock check: the system clock against GPS time (a box without a real-time clock boots
 /// with the wrong time). The only wall-clock reading near the fixes, and it decides nothing

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The actor that owns the tracking state: every gpsd report, outage and reload passes through
 /// it, in order, and it logs what happens. The core does the deciding; this does the telling.

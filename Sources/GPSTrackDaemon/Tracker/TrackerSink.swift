@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// One step of the tracker as its sinks hear it: what came in, what the core made of it and
 /// what happened, explicitly (never read back from the core's leftover state).
