@@ -86,6 +86,7 @@ extension TrackerService {
             r.sky = k
         }
         r.clockOffsetS = clockOffsetS?.rounded(decimals: 3)
+        r.today = outlets.lazy.compactMap { $0 as? DayDistance }.first?.status(session: session)   // issue 28
         return r
     }
 

@@ -62,7 +62,8 @@ public enum Daemon {
                                                  file: config.fencesPath ?? PushedWaypoints.path(config.stateDirectory)) } catch {
             journal.log(LogEntry(event: "fences_reload_failed", priority: .err, message: "Pushed waypoints left out: \(error)"))
         }
-        do { service = try TrackerService(configuration: config, fences: fences, journal: journal, store: store, mqtt: mqtt) } catch {
+        do { service = try TrackerService(configuration: config, fences: fences, journal: journal, store: store, mqtt: mqtt,
+                                                         outlets: [DayDistance()]) } catch {
             journal.log(LogEntry(event: "failed", priority: .err, message: "Cannot start: \(error)"))
             return .software
         }
