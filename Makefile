@@ -74,6 +74,8 @@ bench: deps
 	  scripts/bench-live.sh
 	BIN=$$($(BENCH_BUILD) --show-bin-path)/gpstrackd BENCH=$$($(BENCH_BUILD) --show-bin-path)/gpstrack-bench \
 	  scripts/bench-floor.sh
+	BIN=$$($(BENCH_BUILD) --show-bin-path)/gpstrackd BENCH=$$($(BENCH_BUILD) --show-bin-path)/gpstrack-bench \
+	  scripts/bench-metrics.sh
 
 # Regenerates the bundled samples from the seeded simulator.
 sample: build
