@@ -81,6 +81,14 @@ public enum Metrics {
         m.sample("gpstrackd_odometer_meters", [:], s.trip.traveledM)
         m.family("gpstrackd_straight_line_meters", .gauge, "The trip counter's distance from its start.")
         m.sample("gpstrackd_straight_line_meters", [:], s.trip.straightLineM)
+        if let today = s.today {
+            m.family("gpstrackd_distance_today_meters", .gauge, "Traveled on the last fix's local day (since its midnight or the start).")
+            m.sample("gpstrackd_distance_today_meters", [:], today.traveledM)
+        }
+        if let current = s.currentTrip {
+            m.family("gpstrackd_trip_open", .gauge, "1 while an automatic trip is open.")
+            m.sample("gpstrackd_trip_open", [:], current == nil ? 0 : 1)
+        }
         if let motion = s.motion {
             m.family("gpstrackd_motion", .gauge, "1 for the trip detector's state (unknown, moving, stopped).")
             for state in ["unknown", "moving", "stopped"] {

@@ -34,12 +34,15 @@ public struct StatusReply: Codable, Sendable, Equatable {
     public var sky: SkyStatus?
     /// System time minus GPS time at the last clock check, seconds; null before the first.
     public var clockOffsetS: Double?
+    /// The distance traveled on the current local day; null before the first accepted fix.
+    public var today: DayStatus?
 
     public init() {}
 
     enum CodingKeys: String, CodingKey {
         case ok, gpsd, receivers, fix, trip, motion, currentTrip = "current_trip", `guard`, fences, counters, storage, steps, mqtt, seq, version
         case uptimeS = "uptime_s", eventsTotal = "events_total", tripsTotal = "trips_total", sky, clockOffsetS = "clock_offset_s"
+        case today
     }
 
     public struct GPSDStatus: Codable, Sendable, Equatable {
@@ -92,6 +95,16 @@ public struct StatusReply: Codable, Sendable, Equatable {
         enum CodingKeys: String, CodingKey {
             case device, satellitesUsed = "satellites_used", satellitesSeen = "satellites_seen", hdop, vdop, pdop
         }
+    }
+
+    /// The day of the last accepted fix (the system's time zone) and what the trip counter
+    /// added on its fixes since its midnight or the daemon's start.
+    public struct DayStatus: Codable, Sendable, Equatable {
+        /// YYYY-MM-DD.
+        public var date = ""
+        public var traveledM = 0.0
+        public init() {}
+        enum CodingKeys: String, CodingKey { case date, traveledM = "traveled_m" }
     }
 
     public struct MotionStatus: Codable, Sendable, Equatable {

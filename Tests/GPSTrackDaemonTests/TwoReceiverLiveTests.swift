@@ -50,6 +50,11 @@ import GPSTrackSim
         (s?["trip"] as? [String: Any])?["traveled_m"] as? Double ?? 0
     }
 
+    /// `gpstrackctl metrics`.
+    static func metrics(_ d: LiveHarness.DaemonProcess) -> String {
+        (try? ExecutableRunner.run(["--socket", d.socketPath, "metrics"], executable: MetricsTests.ctl).stdout) ?? ""
+    }
+
     /// Sends one command to gpsd's control socket.
     static func control(_ feed: LiveHarness.Feed, _ command: String) throws {
         let c = try SocketClient(path: feed.controlSocket)
@@ -80,8 +85,15 @@ import GPSTrackSim
         let other = try #require(Self.receivers(Self.status(daemon)).first { $0["path"] as? String != followed }?["path"] as? String)
         try LiveHarness.waitFor("a third of the walk", timeout: 60) { Self.traveled(Self.status(daemon)) > truth / 3 }
         let unplugged = Date()
+        let both = Self.metrics(daemon)
+        #expect(both.contains(#"gpstrackd_receiver_followed{device="\#(followed)"} 1"#)
+                && both.contains(#"gpstrackd_receiver_followed{device="\#(other)"} 0"#), "both receivers' series:\n\(both)")
         try Self.control(feed, "-" + followed)
         try daemon.waitFor("failover", containing: "instead of \(followed)", timeout: 30)
+        // The metrics' receiver series go with the receiver gpsd no longer reports.
+        let one = Self.metrics(daemon)
+        #expect(!one.contains(#"device="\#(followed)""#) && one.contains(#"gpstrackd_fix_mode{device="\#(other)"} 3"#)
+                && one.contains(#"gpstrackd_receiver_followed{device="\#(other)"} 1"#), "the unplugged one's series gone:\n\(one)")
         // Back at once: gpsfake goes on writing to the removed receiver's pty, and stalls
         // every feed once that pty's buffer is full.
         try Self.control(feed, "+" + followed)

@@ -60,6 +60,15 @@ had_user=$(getent passwd gpstrackd >/dev/null && echo yes || echo no)
 had_group=$(getent group gpstrack >/dev/null && echo yes || echo no)
 cgroups_before=$(find /sys/fs/cgroup -mindepth 1 -maxdepth 3 -type d 2>/dev/null | sort)
 
+# The Debian node-exporter's textfile directory (the host's, as /var/lib is): the package's
+# tmpfiles entry adds an ACL to it, which the cleanup takes off again (mode and ACL as found).
+NE_DIR=/var/lib/prometheus/node-exporter
+ne_saved=$("$PY" -c 'import os, sys
+d = sys.argv[1]
+if os.path.isdir(d):
+    acl = os.getxattr(d, "system.posix_acl_access").hex() if "system.posix_acl_access" in os.listxattr(d) else "-"
+    print(oct(os.stat(d).st_mode & 0o7777), acl)' "$NE_DIR" 2>/dev/null || true)
+
 WORK=$(mktemp -d /var/tmp/gpstrackd-systemd.XXXXXX)
 chmod 0755 "$WORK"
 UNSHARE_PID='' SD='' PTY_PID='' FEED_PID=''
@@ -79,6 +88,7 @@ entries() {
 }
 count() { entries "$@" | grep -c . ; }
 has_entry() { [ "$(count "$@")" -gt 0 ]; }
+no_entry() { ! has_entry "$@"; }
 ctl() { ns gpstrackctl "$@"; }
 quiet() { "$@" >/dev/null 2>&1; }
 alive() { local s; s=$(ps -o stat= -p "$1" 2>/dev/null) && [ "${s#Z}" = "$s" ]; }
@@ -126,6 +136,16 @@ cleanup() {
     for u in "${TEST_USERS[@]}"; do getent passwd "$u" >/dev/null && userdel "$u"; done
     getent group "$TEST_GROUP" >/dev/null && groupdel "$TEST_GROUP"
     for u in "${TEST_USERS[@]}"; do getent group "$u" >/dev/null && groupdel "$u"; done
+    if [ -n "$ne_saved" ]; then
+        rm -f "$NE_DIR/gpstrackd.prom" "$NE_DIR/gpstrackd.prom.tmp"
+        "$PY" -c 'import os, sys
+d, mode, acl = sys.argv[1], int(sys.argv[2], 8), sys.argv[3]
+if acl == "-":
+    if "system.posix_acl_access" in os.listxattr(d): os.removexattr(d, "system.posix_acl_access")
+else:
+    os.setxattr(d, "system.posix_acl_access", bytes.fromhex(acl))
+os.chmod(d, mode)' "$NE_DIR" $ne_saved
+    fi
     [ "$had_user" = no ] && getent passwd gpstrackd >/dev/null && userdel gpstrackd
     [ "$had_group" = no ] && getent group gpstrack >/dev/null && groupdel gpstrack
     # Control groups the namespace's systemd made and left empty.
@@ -433,6 +453,26 @@ out=$(as_user gt-member reset 2>&1); rc=$?
 verdict "...and may not reset (exit $rc: $out)" sh -c '[ "$1" -eq 1 ] && echo "$2" | grep -q "permission denied"' _ "$rc" "$out"
 verdict "a member of $TEST_GROUP may reset" quiet as_user gt-admin reset
 verdict "root may still reset" quiet ctl reset
+
+# ---- metrics_file in the Debian node-exporter's directory (issue 28) ----
+section "metrics_file in $NE_DIR"
+verdict "the unit may write $NE_DIR (ReadWritePaths=)" sh -c 'echo "$1" | grep -q "$2"' _ "$(prop gpstrackd ReadWritePaths)" "$NE_DIR"
+if [ -n "$ne_saved" ]; then
+    ns cat /run/gpstrack-test/gpstrackd.conf > "$WORK/conf.before"
+    { cat "$WORK/conf.before"; printf 'metrics_file = %s/gpstrackd.prom\nmetrics_interval_s = 1\n' "$NE_DIR"; } \
+        | write_inside /run/gpstrack-test/gpstrackd.conf
+    C6=$(cursor)
+    ns systemctl restart gpstrackd
+    verdict "the service writes $NE_DIR/gpstrackd.prom as gpstrackd (the package's tmpfiles ACL)" \
+        wait_until 20 sh -c "[ \"\$(stat -c %U $NE_DIR/gpstrackd.prom)\" = gpstrackd ] && grep -q '^gpstrackd_fixes_total' $NE_DIR/gpstrackd.prom" \
+        || { ls -ld "$NE_DIR"; diagnose gpstrackd; }
+    verdict "...with no metrics_failed warning" no_entry "$C6" GPSTRACK_EVENT -- -u gpstrackd GPSTRACK_EVENT=metrics_failed
+    write_inside /run/gpstrack-test/gpstrackd.conf < "$WORK/conf.before"
+    ns systemctl restart gpstrackd
+    wait_until 20 sh -c "[ \"\$(nsenter -t $SD -m -p systemctl show -p ActiveState --value gpstrackd)\" = active ]"
+else
+    skip "metrics_file in $NE_DIR" "no $NE_DIR on this machine (prometheus-node-exporter; scripts/deps.sh test installs it)"
+fi
 
 # ---- a bad reload ----
 section "systemctl reload with a bad fences file"

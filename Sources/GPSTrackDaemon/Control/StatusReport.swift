@@ -87,6 +87,7 @@ extension TrackerService {
             r.sky = k
         }
         r.clockOffsetS = clockOffsetS?.rounded(decimals: 3)
+        r.today = sinks.lazy.compactMap { $0 as? DayDistance }.first?.status(session: session)
         return r
     }
 

@@ -43,9 +43,10 @@ public enum Daemon {
             journal.log(LogEntry(event: .fencesReloadFailed, priority: .err, message: "Pushed waypoints left out: \(error)"))
         }
         let service: TrackerService
-        do { service = try TrackerService(configuration: config, fences: fences, journal: journal, store: store, mqtt: mqtt) } catch {
-            return await failed(.software, "\(error)")
-        }
+        do {
+            service = try TrackerService(configuration: config, fences: fences, journal: journal, store: store, mqtt: mqtt,
+                                         outlets: [DayDistance()])
+        } catch { return await failed(.software, "\(error)") }
         // The store's last word comes after MQTT stopped: what could not be written, named.
         group.add("the store") { await service.reportStorageAtStop() }
         if let mqtt {
