@@ -64,11 +64,11 @@ public struct FenceError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        var where_ = file
+        var place = file
         if let featureIndex {
-            where_ += ": feature \(featureIndex)"
-            if let featureID { where_ += " (id \"\(featureID)\")" }
+            place += ": feature \(featureIndex)"
+            if let featureID { place += " (id \"\(featureID)\")" }
         }
-        return "\(where_): \(reason)"
+        return "\(place): \(reason)"
     }
 }

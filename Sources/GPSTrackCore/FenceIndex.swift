@@ -14,7 +14,8 @@ import GPSTrackProtocol
 /// distance itself is then a geodesic.
 ///
 /// Not thread-safe (one GEOS context): owned by one tracker at a time.
-public final class FenceIndex: @unchecked Sendable {   // immutable after init but for its GEOS context, used by one tracker at a time
+// @unchecked: immutable after init but for its GEOS context, used by one tracker at a time.
+public final class FenceIndex: @unchecked Sendable {
     public let fences: [Fence]
     /// Per fence, what the per-fix work needs, without the arrays of a `Fence` (copying those
     /// costs reference counting on every fix).

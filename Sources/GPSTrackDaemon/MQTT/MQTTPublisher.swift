@@ -11,7 +11,8 @@ import GPSTrackProtocol
 /// libmosquitto reports it published (QoS 1: acknowledged by the broker). While the broker is
 /// unreachable messages wait there; libmosquitto's thread reconnects with capped exponential
 /// backoff and the outbox drains in order.
-public final class MQTTPublisher: @unchecked Sendable {   // mutable state under `lock` (libmosquitto calls back on its own thread)
+// @unchecked: mutable state under `lock` (libmosquitto calls back on its own thread).
+public final class MQTTPublisher: @unchecked Sendable {
     public let config: MQTTConfig
     /// The base topic (`owntracks/<user>/<device>`).
     public let baseTopic: String
