@@ -104,7 +104,6 @@ DESTDIR ?=
 SYSCONFDIR ?= /etc
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
-TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
 MANDIR ?= $(PREFIX)/share/man
 BINDIR_BUILT ?= $$($(SWIFT) build -c release --show-bin-path)
 MANPAGES := gpstrackd.8 gpstrackctl.1 gpstrackd.conf.5 gpstrackd-fences.5
@@ -116,12 +115,11 @@ install: deps man
 install-files:
 	install -D -m 0755 $(BINDIR_BUILT)/gpstrackd $(DESTDIR)$(PREFIX)/bin/gpstrackd
 	install -D -m 0755 $(BINDIR_BUILT)/gpstrackctl $(DESTDIR)$(PREFIX)/bin/gpstrackctl
-	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(TMPFILESDIR) $(DESTDIR)$(SYSCONFDIR)/gpstrackd
+	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(SYSCONFDIR)/gpstrackd
 	sed 's|/usr/local/bin/gpstrackd|$(PREFIX)/bin/gpstrackd|; s|/etc/gpstrackd/|$(SYSCONFDIR)/gpstrackd/|' \
 	  systemd/gpstrackd.service > $(DESTDIR)$(UNITDIR)/gpstrackd.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/gpstrackd.service
 	install -m 0644 systemd/gpstrackd.sysusers $(DESTDIR)$(SYSUSERSDIR)/gpstrackd.conf
-	install -m 0644 systemd/gpstrackd.tmpfiles $(DESTDIR)$(TMPFILESDIR)/gpstrackd.conf
 	test -e $(DESTDIR)$(SYSCONFDIR)/gpstrackd/gpstrackd.conf || \
 	  install -m 0644 config/gpstrackd.conf $(DESTDIR)$(SYSCONFDIR)/gpstrackd/gpstrackd.conf
 	install -m 0644 config/fences.geojson $(DESTDIR)$(SYSCONFDIR)/gpstrackd/fences.geojson.example

@@ -61,7 +61,7 @@ had_group=$(getent group gpstrack >/dev/null && echo yes || echo no)
 cgroups_before=$(find /sys/fs/cgroup -mindepth 1 -maxdepth 3 -type d 2>/dev/null | sort)
 
 # The Debian node-exporter's textfile directory (the host's, as /var/lib is): the package's
-# tmpfiles entry adds an ACL to it, which the cleanup takes off again (mode and ACL as found).
+# postinst adds an ACL to it, which the cleanup takes off again (mode and ACL as found).
 NE_DIR=/var/lib/prometheus/node-exporter
 ne_saved=$("$PY" -c 'import os, sys
 d = sys.argv[1]
@@ -463,7 +463,7 @@ if [ -n "$ne_saved" ]; then
         | write_inside /run/gpstrack-test/gpstrackd.conf
     C6=$(cursor)
     ns systemctl restart gpstrackd
-    verdict "the service writes $NE_DIR/gpstrackd.prom as gpstrackd (the package's tmpfiles ACL)" \
+    verdict "the service writes $NE_DIR/gpstrackd.prom as gpstrackd (the package's postinst ACL)" \
         wait_until 20 sh -c "[ \"\$(stat -c %U $NE_DIR/gpstrackd.prom)\" = gpstrackd ] && grep -q '^gpstrackd_fixes_total' $NE_DIR/gpstrackd.prom" \
         || { ls -ld "$NE_DIR"; diagnose gpstrackd; }
     verdict "...with no metrics_failed warning" no_entry "$C6" GPSTRACK_EVENT -- -u gpstrackd GPSTRACK_EVENT=metrics_failed
