@@ -34,12 +34,15 @@ public struct StatusReply: Codable, Sendable, Equatable {
     public var sky: SkyStatus?
     /// System time minus GPS time at the last clock check, seconds; null before the first.
     public var clockOffsetS: Double?
+    /// Every uplink's queue and server (`uplinks`).
+    public var uplinks = UplinksStatus()
 
     public init() {}
 
     enum CodingKeys: String, CodingKey {
         case ok, gpsd, receivers, fix, trip, motion, currentTrip = "current_trip", `guard`, fences, counters, storage, steps, mqtt, seq, version
         case uptimeS = "uptime_s", eventsTotal = "events_total", tripsTotal = "trips_total", sky, clockOffsetS = "clock_offset_s"
+        case uplinks
     }
 
     public struct GPSDStatus: Codable, Sendable, Equatable {

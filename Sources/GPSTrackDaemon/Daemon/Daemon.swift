@@ -62,7 +62,15 @@ public enum Daemon {
                                                  file: config.fencesPath ?? PushedWaypoints.path(config.stateDirectory)) } catch {
             journal.log(LogEntry(event: "fences_reload_failed", priority: .err, message: "Pushed waypoints left out: \(error)"))
         }
-        do { service = try TrackerService(configuration: config, fences: fences, journal: journal, store: store, mqtt: mqtt) } catch {
+        // The HTTP uplinks (issue 25), each a sink with its own sender thread.
+        let uplinks: [TraccarUplink]
+        do { uplinks = try Uplinks.make(config, databasePath: store.path, journal: journal, configFile: options.configPath) } catch {
+            journal.log(LogEntry(event: "failed", priority: .err, message: "Cannot start: \(error)"))
+            return .config
+        }
+        let senders = uplinks.map(\.sender)
+        do { service = try TrackerService(configuration: config, fences: fences, journal: journal, store: store, mqtt: mqtt,
+                                          outlets: uplinks) } catch {
             journal.log(LogEntry(event: "failed", priority: .err, message: "Cannot start: \(error)"))
             return .software
         }
@@ -155,6 +163,8 @@ public enum Daemon {
         await control.value
         stage.set("committing the tracker's state")
         await service.finish()
+        stage.set("stopping the uplinks")
+        for sender in senders { await sender.stop() }
         stage.set("stopping MQTT")
         await mqtt?.stop()
         await service.reportStorageAtStop()

@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GPSTrackCore
+import GPSTrackProtocol
+
+extension TrackerService {
+    /// `status`'s `uplinks`: MQTT's publisher and the HTTP uplinks among the outlets.
+    func uplinksStatus() -> StatusReply.UplinksStatus {
+        var u = StatusReply.UplinksStatus()
+        let now = Double(time(nil))
+        func age(_ queued: Int, _ oldest: Double?) -> Double? { queued > 0 ? oldest.map { max(0, now - $0).rounded(decimals: 1) } : nil }
+        if let mqtt {
+            let st = mqtt.state
+            var m = StatusReply.UplinkStatus()
+            m.connected = st.connected
+            m.queued = st.outbox
+            m.oldestAgeS = age(st.outbox, st.oldest)
+            m.lastSuccess = st.lastSuccess.map(Timestamp.iso8601)
+            m.lastError = st.outboxFailure
+            u.mqtt = m
+        }
+        for case let traccar as TraccarUplink in outlets {
+            let s = traccar.sender.snapshot
+            var t = StatusReply.UplinkStatus()
+            t.connected = s.connected
+            t.queued = s.queued
+            t.oldestAgeS = age(s.queued, s.oldest)
+            t.lastSuccess = s.lastSuccess.map(Timestamp.iso8601)
+            t.lastError = s.lastError
+            t.dropped = s.dropped
+            t.skippedTimeOff = traccar.clock.skippedFixes
+            u.traccar = t
+        }
+        return u
+    }
+}

@@ -1,0 +1,14 @@
+import GPSTrackCore
+
+/// The HTTP uplinks the configuration asks for.
+enum Uplinks {
+    /// Makes each configured uplink (loading libcurl); a configuration error names the key's place.
+    static func make(_ config: Configuration, databasePath: String, journal: Journal, configFile: String?) throws(ConfigError) -> [TraccarUplink] {
+        var made: [TraccarUplink] = []
+        if config.traccar.url != nil {
+            made.append(try TraccarUplink(configuration: config, databasePath: databasePath, journal: journal,
+                                          configFile: configFile ?? "configuration"))
+        }
+        return made
+    }
+}
