@@ -32,9 +32,8 @@ extension ConfigParser {
             return nil
         }),
         ("traccar_device_id", { c, v in
-            guard v.utf8.count <= 128, !v.utf8.contains(where: { $0 <= 0x20 }) else {
-                return "expected the device's identifier (up to 128 bytes, no blanks), got '\(v)'"
-            }
+            // Sent percent-encoded: any text but control characters (the parser refuses those).
+            guard v.utf8.count <= 128 else { return "expected the device's identifier (up to 128 bytes), got '\(v)'" }
             c.traccar.deviceID = v
             return nil
         }),

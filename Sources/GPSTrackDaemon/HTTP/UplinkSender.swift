@@ -10,7 +10,7 @@ import Synchronization
 /// No reply, a timeout or a 5xx: retried after 1 s doubling to 5 min, the outage logged once
 /// (`uplink_lost`) and its end (`uplink_recovered`). A 4xx (an unknown device, bad
 /// credentials) is the server refusing: logged once per spell at warning with the status and
-/// the server's text (`uplink_refused`), the message kept and retried slowly (30 s doubling to
+/// the server's text (`uplink_refused`), the message kept and retried slowly (5 s doubling to
 /// 5 min), so that fixing the server recovers without a restart.
 final class UplinkSender: Sendable {
     /// What `status` shows of the uplink.
@@ -38,7 +38,7 @@ final class UplinkSender: Sendable {
         var thread: NativeThread?
     }
     private let state = Mutex(State())
-    static let firstRetryS = 1.0, firstRefusedRetryS = 30.0, maxRetryS = 300.0
+    static let firstRetryS = 1.0, firstRefusedRetryS = 5.0, maxRetryS = 300.0
 
     init(name: String, outbox: UplinkOutbox, journal: Journal) throws(ErrnoError) {
         self.name = name
