@@ -34,8 +34,8 @@ public struct StatusReply: Codable, Sendable, Equatable {
     public var sky: SkyStatus?
     /// System time minus GPS time at the last clock check, seconds; null before the first.
     public var clockOffsetS: Double?
-    /// Every uplink's queue and server (`uplinks`).
-    public var uplinks = UplinksStatus()
+    /// Every uplink's queue and server (`uplinks`); absent with none configured.
+    @Omitted public var uplinks: UplinksStatus?
 
     public init() {}
 

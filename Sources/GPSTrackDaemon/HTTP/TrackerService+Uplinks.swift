@@ -5,8 +5,9 @@ import GPSTrackCore
 import GPSTrackProtocol
 
 extension TrackerService {
-    /// `status`'s `uplinks`: MQTT's publisher and the HTTP uplinks among the outlets.
-    func uplinksStatus() -> StatusReply.UplinksStatus {
+    /// `status`'s `uplinks`: MQTT's publisher and the HTTP uplinks among the outlets; nil with
+    /// none configured (the reply is then as it was before uplinks).
+    func uplinksStatus() -> StatusReply.UplinksStatus? {
         var u = StatusReply.UplinksStatus()
         let now = Double(time(nil))
         func age(_ queued: Int, _ oldest: Double?) -> Double? { queued > 0 ? oldest.map { max(0, now - $0).rounded(decimals: 1) } : nil }
@@ -32,6 +33,6 @@ extension TrackerService {
             t.skippedTimeOff = traccar.clock.skippedFixes
             u.traccar = t
         }
-        return u
+        return u == StatusReply.UplinksStatus() ? nil : u
     }
 }

@@ -1,0 +1,45 @@
+import Testing
+import GPSTrackCore
+
+/// The HTTP uplinks' keys: values read, and every bad one an error naming its line.
+@Suite struct UplinkConfigTests {
+    @Test func traccarKeys() throws {
+        let c = try ConfigParser.parse("""
+            traccar_url = https://traccar.example.org:5055/
+            traccar_device_id = box 25
+            traccar_format = json
+            traccar_min_interval_s = 5
+            traccar_min_distance_m = 0
+            traccar_heartbeat_s = 60
+            traccar_outbox_max = 100
+            traccar_timeout_s = 3
+            uplink_max_clock_offset_s = 315360000
+            """, file: "u.conf")
+        #expect(c.traccar.url == "https://traccar.example.org:5055/" && c.traccar.deviceID == "box 25")
+        #expect(c.traccar.format == .json && c.traccar.minIntervalS == 5 && c.traccar.minDistanceM == 0)
+        #expect(c.traccar.heartbeatS == 60 && c.traccar.outboxMax == 100 && c.traccar.timeoutS == 3)
+        #expect(c.uplinkMaxClockOffsetS == 315_360_000)
+        #expect(c.origins["traccar_url"] == "u.conf:1")
+        let plain = try ConfigParser.parse("", file: "u.conf")
+        #expect(plain.traccar.url == nil && plain.traccar.format == .query && plain.uplinkMaxClockOffsetS == 86_400)
+    }
+
+    @Test(arguments: [
+        ("traccar_url = ftp://x/\ntraccar_device_id = a\n", 1, "expected an http:// or https:// URL"),
+        ("traccar_url = http:///path\ntraccar_device_id = a\n", 1, "names no host"),
+        ("traccar_format = query\n\ntraccar_url = http://x:5055/\n", 3, "traccar_url needs traccar_device_id"),
+        ("traccar_format = xml\n", 1, "expected query or json"),
+        ("traccar_min_interval_s = -1\n", 1, "expected a number of seconds >= 0"),
+        ("traccar_outbox_max = 5\n", 1, "expected a whole number >= 10"),
+        ("uplink_max_clock_offset_s = 0\n", 1, ">= 1"),
+    ])
+    func badValuesNameTheLine(_ text: String, _ line: Int, _ fragment: String) {
+        do {
+            _ = try ConfigParser.parse(text, file: "u.conf")
+            Issue.record("accepted: \(text)")
+        } catch {
+            #expect(error.file == "u.conf" && error.line == line, "\(error)")
+            #expect(error.message.contains(fragment), "\(error)")
+        }
+    }
+}
