@@ -174,4 +174,46 @@ struct TraccarUplinkTests {
         #expect(try daemon.entries("uplink_refused").count == 1)
         #expect(daemon.stop() == 0)
     }
+
+    /// `traccar_format = json`: the Traccar Client's body (Traccar 6.7+), speed in m/s, time in
+    /// ISO 8601, each against the fix gpsd reported.
+    @Test func theJSONFormCarriesTheFixInTheClientsShape() throws {
+        let dir = try Self.directory("traccarjson")
+        let httpPort = LiveHarness.freePort()
+        let server = try Server(port: httpPort, dir: dir, mode: "200")
+        let fixes = Self.now(LiveDaemonTests.walk(seconds: 150, seed: 27))
+        let log = try LiveHarness.nmeaFile("traccarjson.nmea", fixes: fixes, padding: 60)
+        let gpsPort = LiveHarness.freePort()
+        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(gpsPort)"],
+                                                   extraConfig: Self.config(httpPort) + "traccar_format = json\nassumed_error_m = 17\n")
+        try daemon.waitFor("started")
+        let feed = try LiveHarness.Feed(log: log, port: gpsPort, cycle: 0.01)
+        defer { feed.stop() }
+        let gpsd = try TPVRecorder(port: gpsPort, file: dir + "/tpv.txt")
+        try daemon.waitFor("gpsd_lost", containing: "no report", timeout: 300)
+        try LiveHarness.waitFor("the outbox drained", timeout: 600) { try Self.traccarStatus(daemon)["queued"] as? Int == 0 }
+        let requests = server.requests().map(\.entry)
+        #expect(requests.count > 10)
+        let reported = gpsd.fixes()
+        var compared = 0
+        let iso = ISO8601DateFormatter()
+        iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        for r in requests {
+            #expect(r["method"] as? String == "POST" && (r["headers"] as? [String: String])?["Content-Type"] == "application/json", "\(r)")
+            let body = try #require(ExecutableRunner.json(r["body"] as? String ?? ""), "\(r)")
+            #expect(body["device_id"] as? String == "box 25")
+            let location = try #require(body["location"] as? [String: Any]), coords = try #require(location["coords"] as? [String: Any])
+            let stamp = try #require(location["timestamp"] as? String)
+            let t = try #require(iso.date(from: stamp), "ISO 8601: \(stamp)").timeIntervalSince1970
+            guard let fix = reported[Int(t)] else { continue }
+            compared += 1
+            #expect(abs((coords["latitude"] as? Double ?? .nan) - (fix["lat"] as? Double ?? .nan)) < 1e-7, "\(body) from \(fix)")
+            #expect(abs((coords["longitude"] as? Double ?? .nan) - (fix["lon"] as? Double ?? .nan)) < 1e-7, "\(body) from \(fix)")
+            #expect(abs((coords["speed"] as? Double ?? .nan) - (fix["speed"] as? Double ?? .nan)) < 0.0006, "speed in m/s: \(body) from \(fix)")
+            #expect(coords["accuracy"] as? Int == max(1, Int((fix["eph"] as? Double ?? 17).rounded())), "\(body) from \(fix)")
+            #expect(location["odometer"] is Double || location["odometer"] is Int, "\(body)")
+        }
+        #expect(compared >= requests.count - 5, "\(compared) of \(requests.count) compared")
+        #expect(daemon.stop() == 0)
+    }
 }
