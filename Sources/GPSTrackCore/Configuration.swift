@@ -25,6 +25,8 @@ public struct Configuration: Sendable, Equatable {
     public var mqtt = MQTTConfig()
     /// The Traccar (OsmAnd) uplink; none when its URL is nil.
     public var traccar = TraccarConfig()
+    /// The webhook uplink; none when its URL is nil.
+    public var webhook = WebhookConfig()
     /// An uplink sends no fix dated further than this from the system clock. Seconds.
     public var uplinkMaxClockOffsetS = 86_400.0
     /// The group that owns the control socket (mode 0660): its members may read.

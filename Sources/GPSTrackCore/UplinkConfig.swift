@@ -23,6 +23,24 @@ public struct TraccarConfig: Sendable, Equatable {
     public init() {}
 }
 
+/// The webhook uplink's settings (`webhook_*` keys): chosen events POSTed to a URL; none when
+/// `url` is nil.
+public struct WebhookConfig: Sendable, Equatable {
+    /// The event's JSON line as it is, or ntfy's form (a text body, `Title`, `Priority`, `Tags`).
+    public enum Format: String, Sendable { case json, ntfy }
+    public var url: String?
+    /// The event kinds sent, by their `event` names.
+    public var events = ["guard_breach", "overspeed_start"]
+    public var format = Format.json
+    /// A file whose first line is a bearer token (never the token itself).
+    public var tokenFile: String?
+
+    /// Every kind `webhook_events` may name.
+    public static let kinds = ["enter", "exit", "dwell", "trip_start", "trip_end", "guard_armed", "guard_breach",
+                               "overspeed_start", "overspeed_end"]
+    public init() {}
+}
+
 extension ConfigParser {
     /// The HTTP uplinks' keys, after the others in the documented order.
     static let uplinkTable: [(String, Setter)] = [
@@ -52,6 +70,26 @@ extension ConfigParser {
         }),
         ("traccar_ca_file", { c, v in c.traccar.caFile = v; return nil }),
         ("traccar_timeout_s", seconds(\.traccar.timeoutS, atLeast: 1, "seconds")),
+        ("webhook_url", { c, v in
+            if let problem = httpURLProblem(v) { return problem }
+            c.webhook.url = v
+            return nil
+        }),
+        ("webhook_events", { c, v in
+            let names = v.split(separator: ",", omittingEmptySubsequences: false)
+                .map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
+            if let bad = names.first(where: { !WebhookConfig.kinds.contains($0) }) {
+                return "unknown event kind '\(bad)' (known: \(WebhookConfig.kinds.joined(separator: ", ")))"
+            }
+            c.webhook.events = names
+            return nil
+        }),
+        ("webhook_format", { c, v in
+            guard let f = WebhookConfig.Format(rawValue: v) else { return "expected json or ntfy, got '\(v)'" }
+            c.webhook.format = f
+            return nil
+        }),
+        ("webhook_token_file", { c, v in c.webhook.tokenFile = v; return nil }),
         ("uplink_max_clock_offset_s", seconds(\.uplinkMaxClockOffsetS, atLeast: 1, "seconds")),
     ]
 

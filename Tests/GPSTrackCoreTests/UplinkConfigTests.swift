@@ -24,6 +24,14 @@ import GPSTrackCore
         #expect(plain.traccar.url == nil && plain.traccar.format == .query && plain.uplinkMaxClockOffsetS == 86_400)
     }
 
+    @Test func webhookKeys() throws {
+        let c = try ConfigParser.parse("webhook_url = https://ntfy.sh/box\nwebhook_events = enter, trip_end\nwebhook_format = ntfy\n"
+                                       + "webhook_token_file = /etc/gpstrackd/token\n", file: "w.conf")
+        #expect(c.webhook.url == "https://ntfy.sh/box" && c.webhook.events == ["enter", "trip_end"])
+        #expect(c.webhook.format == .ntfy && c.webhook.tokenFile == "/etc/gpstrackd/token")
+        #expect(try ConfigParser.parse("", file: "w.conf").webhook.events == ["guard_breach", "overspeed_start"])
+    }
+
     @Test(arguments: [
         ("traccar_url = ftp://x/\ntraccar_device_id = a\n", 1, "expected an http:// or https:// URL"),
         ("traccar_url = http:///path\ntraccar_device_id = a\n", 1, "names no host"),
@@ -32,6 +40,9 @@ import GPSTrackCore
         ("traccar_min_interval_s = -1\n", 1, "expected a number of seconds >= 0"),
         ("traccar_outbox_max = 5\n", 1, "expected a whole number >= 10"),
         ("uplink_max_clock_offset_s = 0\n", 1, ">= 1"),
+        ("webhook_url = mailto:x\n", 1, "expected an http:// or https:// URL"),
+        ("\nwebhook_events = enter,teleport\n", 2, "unknown event kind 'teleport'"),
+        ("webhook_format = xml\n", 1, "expected json or ntfy"),
     ])
     func badValuesNameTheLine(_ text: String, _ line: Int, _ fragment: String) {
         do {

@@ -63,7 +63,7 @@ public enum Daemon {
             journal.log(LogEntry(event: "fences_reload_failed", priority: .err, message: "Pushed waypoints left out: \(error)"))
         }
         // The HTTP uplinks (issue 25), each a sink with its own sender thread.
-        let uplinks: [TraccarUplink]
+        let uplinks: [any UplinkSink]
         do { uplinks = try Uplinks.make(config, databasePath: store.path, journal: journal, configFile: options.configPath) } catch {
             journal.log(LogEntry(event: "failed", priority: .err, message: "Cannot start: \(error)"))
             return .config

@@ -9,7 +9,7 @@ import GPSTrackProtocol
 /// `traccar_min_interval_s` and after `traccar_min_distance_m` (or `traccar_heartbeat_s`,
 /// the keep-alive while parked); every trip start and end goes, and every alarm Traccar knows
 /// (`tow` for a guard breach, `overspeed`) goes with its `alarm`.
-public final class TraccarUplink: TrackerSink {
+public final class TraccarUplink: UplinkSink {
     public let name = "traccar"
     let config: TraccarConfig
     let sender: UplinkSender

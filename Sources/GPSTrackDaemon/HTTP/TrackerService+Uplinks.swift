@@ -21,8 +21,8 @@ extension TrackerService {
             m.lastError = st.outboxFailure
             u.mqtt = m
         }
-        for case let traccar as TraccarUplink in outlets {
-            let s = traccar.sender.snapshot
+        for case let uplink as any UplinkSink in outlets {
+            let s = uplink.sender.snapshot
             var t = StatusReply.UplinkStatus()
             t.connected = s.connected
             t.queued = s.queued
@@ -30,8 +30,12 @@ extension TrackerService {
             t.lastSuccess = s.lastSuccess.map(Timestamp.iso8601)
             t.lastError = s.lastError
             t.dropped = s.dropped
-            t.skippedTimeOff = traccar.clock.skippedFixes
-            u.traccar = t
+            t.skippedTimeOff = uplink.clock.skippedFixes
+            switch uplink.name {
+            case "traccar": u.traccar = t
+            case "webhook": u.webhook = t
+            default: u.owntracksHTTP = t
+            }
         }
         return u == StatusReply.UplinksStatus() ? nil : u
     }
