@@ -41,6 +41,22 @@ public struct WebhookConfig: Sendable, Equatable {
     public init() {}
 }
 
+/// OwnTracks over HTTP (`owntracks_http_*` keys): the MQTT payloads POSTed to a URL (the
+/// Recorder's `/pub`, Home Assistant's webhook); none when `url` is nil.
+public struct OwnTracksHTTPConfig: Sendable, Equatable {
+    public var url: String?
+    /// `X-Limit-U` and `X-Limit-D`: the user and device the Recorder files the messages under.
+    public var user: String?
+    public var device: String?
+    /// A file whose first line is the password for HTTP basic authentication (with `user`).
+    public var passwordFile: String?
+    public var minIntervalS = 30.0
+    public var minDistanceM = 50.0
+    public var heartbeatS = 900.0
+    public var outboxMax = 10_000
+    public init() {}
+}
+
 extension ConfigParser {
     /// The HTTP uplinks' keys, after the others in the documented order.
     static let uplinkTable: [(String, Setter)] = [
@@ -90,6 +106,20 @@ extension ConfigParser {
             return nil
         }),
         ("webhook_token_file", { c, v in c.webhook.tokenFile = v; return nil }),
+        ("owntracks_http_url", { c, v in
+            if let problem = httpURLProblem(v) { return problem }
+            c.owntracksHTTP.url = v
+            return nil
+        }),
+        ("owntracks_http_user", { c, v in
+            guard !v.utf8.contains(UInt8(ascii: ":")) else { return "a user name has no ':' (basic authentication)" }
+            c.owntracksHTTP.user = v
+            return nil
+        }),
+        ("owntracks_http_device", { c, v in c.owntracksHTTP.device = v; return nil }),
+        ("owntracks_http_password_file", { c, v in c.owntracksHTTP.passwordFile = v; return nil }),
+        ("owntracks_http_min_interval_s", seconds(\.owntracksHTTP.minIntervalS, atLeast: 0, "seconds")),
+        ("owntracks_http_min_distance_m", seconds(\.owntracksHTTP.minDistanceM, atLeast: 0, "metres")),
         ("uplink_max_clock_offset_s", seconds(\.uplinkMaxClockOffsetS, atLeast: 1, "seconds")),
     ]
 
@@ -110,6 +140,14 @@ extension ConfigParser {
     static func checkUplinks(_ config: Configuration, seen: [String: Int], file: String) throws(ConfigError) {
         if config.traccar.url != nil, config.traccar.deviceID == nil {
             throw ConfigError(file: file, line: seen["traccar_url"], message: "traccar_url needs traccar_device_id (the device registered on the server)")
+        }
+        try checkOwnTracksHTTP(config, seen: seen, file: file)
+    }
+
+    /// A password without a user to send it with.
+    static func checkOwnTracksHTTP(_ config: Configuration, seen: [String: Int], file: String) throws(ConfigError) {
+        if config.owntracksHTTP.passwordFile != nil, config.owntracksHTTP.user == nil {
+            throw ConfigError(file: file, line: seen["owntracks_http_password_file"], message: "owntracks_http_password_file needs owntracks_http_user")
         }
     }
 

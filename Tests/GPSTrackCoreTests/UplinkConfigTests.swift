@@ -43,6 +43,8 @@ import GPSTrackCore
         ("webhook_url = mailto:x\n", 1, "expected an http:// or https:// URL"),
         ("\nwebhook_events = enter,teleport\n", 2, "unknown event kind 'teleport'"),
         ("webhook_format = xml\n", 1, "expected json or ntfy"),
+        ("owntracks_http_user = a:b\n", 1, "no ':'"),
+        ("owntracks_http_url = http://r/pub\n\nowntracks_http_password_file = /pw\n", 3, "needs owntracks_http_user"),
     ])
     func badValuesNameTheLine(_ text: String, _ line: Int, _ fragment: String) {
         do {

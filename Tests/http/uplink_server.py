@@ -5,7 +5,7 @@ Usage: uplink_server.py PORT LOG MODEFILE
 Every request is appended to LOG as one JSON line (method, path, query, headers, body, the
 status answered, the time). MODEFILE, read at each request, says how to answer: a status
 ("200", "404", "503"), or "slow" (the reply trickles for a minute), "huge" (a 10 MB body),
-"malformed" (bytes that are no HTTP). Keep-alive (HTTP/1.1), as a real server keeps it.
+"malformed" (bytes that are no HTTP), "cmd" (200 with an OwnTracks command array). Keep-alive (HTTP/1.1), as a real server keeps it.
 """
 import json, sys, time, urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -31,7 +31,7 @@ class Handler(BaseHTTPRequestHandler):
         body = self.rfile.read(length) if length else b""
         url = urllib.parse.urlsplit(self.path)
         mode = self.mode()
-        status = int(mode) if mode.isdigit() else 0
+        status = int(mode) if mode.isdigit() else 200 if mode == "cmd" else 0
         entry = {"method": self.command, "path": url.path, "query": url.query,
                  "headers": {k: v for k, v in self.headers.items()},
                  "body": body.decode("utf-8", "replace"), "status": status or mode, "time": time.time()}
@@ -67,6 +67,8 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             return
         text = b"OK" if 200 <= status < 300 else b"Unknown device: not registered"
+        if mode == "cmd":
+            text = b'[{"_type":"cmd","action":"reportLocation"}]'
         self.send_response(status)
         self.send_header("Content-Type", "text/plain")
         self.send_header("Content-Length", str(len(text)))

@@ -9,6 +9,10 @@ enum Uplinks {
             made.append(try TraccarUplink(configuration: config, databasePath: databasePath, journal: journal,
                                           configFile: configFile ?? "configuration"))
         }
+        if config.owntracksHTTP.url != nil {
+            made.append(try OwnTracksHTTPUplink(configuration: config, databasePath: databasePath, journal: journal,
+                                                configFile: configFile ?? "configuration"))
+        }
         if config.webhook.url != nil {
             made.append(try WebhookUplink(configuration: config, databasePath: databasePath, journal: journal,
                                           configFile: configFile ?? "configuration"))
