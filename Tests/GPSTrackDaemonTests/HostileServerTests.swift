@@ -48,4 +48,31 @@ struct HostileServerTests {
         #expect(times.count > 20 && zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "\(times)")
         #expect(daemon.stop() == 0)
     }
+
+    /// The outbox is the state database's: positions queued while no server answered survive a
+    /// stop and go, in order, once, from the next start.
+    @Test func theOutboxSurvivesARestart() throws {
+        let dir = try TraccarUplinkTests.directory("restart")
+        let httpPort = LiveHarness.freePort()
+        let fixes = TraccarUplinkTests.now(LiveDaemonTests.walk(seconds: 150, seed: 31))
+        let log = try LiveHarness.nmeaFile("restart.nmea", fixes: fixes, padding: 60)
+        let gpsPort = LiveHarness.freePort()
+        let first = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(gpsPort)"], extraConfig: TraccarUplinkTests.config(httpPort))
+        try first.waitFor("started")
+        let feed = try LiveHarness.Feed(log: log, port: gpsPort, cycle: 0.01)
+        defer { feed.stop() }
+        try first.waitFor("gpsd_lost", containing: "no report", timeout: 300)
+        let queued = try #require(try TraccarUplinkTests.traccarStatus(first)["queued"] as? Int)
+        #expect(queued >= 20, "\(queued) positions queued with no server")
+        #expect(first.stop() == 0)
+        let server = try TraccarUplinkTests.Server(port: httpPort, dir: dir, mode: "200")
+        let second = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1"], extraConfig: TraccarUplinkTests.config(httpPort),
+                                                   stateDirectory: first.stateDirectory)
+        try second.waitFor("started")
+        try LiveHarness.waitFor("the kept positions", timeout: 120) { try TraccarUplinkTests.traccarStatus(second)["queued"] as? Int == 0 }
+        let times = server.accepted().compactMap { $0["timestamp"].flatMap(Int.init) }
+        #expect(times.count == queued, "every kept position, once: \(times.count) of \(queued)")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "oldest first")
+        #expect(second.stop() == 0)
+    }
 }
