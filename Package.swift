@@ -36,6 +36,9 @@ let package = Package(
         // libsodium for OwnTracks' payload encryption, through dlopen when a secret is set;
         // sodium.h (libsodium-dev) checks the loaded calls' types.
         .target(name: "CSodium", path: "Sources/CSodium"),
+        // libcurl for the HTTP uplinks (Traccar), through dlopen when one is configured;
+        // curl.h (libcurl4-openssl-dev) checks the loaded calls' types.
+        .target(name: "CCurl", path: "Sources/CCurl"),
 
         // The crash handler: a backtrace on a fatal signal (header only, no library).
         .systemLibrary(name: "CCrash", path: "Sources/CCrash"),
@@ -45,7 +48,7 @@ let package = Package(
         // Pure logic: no I/O, no clocks.
         .target(name: "GPSTrackCore", dependencies: ["GPSTrackProtocol", "CGeodesic", "CGEOS"]),
         // Adapters: gpsd JSON through libgps, files, replay.
-        .target(name: "GPSTrackDaemon", dependencies: ["GPSTrackCore", "CGPS", "CSystemd", "CSQLite", "CMosquitto", "CSodium"]),
+        .target(name: "GPSTrackDaemon", dependencies: ["GPSTrackCore", "CGPS", "CSystemd", "CSQLite", "CMosquitto", "CSodium", "CCurl"]),
         // Seeded receiver simulator: test support and benchmarks.
         .target(name: "GPSTrackSim", dependencies: ["GPSTrackCore"]),
         // The in-process test kit: an in-memory journal, a tracker harness (tests only).

@@ -2,7 +2,7 @@ import GPSTrackProtocol
 /// Parses `key = value` configuration text (`#` starts a comment) into a `Configuration`.
 /// Unknown keys, repeated keys and bad values are errors naming `file:line`.
 public enum ConfigParser {
-    private typealias Setter = @Sendable (inout Configuration, String) -> String?
+    typealias Setter = @Sendable (inout Configuration, String) -> String?
 
     /// Keys in the order they are documented.
     public static let keys: [String] = table.map(\.0)
@@ -111,7 +111,7 @@ public enum ConfigParser {
             return nil
         }),
         ("overspeed_min_s", number(\.overspeedMinS, min: 0, inclusive: true)),
-    ]
+    ] + uplinkTable
 
     /// Longest line accepted, in bytes.
     public static let maxLineBytes = 4096
@@ -163,6 +163,7 @@ public enum ConfigParser {
             throw ConfigError(file: file, line: seen["guard"] ?? seen["trip_mode"],
                               message: "guard = on needs trip_mode = auto (the guard arms at stops)")
         }
+        try checkUplinks(config, seen: seen, file: file)
         return config
     }
 

@@ -24,6 +24,14 @@ public struct Configuration: Sendable, Equatable {
     public var retentionDays = 90.0
     /// MQTT (OwnTracks) output; none when `mqttHost` is nil.
     public var mqtt = MQTTConfig()
+    /// The Traccar (OsmAnd) uplink; none when its URL is nil.
+    public var traccar = TraccarConfig()
+    /// The webhook uplink; none when its URL is nil.
+    public var webhook = WebhookConfig()
+    /// OwnTracks over HTTP; none when its URL is nil.
+    public var owntracksHTTP = OwnTracksHTTPConfig()
+    /// An uplink sends no fix dated further than this from the system clock. Seconds.
+    public var uplinkMaxClockOffsetS = 86_400.0
     /// The group that owns the control socket (mode 0660): its members may read.
     public var socketGroup = "gpstrack"
     /// Members of this group (besides root and the daemon's own user) may start, stop, reset

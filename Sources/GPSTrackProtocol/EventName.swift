@@ -67,6 +67,11 @@ public enum EventName: String, Sendable, CaseIterable {
     case tripStart = "trip_start"
     case tripStop = "trip_stop"
     case watchDropped = "watch_dropped"
+    case owntracksHttpCommandIgnored = "owntracks_http_command_ignored"
+    case uplinkFixTimeOff = "uplink_fix_time_off"
+    case uplinkLost = "uplink_lost"
+    case uplinkRecovered = "uplink_recovered"
+    case uplinkRefused = "uplink_refused"
 
     /// A fixed `MESSAGE_ID` per event, for `journalctl MESSAGE_ID=…`; nil where none was given.
     public var messageID: String? { Self.messageIDs[self] }

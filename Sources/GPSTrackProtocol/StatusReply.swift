@@ -36,13 +36,15 @@ public struct StatusReply: Codable, Sendable, Equatable {
     public var clockOffsetS: Double?
     /// The distance traveled on the current local day; null before the first accepted fix.
     public var today: DayStatus?
+    /// Every uplink's queue and server (`uplinks`); absent with none configured.
+    @Omitted public var uplinks: UplinksStatus?
 
     public init() {}
 
     enum CodingKeys: String, CodingKey {
         case ok, gpsd, receivers, fix, trip, motion, currentTrip = "current_trip", `guard`, fences, counters, storage, steps, mqtt, seq, version
         case uptimeS = "uptime_s", eventsTotal = "events_total", tripsTotal = "trips_total", sky, clockOffsetS = "clock_offset_s"
-        case today
+        case today, uplinks
     }
 
     public struct GPSDStatus: Codable, Sendable, Equatable {

@@ -3,7 +3,8 @@ import Testing
 
 /// The footprint issue's promise: the geodesics come from GeographicLib (no PROJ and what it
 /// drags in), and libmosquitto with its TLS libraries is mapped only when MQTT is configured
-/// (dlopen), its absence then a configuration error naming the package (exit 78).
+/// (dlopen), libcurl only when an HTTP uplink is, the absence of either then a configuration
+/// error naming the package (exit 78).
 @Suite struct OptionalLibraryTests {
     static let absent = ["libproj", "libcurl", "libtiff", "libgnutls", "libkrb5", "libldap", "libmosquitto", "libssl", "libcrypto", "libsodium"]
 
@@ -27,8 +28,8 @@ import Testing
         try plain.waitFor("started")
         let plainMaps = Self.mapped(plain.pid)
         #expect(plainMaps.contains("libGeographicLib"), "the maps are read: \(plainMaps.prefix(400))")
-        for lib in ["libmosquitto", "libssl", "libcrypto", "libsodium"] {
-            #expect(!plainMaps.contains(lib), "\(lib) mapped without MQTT configured")
+        for lib in ["libmosquitto", "libssl", "libcrypto", "libsodium", "libcurl"] {
+            #expect(!plainMaps.contains(lib), "\(lib) mapped without MQTT or an HTTP uplink configured")
         }
         #expect(plain.stop() == 0)
 
@@ -39,6 +40,34 @@ import Testing
         try mqtt.waitFor("started")
         #expect(Self.mapped(mqtt.pid).contains("libmosquitto.so"), "libmosquitto not mapped with mqtt_host set")
         #expect(mqtt.stop() == 0)
+    }
+
+    @Test func libcurlIsMappedOnlyWithAnHTTPUplinkConfigured() throws {
+        let port = LiveHarness.freePort()
+        let traccar = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1"],
+                                                    extraConfig: "traccar_url = http://127.0.0.1:\(port)/\ntraccar_device_id = box\n")
+        try traccar.waitFor("started")
+        let maps = Self.mapped(traccar.pid)
+        #expect(maps.contains("libcurl.so"), "libcurl not mapped with traccar_url set")
+        #expect(!maps.contains("libmosquitto"), "libmosquitto mapped without MQTT configured")
+        #expect(traccar.stop() == 0)
+    }
+
+    /// libcurl hidden as libmosquitto is below: an uplink configured without it is exit 78
+    /// naming the key's line and the package.
+    @Test(.enabled(if: getuid() == 0, "a private mount namespace needs root"))
+    func anUplinkWithoutLibcurlIsAConfigurationErrorNamingThePackage() throws {
+        let lib = "/usr/lib/x86_64-linux-gnu/libcurl.so.4"
+        try #require(FileManager.default.fileExists(atPath: lib), "libcurl4 is installed with libcurl4-openssl-dev (scripts/deps.sh)")
+        let conf = try ExecutableRunner.temporaryFile("nocurl-\(getpid()).conf", contents: "traccar_device_id = box\ntraccar_url = http://127.0.0.1:1/\n")
+        let state = conf.replacingOccurrences(of: ".conf", with: ".state")
+        let daemon = "'\(ExecutableRunner.binary)' --config '\(conf)' --log stderr --gpsd 127.0.0.1:1"
+            + " --state-dir '\(state)' --socket '\(state).sock'"
+        let r = try ExecutableRunner.run(["--mount", "sh", "-c", "mount --bind /dev/null \(lib) && exec \(daemon)"],
+                                         executable: "/usr/bin/unshare")
+        #expect(r.status == 78, "exit \(r.status): \(r.stderr)")
+        #expect(r.stderr.contains("\(conf):2: traccar_url is set but libcurl cannot be loaded"), "\(r.stderr)")
+        #expect(r.stderr.contains("install the package libcurl4"), "\(r.stderr)")
     }
 
     /// libmosquitto made unreadable in a mount namespace of the daemon's own (/dev/null bound

@@ -72,6 +72,7 @@ extension TrackerService {
             m.lastSuccess = st.lastSuccess.map(Timestamp.iso8601)
             r.mqtt = m
         }
+        r.uplinks = uplinksStatus()
         r.seq = Int(session.seq)
         r.version = Daemon.version
         r.uptimeS = (MonotonicClock.now() - startedAt).rounded(decimals: 1)

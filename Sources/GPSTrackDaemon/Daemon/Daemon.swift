@@ -42,11 +42,21 @@ public enum Daemon {
                                                  file: config.fencesPath ?? PushedWaypoints.path(config.stateDirectory)) } catch {
             journal.log(LogEntry(event: .fencesReloadFailed, priority: .err, message: "Pushed waypoints left out: \(error)"))
         }
+        // The HTTP uplinks, each a sink with its own sender thread: stopped after the tracker's
+        // last commit, before MQTT.
+        let uplinks: [any UplinkSink]
+        do { uplinks = try Uplinks.make(config, databasePath: store.path, journal: journal, configFile: options.configPath) } catch {
+            return await failed(.config, "\(error)")
+        }
+        let senders = uplinks.map(\.sender)
         let service: TrackerService
         do {
             service = try TrackerService(configuration: config, fences: fences, journal: journal, store: store, mqtt: mqtt,
-                                         outlets: [DayDistance()])
-        } catch { return await failed(.software, "\(error)") }
+                                         outlets: [DayDistance()] + uplinks)
+        } catch {
+            for sender in senders { await sender.stop() }
+            return await failed(.software, "\(error)")
+        }
         // The store's last word comes after MQTT stopped: what could not be written, named.
         group.add("the store") { await service.reportStorageAtStop() }
         if let mqtt {
@@ -55,6 +65,7 @@ public enum Daemon {
         }
         await service.publishWaypoints()
         mqtt?.setCommandHandler { payload in Task { await service.mqttCommand(payload) } }
+        if !senders.isEmpty { group.add("the uplinks") { for sender in senders { await sender.stop() } } }
         group.add("the tracker (committing its state)") { await service.finish() }
 
         // Every part must make progress within the watchdog's interval (see Watchdog).

@@ -78,6 +78,10 @@ public enum JournalField: String, Sendable, CaseIterable {
     case walkDistanceM = "GPSTRACK_WALK_DISTANCE_M"
     case writtenEvents = "GPSTRACK_WRITTEN_EVENTS"
     case writtenPoints = "GPSTRACK_WRITTEN_POINTS"
+    case commands = "GPSTRACK_COMMANDS"
+    case httpStatus = "GPSTRACK_HTTP_STATUS"
+    case offsetS = "GPSTRACK_OFFSET_S"
+    case uplink = "GPSTRACK_UPLINK"
 
     /// The field's name in a `watch` notice line: the key without its prefix, lower case.
     public var noticeName: String { String(rawValue.dropFirst("GPSTRACK_".count)).lowercased() }

@@ -1,0 +1,162 @@
+/// The Traccar uplink's settings (`traccar_*` keys): positions over HTTP in Traccar's OsmAnd
+/// protocol; none when `url` is nil.
+public struct TraccarConfig: Sendable, Equatable {
+    /// OsmAnd's two forms: the query string (every Traccar version) or JSON (Traccar 6.7+).
+    public enum Format: String, Sendable { case query, json }
+    public var url: String?
+    /// The device's identifier as registered on the server.
+    public var deviceID: String?
+    public var format = Format.query
+    /// A location is sent at most this often (fix time)...
+    public var minIntervalS = 30.0
+    /// ...and only after moving this far, or after `heartbeatS` regardless (the keep-alive
+    /// while parked).
+    public var minDistanceM = 50.0
+    public var heartbeatS = 900.0
+    /// The outbox holds at most this many messages; the oldest locations go first.
+    public var outboxMax = 10_000
+    /// The CA certificates that verify an https server (else the system's).
+    public var caFile: String?
+    /// A request (connection, upload and reply) ends after this long. Seconds.
+    public var timeoutS = 30.0
+
+    public init() {}
+}
+
+/// The webhook uplink's settings (`webhook_*` keys): chosen events POSTed to a URL; none when
+/// `url` is nil.
+public struct WebhookConfig: Sendable, Equatable {
+    /// The event's JSON line as it is, or ntfy's form (a text body, `Title`, `Priority`, `Tags`).
+    public enum Format: String, Sendable { case json, ntfy }
+    public var url: String?
+    /// The event kinds sent, by their `event` names.
+    public var events = ["guard_breach", "overspeed_start"]
+    public var format = Format.json
+    /// A file whose first line is a bearer token (never the token itself).
+    public var tokenFile: String?
+
+    /// Every kind `webhook_events` may name.
+    public static let kinds = ["enter", "exit", "dwell", "trip_start", "trip_end", "guard_armed", "guard_breach",
+                               "overspeed_start", "overspeed_end"]
+    public init() {}
+}
+
+/// OwnTracks over HTTP (`owntracks_http_*` keys): the MQTT payloads POSTed to a URL (the
+/// Recorder's `/pub`, Home Assistant's webhook); none when `url` is nil.
+public struct OwnTracksHTTPConfig: Sendable, Equatable {
+    public var url: String?
+    /// `X-Limit-U` and `X-Limit-D`: the user and device the Recorder files the messages under.
+    public var user: String?
+    public var device: String?
+    /// A file whose first line is the password for HTTP basic authentication (with `user`).
+    public var passwordFile: String?
+    public var minIntervalS = 30.0
+    public var minDistanceM = 50.0
+    public var heartbeatS = 900.0
+    public var outboxMax = 10_000
+    public init() {}
+}
+
+extension ConfigParser {
+    /// The HTTP uplinks' keys, after the others in the documented order.
+    static let uplinkTable: [(String, Setter)] = [
+        ("traccar_url", { c, v in
+            if let problem = httpURLProblem(v) { return problem }
+            c.traccar.url = v
+            return nil
+        }),
+        ("traccar_device_id", { c, v in
+            // Sent percent-encoded: any text but control characters (the parser refuses those).
+            guard v.utf8.count <= 128 else { return "expected the device's identifier (up to 128 bytes), got '\(v)'" }
+            c.traccar.deviceID = v
+            return nil
+        }),
+        ("traccar_format", { c, v in
+            guard let f = TraccarConfig.Format(rawValue: v) else { return "expected query or json, got '\(v)'" }
+            c.traccar.format = f
+            return nil
+        }),
+        ("traccar_min_interval_s", seconds(\.traccar.minIntervalS, atLeast: 0, "seconds")),
+        ("traccar_min_distance_m", seconds(\.traccar.minDistanceM, atLeast: 0, "metres")),
+        ("traccar_heartbeat_s", seconds(\.traccar.heartbeatS, atLeast: 1, "seconds")),
+        ("traccar_outbox_max", { c, v in
+            guard let n = Int(v), n >= 10 else { return "expected a whole number >= 10, got '\(v)'" }
+            c.traccar.outboxMax = n
+            return nil
+        }),
+        ("traccar_ca_file", { c, v in c.traccar.caFile = v; return nil }),
+        ("traccar_timeout_s", seconds(\.traccar.timeoutS, atLeast: 1, "seconds")),
+        ("webhook_url", { c, v in
+            if let problem = httpURLProblem(v) { return problem }
+            c.webhook.url = v
+            return nil
+        }),
+        ("webhook_events", { c, v in
+            let names = v.split(separator: ",", omittingEmptySubsequences: false)
+                .map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
+            if let bad = names.first(where: { !WebhookConfig.kinds.contains($0) }) {
+                return "unknown event kind '\(bad)' (known: \(WebhookConfig.kinds.joined(separator: ", ")))"
+            }
+            c.webhook.events = names
+            return nil
+        }),
+        ("webhook_format", { c, v in
+            guard let f = WebhookConfig.Format(rawValue: v) else { return "expected json or ntfy, got '\(v)'" }
+            c.webhook.format = f
+            return nil
+        }),
+        ("webhook_token_file", { c, v in c.webhook.tokenFile = v; return nil }),
+        ("owntracks_http_url", { c, v in
+            if let problem = httpURLProblem(v) { return problem }
+            c.owntracksHTTP.url = v
+            return nil
+        }),
+        ("owntracks_http_user", { c, v in
+            guard !v.utf8.contains(UInt8(ascii: ":")) else { return "a user name has no ':' (basic authentication)" }
+            c.owntracksHTTP.user = v
+            return nil
+        }),
+        ("owntracks_http_device", { c, v in c.owntracksHTTP.device = v; return nil }),
+        ("owntracks_http_password_file", { c, v in c.owntracksHTTP.passwordFile = v; return nil }),
+        ("owntracks_http_min_interval_s", seconds(\.owntracksHTTP.minIntervalS, atLeast: 0, "seconds")),
+        ("owntracks_http_min_distance_m", seconds(\.owntracksHTTP.minDistanceM, atLeast: 0, "metres")),
+        ("uplink_max_clock_offset_s", seconds(\.uplinkMaxClockOffsetS, atLeast: 1, "seconds")),
+    ]
+
+    /// Why `text` is no http or https URL with a host, or nil.
+    static func httpURLProblem(_ text: String) -> String? {
+        let lower = text.lowercased()
+        let rest: Substring
+        if lower.hasPrefix("http://") { rest = Substring(text).dropFirst(7) } else if lower.hasPrefix("https://") { rest = Substring(text).dropFirst(8) } else {
+            return "expected an http:// or https:// URL, got '\(text)'"
+        }
+        guard !text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return "a URL has no blanks, got '\(text)'" }
+        let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard !host.isEmpty, !host.hasPrefix(":") else { return "the URL names no host: '\(text)'" }
+        return nil
+    }
+
+    /// What a configured uplink lacks, as an error naming the place of its URL.
+    static func checkUplinks(_ config: Configuration, seen: [String: Int], file: String) throws(ConfigError) {
+        if config.traccar.url != nil, config.traccar.deviceID == nil {
+            throw ConfigError(file: file, line: seen["traccar_url"], message: "traccar_url needs traccar_device_id (the device registered on the server)")
+        }
+        try checkOwnTracksHTTP(config, seen: seen, file: file)
+    }
+
+    /// A password without a user to send it with.
+    static func checkOwnTracksHTTP(_ config: Configuration, seen: [String: Int], file: String) throws(ConfigError) {
+        if config.owntracksHTTP.passwordFile != nil, config.owntracksHTTP.user == nil {
+            throw ConfigError(file: file, line: seen["owntracks_http_password_file"], message: "owntracks_http_password_file needs owntracks_http_user")
+        }
+    }
+
+    /// A number of `unit`, at least `atLeast`.
+    private static func seconds(_ path: WritableKeyPath<Configuration, Double> & Sendable, atLeast: Double, _ unit: String) -> Setter {
+        return { config, text in
+            guard let v = Double(text), v.isFinite, v >= atLeast else { return "expected a number of \(unit) >= \(Int(atLeast)), got '\(text)'" }
+            config[keyPath: path] = v
+            return nil
+        }
+    }
+}

@@ -1,0 +1,148 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// One HTTP uplink's durable queue: every message is written to the `uplink_outbox` table of
+/// the state database (its `uplink` column names the queue) before anyone may send it, and
+/// deleted only when the server answered 2xx. Oldest first; what the table cannot take (a full
+/// disk) waits in memory, after the table's rows. Beyond `limit` the oldest locations go;
+/// trip ends and alarms never do.
+final class UplinkOutbox: Sendable {
+    /// A message waiting: its row id (negative while it waits in memory), kind and payload.
+    struct Message: Equatable {
+        var id: Int64
+        var kind: String
+        var payload: String
+        var queued: Double
+    }
+
+    let uplink: String
+    let limit: Int
+    private struct State {
+        var unsaved: [Message] = []
+        var nextUnsavedID: Int64 = -1
+        /// Rows delivered whose deletion failed: never sent again.
+        var delivered: Set<Int64> = []
+        /// The message the sender is sending, kept from the limit's drops.
+        var inflight: Int64?
+        var dropped = 0
+    }
+    private let db: Mutex<SQLiteDatabase?>
+    private let state = Mutex(State())
+
+    /// Opens (or makes) the table in the database at `path`; in memory alone if it cannot.
+    init(uplink: String, databasePath: String, limit: Int) {
+        self.uplink = uplink
+        self.limit = limit
+        db = Mutex(Self.open(databasePath) ?? Self.open(":memory:"))
+    }
+
+    private static func open(_ path: String) -> SQLiteDatabase? {
+        guard let db = try? SQLiteDatabase(path: path) else { return nil }
+        do {
+            try db.query("PRAGMA busy_timeout=5000")
+            try db.query("PRAGMA journal_mode=WAL")
+            try db.query("PRAGMA synchronous=FULL")
+            try db.query("""
+                CREATE TABLE IF NOT EXISTS uplink_outbox (id INTEGER PRIMARY KEY, uplink TEXT NOT NULL, kind TEXT NOT NULL,
+                  payload TEXT NOT NULL, queued REAL NOT NULL)
+                """)
+            return db
+        } catch { return nil }
+    }
+
+    /// Queues a message (`kind` location, trip or alarm); false when it waits in memory only.
+    @discardableResult
+    func store(kind: String, payload: String, queued: Double = Double(time(nil))) -> Bool {
+        let written = db.withLock { db -> Bool in
+            state.withLock { s in
+                flush(db, &s)
+                if s.unsaved.isEmpty, let db,
+                   (try? db.query("INSERT INTO uplink_outbox (uplink, kind, payload, queued) VALUES (?, ?, ?, ?)",
+                                  [.text(uplink), .text(kind), .text(payload), .real(queued)])) != nil {
+                    trim(db, &s)
+                    return true
+                }
+                s.unsaved.append(Message(id: s.nextUnsavedID, kind: kind, payload: payload, queued: queued))
+                s.nextUnsavedID -= 1
+                trim(db, &s)
+                return false
+            }
+        }
+        return written
+    }
+
+    /// The oldest message waiting, now in flight; nil with none.
+    func head() -> Message? {
+        db.withLock { db in
+            state.withLock { s in
+                flush(db, &s)
+                let skip = s.delivered.isEmpty ? "" : " AND id NOT IN (\(s.delivered.map(String.init).joined(separator: ",")))"
+                let row = (try? db?.query("SELECT id, kind, payload, queued FROM uplink_outbox WHERE uplink = ?\(skip) ORDER BY id LIMIT 1",
+                                          [.text(uplink)]))??.first
+                let m = row.flatMap { r in r[0].int.map { Message(id: $0, kind: r[1].string ?? "", payload: r[2].string ?? "", queued: r[3].double ?? 0) } }
+                    ?? s.unsaved.first
+                s.inflight = m?.id
+                return m
+            }
+        }
+    }
+
+    /// The server confirmed `message`: it goes.
+    func remove(_ message: Message) {
+        db.withLock { db in
+            state.withLock { s in
+                s.inflight = nil
+                if message.id < 0 { s.unsaved.removeAll { $0.id == message.id }; return }
+                if db.map({ (try? $0.query("DELETE FROM uplink_outbox WHERE id = ?", [.int(message.id)])) != nil }) != true {
+                    s.delivered.insert(message.id)
+                }
+            }
+        }
+    }
+
+    /// Messages waiting and when the oldest was queued (Unix time).
+    var waiting: (count: Int, oldest: Double?, dropped: Int) {
+        db.withLock { db in
+            state.withLock { s in
+                let row = (try? db?.query("SELECT count(*), min(queued) FROM uplink_outbox WHERE uplink = ?", [.text(uplink)]))??.first
+                let count = Int(row?[0].int ?? 0) - s.delivered.count + s.unsaved.count
+                return (count, row?[1].double ?? s.unsaved.first?.queued, s.dropped)
+            }
+        }
+    }
+
+    /// Moves what waits in memory into the table, in order, and deletes the delivered rows
+    /// whose deletion failed before.
+    private func flush(_ db: SQLiteDatabase?, _ s: inout State) {
+        guard let db else { return }
+        for id in s.delivered where (try? db.query("DELETE FROM uplink_outbox WHERE id = ?", [.int(id)])) != nil { s.delivered.remove(id) }
+        while let m = s.unsaved.first, m.id != s.inflight {
+            guard (try? db.query("INSERT INTO uplink_outbox (uplink, kind, payload, queued) VALUES (?, ?, ?, ?)",
+                                 [.text(uplink), .text(m.kind), .text(m.payload), .real(m.queued)])) != nil else { return }
+            s.unsaved.removeFirst()
+        }
+    }
+
+    /// Drops the oldest locations beyond the limit (never the one in flight).
+    private func trim(_ db: SQLiteDatabase?, _ s: inout State) {
+        let rows = Int((try? db?.query("SELECT count(*) FROM uplink_outbox WHERE uplink = ?", [.text(uplink)]))??.first?.first?.int ?? 0)
+        var excess = rows - s.delivered.count + s.unsaved.count - limit
+        guard excess > 0 else { return }
+        if let db {
+            let victims = ((try? db.query("SELECT id FROM uplink_outbox WHERE uplink = ? AND kind = 'location' ORDER BY id LIMIT ?",
+                                          [.text(uplink), .int(Int64(excess + 1 + s.delivered.count))])) ?? [])
+                .compactMap { $0.first?.int }.filter { $0 != s.inflight && !s.delivered.contains($0) }.prefix(excess)
+            for id in victims where (try? db.query("DELETE FROM uplink_outbox WHERE id = ?", [.int(id)])) != nil {
+                excess -= 1
+                s.dropped += 1
+            }
+        }
+        while excess > 0, let i = s.unsaved.firstIndex(where: { $0.kind == "location" && $0.id != s.inflight }) {
+            s.unsaved.remove(at: i)
+            excess -= 1
+            s.dropped += 1
+        }
+    }
+}

@@ -1,0 +1,6 @@
+/// An HTTP uplink: a tracker sink with a sender (its queue and server, for `status`) and a
+/// clock check (the fixes it left out for their date).
+protocol UplinkSink: TrackerSink {
+    var sender: UplinkSender { get }
+    var clock: UplinkClockCheck { get }
+}

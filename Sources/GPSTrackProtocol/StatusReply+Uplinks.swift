@@ -1,0 +1,34 @@
+extension StatusReply {
+    /// Every uplink (`status`'s `uplinks`), each null when it is not configured.
+    public struct UplinksStatus: Codable, Sendable, Equatable {
+        public var mqtt: UplinkStatus?
+        public var traccar: UplinkStatus?
+        public var owntracksHTTP: UplinkStatus?
+        public var webhook: UplinkStatus?
+        public init() {}
+        enum CodingKeys: String, CodingKey { case mqtt, traccar, owntracksHTTP = "owntracks_http", webhook }
+    }
+
+    /// One uplink: its queue and how its server last answered.
+    public struct UplinkStatus: Codable, Sendable, Equatable {
+        /// Whether the server answered the last request (MQTT: whether the broker is connected).
+        public var connected = false
+        /// Messages waiting to be sent.
+        public var queued = 0
+        /// Seconds the oldest waiting message has waited; null with none waiting.
+        public var oldestAgeS: Double?
+        /// When the server last confirmed a message; null before the first.
+        public var lastSuccess: String?
+        /// Why the last request failed (`HTTP 404: …`, `Connection refused`...); null before a failure.
+        public var lastError: String?
+        /// Locations dropped from the full outbox since the start (absent for MQTT).
+        @Omitted public var dropped: Int?
+        /// Fixes left out for their date (`uplink_max_clock_offset_s`) since the start (absent for MQTT).
+        @Omitted public var skippedTimeOff: Int?
+        public init() {}
+        enum CodingKeys: String, CodingKey {
+            case connected, queued, oldestAgeS = "oldest_age_s", lastSuccess = "last_success", lastError = "last_error"
+            case dropped, skippedTimeOff = "skipped_time_off"
+        }
+    }
+}
