@@ -4,7 +4,7 @@
 set -euo pipefail
 
 build=(pkg-config g++ libgps-dev libgeographiclib-dev libgeos-dev libsystemd-dev libsqlite3-dev libmosquitto-dev libsodium-dev)
-test=(scdoc man-db groff-base lintian dpkg-dev debhelper fakeroot geographiclib-tools gpsd gpsd-clients systemd gpsbabel libxml2-utils mosquitto mosquitto-clients openssl nftables iproute2 procps prometheus prometheus-node-exporter python3-nacl)
+test=(scdoc man-db groff-base lintian dpkg-dev debhelper fakeroot geographiclib-tools gpsd gpsd-clients systemd gpsbabel libxml2-utils mosquitto mosquitto-clients openssl nftables iproute2 procps prometheus prometheus-node-exporter python3-nacl gdal-bin chromium)
 demo=(gpsd gpsd-clients)                                # a real gpsd, fed by gpsfake
 bench=(gpsd gpsd-clients time procps python3-venv gcc mosquitto)  # gpxlogger side by side, GNU time, the library floor, a broker
 deb=(dpkg-dev debhelper fakeroot lintian scdoc)         # make deb: debhelper, then lintian
@@ -13,6 +13,16 @@ want=("${build[@]}")
 [ "${1:-build}" = demo ] && want+=("${demo[@]}")
 [ "${1:-build}" = bench ] && want+=("${bench[@]}")
 [ "${1:-build}" = deb ] && want+=("${deb[@]}")
+
+# The export tests validate GPX against the published GPX 1.1 schema, which no Debian package
+# ships: fetched once from its home (ExportFormatsTests says so when it is missing).
+gpx_xsd=/usr/local/share/xml/gpx/1.1/gpx.xsd
+if [ "${1:-build}" = test ] && [ ! -s "$gpx_xsd" ]; then
+    sudo_=(); [ "$(id -u)" -ne 0 ] && sudo_=(sudo)
+    "${sudo_[@]}" mkdir -p "${gpx_xsd%/*}"
+    "${sudo_[@]}" curl -fsSL -o "$gpx_xsd" https://www.topografix.com/GPX/1/1/gpx.xsd \
+        || echo "gpstrackd: could not fetch the GPX 1.1 schema to $gpx_xsd" >&2
+fi
 
 missing=()
 for p in "${want[@]}"; do
