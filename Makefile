@@ -5,7 +5,7 @@ SWIFT ?= swift
 SAMPLE ?= samples/walk-and-drive.gpsd.json
 FENCES ?= config/fences.geojson
 
-.PHONY: all build deps test-deps demo replay-demo test check format test-systemd fuzz soak bench sample install install-files man deb clean
+.PHONY: all build deps test-deps demo replay-demo test check format test-systemd fuzz soak bench sample install install-files man deb clean docs-screenshot
 
 all: build
 
@@ -53,6 +53,13 @@ test: test-deps
 	FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) scripts/fuzz.sh
 	SOAK_MIN=3 SOAK_FAULT_S=30 scripts/soak.py $$($(SWIFT) build --show-bin-path)
 	scripts/test-counts.py judge
+
+# docs/export-day.png: the seeded day's map page (`export --format html`) as MapPageTests renders
+# and checks it (scripts/page-screenshot.sh, headless Chromium with the network off).
+docs-screenshot: test-deps
+	$(SWIFT) build --build-tests
+	GPSTRACKD_BIN=$$($(SWIFT) build --show-bin-path)/gpstrackd GPSTRACK_DOCS_SCREENSHOT=$(CURDIR)/docs/export-day.png \
+		$(SWIFT) test --skip-build --filter MapPageTests
 
 # libFuzzer harnesses (fuzz/*/harness.swift) for the gpsd line path, the GeoJSON loader, the
 # config parser, the control request parser, the MQTT command parser and IIO scan types, each for FUZZ_SECONDS from its

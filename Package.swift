@@ -45,6 +45,8 @@ let package = Package(
 
         // What travels on the control socket: JSON, times, requests. No C library.
         .target(name: "GPSTrackProtocol"),
+        // The formats of `gpstrackctl export --format`: streaming writers over the protocol's pages.
+        .target(name: "GPSTrackExport", dependencies: ["GPSTrackProtocol"]),
         // Pure logic: no I/O, no clocks.
         .target(name: "GPSTrackCore", dependencies: ["GPSTrackProtocol", "CGeodesic", "CGEOS"]),
         // Adapters: gpsd JSON through libgps, files, replay.
@@ -56,13 +58,13 @@ let package = Package(
 
         .executableTarget(name: "gpstrackd", dependencies: ["GPSTrackDaemon", "GPSTrackCore", "CCrash"]),
         // The client links the protocol alone: no libgps, GeographicLib, GEOS, SQLite or libmosquitto.
-        .executableTarget(name: "gpstrackctl", dependencies: ["GPSTrackProtocol"]),
+        .executableTarget(name: "gpstrackctl", dependencies: ["GPSTrackProtocol", "GPSTrackExport"]),
         .executableTarget(
             name: "gpstrack-bench",
             dependencies: ["GPSTrackSim", "GPSTrackCore", "GPSTrackDaemon", "CGPS"]),
 
         .testTarget(name: "GPSTrackCoreTests", dependencies: ["GPSTrackCore", "GPSTrackSim"]),
-        .testTarget(name: "GPSTrackDaemonTests", dependencies: ["GPSTrackDaemon", "GPSTrackSim", "GPSTrackCore"]),
+        .testTarget(name: "GPSTrackDaemonTests", dependencies: ["GPSTrackDaemon", "GPSTrackSim", "GPSTrackCore", "GPSTrackExport"]),
         .testTarget(name: "GPSTrackSimTests", dependencies: ["GPSTrackSim", "GPSTrackCore"]),
         // The daemon's behaviour in-process: the tracking actor, its sinks and the control
         // handlers with an in-memory journal and a temporary store; no process, no socket.

@@ -16,6 +16,8 @@ public enum ControlRequest: Sendable, Equatable {
     case events(since: Double?, fence: String?)
     case export(trip: Int64?, since: Double?, until: Double?)
     case steps(since: Double?)
+    /// `{"cmd":"export_page",…}`: a page of the history `export --format` writes (see `ExportPage`).
+    case exportPage(ExportScope, after: Int?, limit: Int? = nil)
 
     /// The version of gpstrackd and gpstrackctl (one release, one protocol).
     public static let version = "0.2.0"
@@ -51,6 +53,13 @@ public enum ControlRequest: Sendable, Equatable {
             if let trip { o.add("trip", Int(trip)) }
             if let since { o.add("since", Timestamp.iso8601(since)) }
             if let until { o.add("until", Timestamp.iso8601(until)) }
+        case .exportPage(let scope, let after, let limit):
+            o.add("cmd", "export_page")
+            if let trip = scope.trip { o.add("trip", Int(trip)) }
+            if let since = scope.since { o.add("since", Timestamp.iso8601(since)) }
+            if let until = scope.until { o.add("until", Timestamp.iso8601(until)) }
+            if let after { o.add("after", after) }
+            if let limit { o.add("limit", limit) }
         }
         return o.encoded
     }
@@ -73,7 +82,8 @@ public enum ControlRequest: Sendable, Equatable {
         guard let cmdValue = o["cmd"] else { return .failure(.init("missing \"cmd\"")) }
         guard let cmd = cmdValue.string else { return .failure(.init("\"cmd\" must be a string")) }
         let fields: [String: Set<String>] = ["state": ["fence"], "events": ["since", "fence"], "guard": ["on"],
-                                             "export": ["format", "trip", "since", "until"], "steps": ["since"]]
+                                             "export": ["format", "trip", "since", "until"], "steps": ["since"],
+                                             "export_page": ["trip", "since", "until", "after", "limit"]]
         let allowed = (fields[cmd] ?? []).union(["cmd"])
         func time(_ key: String) -> Result<Double?, ControlError> {
             guard let v = o[key] else { return .success(nil) }
@@ -118,8 +128,34 @@ public enum ControlRequest: Sendable, Equatable {
             case (.failure(let e), _), (_, .failure(let e)): return .failure(e)
             case (.success(let since), .success(let until)): return .success(.export(trip: trip, since: since, until: until))
             }
+        case "export_page":
+            return exportPage(o, time)
         default:
-            return .failure(.init("unknown cmd \"\(cmd.prefix(64))\" (status, fences, state, start, stop, reset, reload, watch, trips, stops, guard, events, export, steps)"))
+            return .failure(.init("unknown cmd \"\(cmd.prefix(64))\" (status, fences, state, start, stop, reset, reload, watch, trips, stops, guard, events, export, export_page, steps)"))
+        }
+    }
+}
+
+extension ControlRequest {
+    /// `export_page`'s fields read: a trip id, times, the cursor (a point's id) and the page's
+    /// size (at most `ExportPage.limit`, the default).
+    static func exportPage(_ o: [String: JSONValue],
+                           _ time: (String) -> Result<Double?, ControlError>) -> Result<ControlRequest, ControlError> {
+        func id(_ key: String) -> Result<Int?, ControlError> {
+            guard let v = o[key] else { return .success(nil) }
+            guard let n = v.number, n == n.rounded(), n >= 0, n < 1e15 else { return .failure(.init("\"\(key)\" must be an id")) }
+            return .success(Int(n))
+        }
+        if case .failure(let e) = id("limit") { return .failure(e) }
+        let limit = (try? id("limit").get()) ?? nil
+        if let limit, limit < 1 { return .failure(.init("\"limit\" must be 1 or more")) }
+        switch (id("trip"), id("after"), time("since"), time("until")) {
+        case (.failure(let e), _, _, _), (_, .failure(let e), _, _), (_, _, .failure(let e), _), (_, _, _, .failure(let e)):
+            return .failure(e)
+        case (.success(let trip), .success(let after), .success(let since), .success(let until)):
+            if trip == 0 { return .failure(.init("\"trip\" must be a trip id")) }
+            if trip != nil && (since != nil || until != nil) { return .failure(.init("\"trip\" or \"since\"/\"until\", not both")) }
+            return .success(.exportPage(ExportScope(trip: trip.map(Int64.init), since: since, until: until), after: after, limit: limit))
         }
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GPSTrackExport
 import GPSTrackProtocol
 
 let usage = """
@@ -22,10 +23,13 @@ let usage = """
                       stored events (TIME as 2026-03-14T08:00:00Z)
       steps [--since TIME]
                       steps, walking distance and cadence (since TIME, else all stored)
+      export --format gpx|geojson|kml|csv|html|svg [--trip ID | --since TIME [--until TIME] | --day YYYY-MM-DD]
+                      the track, trips, stops and events, to standard output (html: a map page)
       export --gpx [--trip ID | --since TIME [--until TIME]]
-                      GPX 1.1 of the stored track points, to standard output
+                      GPX 1.1 of the stored track points alone (the earlier form)
     The socket defaults to \(ControlRequest.defaultSocketPath). Exit codes: 0 done, 1 error
-    response, 64 usage, 69 daemon not reachable, 76 a reply gpstrackctl cannot read.
+    response, 64 usage, 66 nothing to export, 69 daemon not reachable, 74 output not written,
+    76 a reply gpstrackctl cannot read.
     """
 
 func write(_ fd: Int32, _ s: String) {
@@ -50,7 +54,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 // -h, --help and --version answer and exit 0, as every Unix tool does.
 if arguments.first == "-h" || arguments.first == "--help" { out(usage); exit(0) }
 if arguments.first == "--version" { out("gpstrackctl \(ControlRequest.version)"); exit(0) }
-let parser = ArgumentParser(valued: ["socket", "since", "until", "fence", "trip"], boolean: ["json", "help", "gpx"])
+let parser = ArgumentParser(valued: ["socket", "since", "until", "fence", "trip", "format", "day"], boolean: ["json", "help", "gpx"])
 let args: ArgumentParser.Result
 do { args = try parser.parse(arguments) } catch { fail(.usage, "gpstrackctl: \(error.message)\n\(usage)") }
 if args.flags.contains("help") { out(usage); exit(0) }
@@ -60,7 +64,7 @@ let json = args.flags.contains("json")
 let request: ControlRequest
 func noArguments() {
     guard args.positionals.count == 1 else { fail(.usage, "gpstrackctl: \(command) takes no argument\n\(usage)") }
-    let allowed: [String: Set<String>] = ["events": ["since", "fence"], "steps": ["since"], "export": ["since", "until", "trip", "gpx"]]
+    let allowed: [String: Set<String>] = ["events": ["since", "fence"], "steps": ["since"], "export": ["since", "until", "trip", "gpx", "format", "day"]]
     for key in Set(args.options.keys).union(args.flags).subtracting(["socket", "json", "help"])
         where !(allowed[command] ?? []).contains(key) {
         fail(.usage, "gpstrackctl: --\(key) does not go with \(command)\n\(usage)")
@@ -93,14 +97,35 @@ case "events": noArguments(); request = .events(since: time("since"), fence: arg
 case "steps": noArguments(); request = .steps(since: time("since"))
 case "export":
     noArguments()
-    let since = time("since"), until = time("until")
-    guard args.flags.contains("gpx") else { fail(.usage, "gpstrackctl: export needs --gpx\n\(usage)") }
+    var since = time("since"), until = time("until")
+    guard args.flags.contains("gpx") != (args.options["format"] != nil) else {
+        fail(.usage, "gpstrackctl: export needs --format (or the earlier --gpx), one of them\n\(usage)")
+    }
     var trip: Int64?
     if let t = args.options["trip"] {
         guard let id = Int(t), id > 0 else { fail(.usage, "gpstrackctl: --trip wants a trip id") }
-        guard args.options["since"] == nil else { fail(.usage, "gpstrackctl: --trip or --since, not both") }
+        guard args.options["since"] == nil, args.options["until"] == nil, args.options["day"] == nil else {
+            fail(.usage, "gpstrackctl: --trip, --since/--until or --day, one of them")
+        }
         trip = Int64(id)
     }
+    if let name = args.options["format"] {
+        guard let format = ExportFormat(rawValue: name) else {
+            fail(.usage, "gpstrackctl: --format wants gpx, geojson, kml, csv, html or svg, not '\(name)'")
+        }
+        var title = trip.map { "gpstrackd trip \($0)" } ?? "gpstrackd track"
+        if let d = args.options["day"] {
+            guard since == nil, until == nil else { fail(.usage, "gpstrackctl: --day or --since/--until, not both") }
+            guard let (a, b) = ExportCommand.day(d) else { fail(.usage, "gpstrackctl: --day wants a date like 2026-03-14") }
+            // The last millisecond of the day: the daemon's until is inclusive.
+            (since, until) = (a, b - 0.001)
+            title = "gpstrackd \(d)"
+        }
+        if json { fail(.usage, "gpstrackctl: export --format writes its format; --json does not go with it") }
+        ExportCommand.run(ExportScope(trip: trip, since: since, until: until), format: format, title: title,
+                          path: args.options["socket"] ?? ControlRequest.defaultSocketPath)
+    }
+    guard args.options["day"] == nil else { fail(.usage, "gpstrackctl: --day goes with --format") }
     request = .export(trip: trip, since: since, until: until)
 default:
     fail(.usage, "gpstrackctl: unknown command '\(command)'\n\(usage)")

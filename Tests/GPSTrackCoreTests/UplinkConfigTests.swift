@@ -1,5 +1,6 @@
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The HTTP uplinks' keys: values read, and every bad one an error naming its line.
 @Suite struct UplinkConfigTests {

@@ -25,6 +25,8 @@ import GPSTrackProtocol
             .status, .fences, .state(fence: "home"), .start, .stop, .reset, .reload, .watch, .trips, .stops,
             .guard(true), .guard(false), .events(since: t, fence: "work"), .events(since: nil, fence: nil),
             .steps(since: t), .export(trip: 3, since: nil, until: nil), .export(trip: nil, since: t, until: t + 60),
+            .exportPage(ExportScope(trip: 2, since: nil, until: nil), after: 17, limit: 5),
+            .exportPage(ExportScope(trip: nil, since: t, until: t + 86_400), after: nil),
         ]
         for r in requests {
             let back = ControlRequest.parse(ArraySlice(r.line.utf8))

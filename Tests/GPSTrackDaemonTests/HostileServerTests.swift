@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// An uplink's server misbehaving on purpose (Tests/http/uplink_server.py's modes): a reply
 /// too long, bytes that are no HTTP, a reply that trickles past the timeout, a redirect. Each

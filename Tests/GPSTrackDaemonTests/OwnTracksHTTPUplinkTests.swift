@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackSim
 
 /// OwnTracks over HTTP against the loopback server of TraccarUplinkTests, as the Recorder's

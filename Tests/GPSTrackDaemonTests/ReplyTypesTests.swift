@@ -125,6 +125,21 @@ import GPSTrackProtocol
                                                      at: Self.place(1, 2, ["Home"]), afterTrip: 3)]))
         _ = try roundTrip(StepsReply(since: nil, steps: 0, distanceM: 0, cadenceSpm: nil, pedometer: nil))
         _ = try roundTrip(ExportReply(points: 2, gpx: "<?xml version=\"1.0\"?>\n<gpx/>"))
+        var circle = ExportFence(id: "home", name: "Home", kind: "circle", rings: [])
+        circle.lat = 48.1
+        circle.lon = 11.5
+        circle.radiusM = 80
+        let context = ExportContext(
+            trips: [ended], stops: [StopRow(arrival: "2026-03-14T07:30:00.000Z", departure: nil, durationS: nil,
+                                            at: Self.place(1, 2, []), afterTrip: nil)],
+            events: [ExportEvent(kind: "enter", fence: "home", name: nil, time: "2026-03-14T07:30:00.000Z", lat: 1, lon: 2)],
+            fences: [circle, ExportFence(id: "yard", name: nil, kind: "polygon", rings: [[[[11, 48], [11.1, 48], [11, 48.1], [11, 48]]]])],
+            bounds: ExportBounds(points: 2, first: 1_773_475_358.25, last: 1_773_475_359, minLat: 1, maxLat: 2, minLon: -3, maxLon: 4,
+                                 minAlt: nil, maxAlt: 512.5))
+        let point = ExportPoint(id: 7, time: 1_773_475_358.25, lat: 48.137, lon: 11.575, alt: nil, eph: 4.5, mode: 3,
+                                speedMps: 1.25, courseDeg: 359.9, segment: false)
+        _ = try roundTrip(ExportPageReply(context: context, points: [point], after: 7))
+        _ = try roundTrip(ExportPageReply(empty: "no trip 9", context: nil, points: [], after: nil))
         // Stored events are typed too now (EventLine, see EventLineTests): a stored line goes out as it was stored.
         let stored = #"{"event":"enter","fence":"home","name":null,"time":"2026-03-14T07:30:00.000Z","lat":48.0,"lon":2.0,"seq":3}"#
         let events = EventsReply(events: [try ReplyDecoder.decode(EventLine.self, line: stored)])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackSim
 
 /// The Traccar uplink (OsmAnd protocol) against a real HTTP server on loopback

@@ -28,6 +28,7 @@ extension TrackerService {
         case .events(let since, let fence): result = handleEvents(since: since, fence: fence)
         case .steps(let since): result = handleSteps(since: since)
         case .export(let trip, let since, let until): result = handleExport(trip: trip, since: since, until: until)
+        case .exportPage(let scope, let after, let limit): result = handleExportPage(scope, after: after, limit: limit)
         }
         switch result {
         case .success(let reply): return (reply, false)

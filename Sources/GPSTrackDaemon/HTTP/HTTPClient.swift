@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CCurl
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// One uplink's HTTP client: a libcurl easy handle kept for the uplink's life, so that its
 /// connection stays open between requests; every request timed, its reply capped. Used by the

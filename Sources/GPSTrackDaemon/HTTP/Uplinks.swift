@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The HTTP uplinks the configuration asks for.
 enum Uplinks {

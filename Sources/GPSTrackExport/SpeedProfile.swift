@@ -1,0 +1,115 @@
+import GPSTrackProtocol
+
+/// The speed profile under the map, altitude with it when known, over the time of the points:
+/// one column of figures (fastest speed, altitude's range) per unit of the plot's width, so
+/// that a month of points takes as little memory as a day's. Trips are shaded bands.
+struct SpeedProfile {
+    static let width = 1000.0, height = 240.0, x0 = 50.0, x1 = 950.0, top = 16.0, bottom = 200.0
+    let first: Double
+    let last: Double
+    private var speed: [Double?]
+    private var altLow: [Double?]
+    private var altHigh: [Double?]
+    /// Columns where a track segment begins: the lines break there, not at columns without a
+    /// point (a walk's points are further apart than a column).
+    private var breaks: [Bool]
+
+    init(_ b: ExportBounds) {
+        first = b.first
+        last = max(b.last, b.first + 1)
+        let n = Int(Self.x1 - Self.x0) + 1
+        speed = Array(repeating: nil, count: n)
+        altLow = speed
+        altHigh = speed
+        breaks = Array(repeating: false, count: n)
+    }
+
+    func x(_ t: Double) -> Double { Self.x0 + (t - first) / (last - first) * (Self.x1 - Self.x0) }
+
+    mutating func add(_ p: ExportPoint) {
+        let i = min(max(Int(x(p.time) - Self.x0), 0), speed.count - 1)
+        if p.segment { breaks[i] = true }
+        if let v = p.speedMps { speed[i] = max(speed[i] ?? 0, v * 3.6) }
+        if let a = p.alt {
+            altLow[i] = min(altLow[i] ?? a, a)
+            altHigh[i] = max(altHigh[i] ?? a, a)
+        }
+    }
+
+    /// The round ceiling of the axis: 10, 20, 50, 100, 200 km/h ...
+    static func ceiling(_ v: Double) -> Double {
+        var step = 10.0
+        while true {
+            for m in [1.0, 2, 5] where v <= step * m { return step * m }
+            step *= 10
+        }
+    }
+
+    func svg(_ context: ExportContext) -> String {
+        let top = Self.top, bottom = Self.bottom
+        let vmax = Self.ceiling(speed.compactMap { $0 }.max() ?? 0)
+        func y(_ kmh: Double) -> Double { bottom - min(kmh, vmax) / vmax * (bottom - top) }
+        var s = "<svg id=\"profile\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Text.decimal(Self.width, 0)) "
+            + "\(Text.decimal(Self.height, 0))\" data-t0=\"\(Text.decimal(first, 3))\" data-t1=\"\(Text.decimal(last, 3))\" "
+            + "data-x0=\"\(Text.decimal(Self.x0, 0))\" data-x1=\"\(Text.decimal(Self.x1, 0))\" role=\"img\" aria-label=\"Speed profile\">"
+            + "<style>text{font:12px sans-serif;fill:#333}.band{fill:#e8eef7}.ax{stroke:#999;stroke-width:1}"
+            + ".sp{fill:none;stroke:#d7191c;stroke-width:1.5}.alt{fill:none;stroke:#666;stroke-width:1;stroke-dasharray:3 2}</style>"
+        for t in context.trips {
+            guard let a = Timestamp.parse(t.startedAt) else { continue }
+            let b = t.endedAt.flatMap(Timestamp.parse) ?? last
+            let xa = max(x(a), Self.x0), xb = min(x(b), Self.x1)
+            guard xb > xa else { continue }
+            s += "<rect class=\"band\" x=\"\(Text.decimal(xa, 1))\" y=\"\(top)\" width=\"\(Text.decimal(xb - xa, 1))\" "
+                + "height=\"\(bottom - top)\"/><text x=\"\(Text.decimal(xa + 3, 1))\" y=\"\(top + 12)\">Trip \(t.id)</text>"
+        }
+        for v in [0, vmax / 2, vmax] {
+            s += "<line class=\"ax\" x1=\"\(Self.x0)\" x2=\"\(Self.x1)\" y1=\"\(Text.decimal(y(v), 1))\" y2=\"\(Text.decimal(y(v), 1))\"/>"
+                + "<text x=\"\(Self.x0 - 6)\" y=\"\(Text.decimal(y(v) + 4, 1))\" text-anchor=\"end\">\(Text.decimal(v, 0))</text>"
+        }
+        s += "<text x=\"4\" y=\"\(top - 4)\">km/h</text>"
+        s += polylines(speed.map { $0.map(y) }, cls: "sp")
+        let lows = altLow.compactMap { $0 }, highs = altHigh.compactMap { $0 }
+        if let lo = lows.min(), let hi = highs.max() {
+            let span = max(hi - lo, 1)
+            s += polylines(altHigh.map { $0.map { bottom - ($0 - lo) / span * (bottom - top) } }, cls: "alt")
+            s += "<text x=\"\(Self.x1 + 4)\" y=\"\(top + 4)\">\(Text.decimal(hi, 0)) m</text>"
+                + "<text x=\"\(Self.x1 + 4)\" y=\"\(bottom)\">\(Text.decimal(lo, 0)) m</text>"
+        }
+        s += ticks() + "<line id=\"cursor\" class=\"ax\" x1=\"-10\" x2=\"-10\" y1=\"\(top)\" y2=\"\(bottom)\"/></svg>\n"
+        return s
+    }
+
+    /// One polyline per run of the track: a segment's break is a gap here.
+    private func polylines(_ ys: [Double?], cls: String) -> String {
+        var s = "", run: [String] = []
+        func end() {
+            if run.count >= 2 { s += "<polyline class=\"\(cls)\" points=\"\(run.joined(separator: " "))\"/>" }
+            run = []
+        }
+        for (i, v) in ys.enumerated() {
+            if breaks[i] { end() }
+            guard let v else { continue }
+            run.append("\(Text.decimal(Self.x0 + Double(i), 1)),\(Text.decimal(v, 1))")
+        }
+        end()
+        return s
+    }
+
+    /// Time ticks (UTC) at a round step giving 4 to 10 of them.
+    private func ticks() -> String {
+        let span = last - first
+        let step = [60.0, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172_800, 604_800]
+            .first { span / $0 <= 10 } ?? 2_592_000
+        var t = (first / step).rounded(.up) * step, s = "<line class=\"ax\" x1=\"\(Self.x0)\" x2=\"\(Self.x1)\" "
+            + "y1=\"\(Self.bottom)\" y2=\"\(Self.bottom)\"/>"
+        while t <= last {
+            let iso = Timestamp.iso8601(t)
+            let label = step >= 86400 ? String(iso.prefix(10)) : Clock.hm(iso)
+            s += "<line class=\"ax\" x1=\"\(Text.decimal(x(t), 1))\" x2=\"\(Text.decimal(x(t), 1))\" y1=\"\(Self.bottom)\" "
+                + "y2=\"\(Self.bottom + 5)\"/><text x=\"\(Text.decimal(x(t), 1))\" y=\"\(Self.bottom + 18)\" "
+                + "text-anchor=\"middle\">\(label)</text>"
+            t += step
+        }
+        return s + "<text x=\"\(Self.x1)\" y=\"\(Self.bottom + 34)\" text-anchor=\"end\">UTC</text>"
+    }
+}

@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GPSTrackExport
+import GPSTrackProtocol
+
+/// `export --format`: the daemon's pages (`export_page`) through the format's writer to
+/// standard output, a page at a time, so that a month exports in the memory of one page.
+enum ExportCommand {
+    /// Standard output in 64 KiB writes; a write that fails (a closed pipe, a full disk) ends
+    /// the export with exit code 74.
+    final class Output {
+        private var buffer: [UInt8] = []
+
+        func write(_ s: String) {
+            buffer.append(contentsOf: s.utf8)
+            if buffer.count >= 65536 { flush() }
+        }
+
+        func flush() {
+            var off = 0
+            while off < buffer.count {
+                let n = buffer.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + off, $0.count - off) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { fail(.ioError, "gpstrackctl: cannot write the export: \(String(cString: strerror(errno)))") }
+                off += n
+            }
+            buffer.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// The local day `YYYY-MM-DD` (gpstrackctl's time zone, TZ) as [midnight, next midnight).
+    static func day(_ text: String) -> (Double, Double)? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.count == 10, parts.count == 3, let y = Int32(parts[0]), let m = Int32(parts[1]), let d = Int32(parts[2]),
+              (1...12).contains(m), (1...31).contains(d), y >= 1970 else { return nil }
+        func midnight(_ day: Int32) -> Double {
+            var t = tm()
+            t.tm_year = y - 1900
+            t.tm_mon = m - 1
+            t.tm_mday = day
+            t.tm_isdst = -1
+            return Double(mktime(&t))
+        }
+        let start = midnight(d)
+        // The day must exist (no 2026-02-30): mktime would roll it over.
+        var back = time_t(start)
+        var check = tm()
+        localtime_r(&back, &check)
+        guard check.tm_mday == d else { return nil }
+        return (start, midnight(d + 1))
+    }
+
+    /// Runs the export and exits: 0 written, 66 nothing to export (an unknown trip, no point in
+    /// the range), 69 daemon not reachable, 1 an error response, 76 a page that does not read.
+    static func run(_ scope: ExportScope, format: ExportFormat, title: String, path: String) -> Never {
+        let output = Output()
+        var writer = format.writer(title: title) { output.write($0) }
+        var after: Int?
+        var pages = 0
+        repeat {
+            let reply = page(ExportScope(trip: scope.trip, since: scope.since, until: scope.until), after: after, path: path)
+            if pages == 0 {
+                if let why = reply.empty { fail(.noInput, "gpstrackctl: nothing to export: \(why)") }
+                guard let context = reply.context else {
+                    fail(.protocolError, "gpstrackctl: gpstrackd at \(path) sent a first export page without its context")
+                }
+                writer.begin(context)
+            }
+            for p in reply.points { writer.point(p) }
+            // A cursor that does not move on would loop for ever: said, not followed.
+            if let next = reply.after, let a = after, next <= a {
+                fail(.protocolError, "gpstrackctl: gpstrackd at \(path) sent an export page that does not move on")
+            }
+            after = reply.after
+            pages += 1
+        } while after != nil
+        writer.finish()
+        output.flush()
+        exit(0)
+    }
+
+    /// One page: its own connection, so that the daemon holds no export between pages.
+    static func page(_ scope: ExportScope, after: Int?, path: String) -> ExportPageReply {
+        var client: ControlClient
+        do { client = try ControlClient(path: path) } catch {
+            fail(.unavailable, "gpstrackctl: cannot reach gpstrackd at \(path): \(String(cString: strerror(error.code)))")
+        }
+        defer { close(client.fd) }
+        guard client.send(ControlRequest.exportPage(scope, after: after).line), let line = client.readLine() else {
+            fail(.unavailable, "gpstrackctl: gpstrackd at \(path) hung up during the export")
+        }
+        let value = (try? JSONValue.parse(Array(line.utf8))) ?? .null
+        guard value["ok"] == .bool(true) else {
+            fail(.failure, "gpstrackctl: \((try? ReplyDecoder.decode(ErrorReply.self, from: value))?.error ?? line)")
+        }
+        do { return try ReplyDecoder.decode(ExportPageReply.self, from: value) } catch {
+            fail(.protocolError, "gpstrackctl: gpstrackd at \(path) sent an export page this gpstrackctl cannot read: \(error)")
+        }
+    }
+}
