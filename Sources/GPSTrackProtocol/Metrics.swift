@@ -122,16 +122,18 @@ public enum Metrics {
         m.sample("gpstrackd_storage_dropped_total", ["kind": "event"], Double(s.storage.droppedEvents ?? 0))
         m.sample("gpstrackd_storage_dropped_total", ["kind": "point"], Double(s.storage.droppedPoints ?? 0))
 
-        if let mqtt = s.mqtt {
+        let uplinks = Self.uplinks(s)
+        if !uplinks.isEmpty {
             m.family("gpstrackd_uplink_connected", .gauge, "1 while an uplink's server is connected.")
-            m.sample("gpstrackd_uplink_connected", ["uplink": "mqtt"], mqtt.connected ? 1 : 0)
+            for (name, u) in uplinks { m.sample("gpstrackd_uplink_connected", ["uplink": name], u.connected ? 1 : 0) }
             m.family("gpstrackd_outbox_messages", .gauge, "Messages stored and not yet confirmed by the server.")
-            m.sample("gpstrackd_outbox_messages", ["uplink": "mqtt"], Double(mqtt.outbox))
+            for (name, u) in uplinks { m.sample("gpstrackd_outbox_messages", ["uplink": name], Double(u.queued)) }
             m.family("gpstrackd_outbox_oldest_age_seconds", .gauge, "How long the oldest waiting message has waited; 0 with none.")
-            m.sample("gpstrackd_outbox_oldest_age_seconds", ["uplink": "mqtt"], mqtt.oldestAgeS ?? 0)
-            if let last = mqtt.lastSuccess.flatMap(Timestamp.parse) {
+            for (name, u) in uplinks { m.sample("gpstrackd_outbox_oldest_age_seconds", ["uplink": name], u.oldestAgeS ?? 0) }
+            let confirmed = uplinks.compactMap { name, u in u.lastSuccess.flatMap(Timestamp.parse).map { (name, $0) } }
+            if !confirmed.isEmpty {
                 m.family("gpstrackd_uplink_last_success_seconds", .gauge, "When the server last confirmed a message, Unix time.")
-                m.sample("gpstrackd_uplink_last_success_seconds", ["uplink": "mqtt"], last)
+                for (name, t) in confirmed { m.sample("gpstrackd_uplink_last_success_seconds", ["uplink": name], t) }
             }
         }
         if let steps = s.steps {
@@ -139,6 +141,24 @@ public enum Metrics {
             m.sample("gpstrackd_steps_total", [:], Double(steps.total))
         }
         return m.text
+    }
+
+    /// The configured uplinks by their `uplink` label, in `status`'s order; MQTT alone from its
+    /// own section when the reply has no `uplinks`.
+    static func uplinks(_ s: StatusReply) -> [(String, StatusReply.UplinkStatus)] {
+        if let u = s.uplinks {
+            let all: [(String, StatusReply.UplinkStatus?)] = [
+                ("mqtt", u.mqtt), ("traccar", u.traccar), ("owntracks_http", u.owntracksHTTP), ("webhook", u.webhook),
+            ]
+            return all.compactMap { name, status in status.map { (name, $0) } }
+        }
+        guard let mqtt = s.mqtt else { return [] }
+        var m = StatusReply.UplinkStatus()
+        m.connected = mqtt.connected
+        m.queued = mqtt.outbox
+        m.oldestAgeS = mqtt.oldestAgeS
+        m.lastSuccess = mqtt.lastSuccess
+        return [("mqtt", m)]
     }
 
     /// Event kinds written at 0 until they first happen, for the shipped alert rules.
