@@ -1,4 +1,5 @@
 import GPSTrackProtocol
+
 /// The anchor watch's tunables (configuration keys `anchor_*`).
 public struct AnchorConfig: Sendable, Equatable {
     /// A warning once the boat is beyond this share of the radius (`anchor_warning_share`).
@@ -146,11 +147,15 @@ public struct AnchorWatch: Sendable, Equatable {
         guard var s = state else { return [] }
         var events: [AnchorEvent] = []
         let inverse = Geodesic.inverse(s.anchor, at)
-        let d = inverse.distance, error = errorM ?? config.assumedErrorM
+        let d = inverse.distance
+        let error = errorM ?? config.assumedErrorM
         s.lastFixTime = time
         s.lastDistanceM = d
         s.lastBearing = inverse.azimuth1
-        if d > s.maxDistanceM { s.maxDistanceM = d; s.maxAt = time }
+        if d > s.maxDistanceM {
+            s.maxDistanceM = d
+            s.maxAt = time
+        }
 
         // Dragging: consecutive fixes beyond the radius (after an acknowledgement, beyond the
         // distance then plus the step) by more than their error, for the grace period.

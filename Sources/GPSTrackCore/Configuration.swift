@@ -1,4 +1,5 @@
 import GPSTrackProtocol
+
 /// The daemon's whole configuration, parsed once into an immutable value.
 public struct Configuration: Sendable, Equatable {
     /// gpsd's address as `HOST:PORT`.
@@ -117,8 +118,10 @@ public struct MQTTConfig: Sendable, Equatable {
     public var commandAllow = MQTTConfig.readOnlyActions
 
     /// Every action `mqtt_command_allow` may name: OwnTracks' and gpstrackd's own.
-    public static let commandActions = ["reportLocation", "status", "dump", "waypoints", "setWaypoints", "setFences",
-                                        "guard", "trip", "reload", "anchor"]
+    public static let commandActions = [
+        "reportLocation", "status", "dump", "waypoints", "setWaypoints", "setFences",
+        "guard", "trip", "reload", "anchor",
+    ]
     /// The default allow list: the actions that only report.
     public static let readOnlyActions = ["reportLocation", "status", "waypoints"]
 

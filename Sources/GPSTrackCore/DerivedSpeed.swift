@@ -1,4 +1,5 @@
 import GPSTrackProtocol
+
 /// Recognises a speed that gpsd made up. For a receiver whose sentences carry no speed (GGA
 /// alone, RMC with empty fields), gpsd 3.22 fills in `speed` as the hop from its previous
 /// fix over the time between, and no `track`. Such a speed restates the positions' jitter as
@@ -18,7 +19,8 @@ public struct DerivedSpeed: Sendable {
     public mutating func screen(_ fix: Fix) -> Fix {
         defer { if fix.coordinate.isValid, fix.time != nil { previous = fix } }
         guard fix.speed.isFinite, !fix.track.isFinite, let prev = previous,
-              let t0 = prev.time, let t1 = fix.time, t1 > t0, fix.coordinate.isValid else { return fix }
+            let t0 = prev.time, let t1 = fix.time, t1 > t0, fix.coordinate.isValid
+        else { return fix }
         let restated = Geodesic.distance(prev.coordinate, fix.coordinate) / (t1 - t0)
         guard abs(restated - fix.speed) <= max(Self.toleranceMps, Self.toleranceShare * fix.speed) else { return fix }
         var screened = fix

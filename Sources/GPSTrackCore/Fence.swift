@@ -1,4 +1,5 @@
 import GPSTrackProtocol
+
 /// A geofence as the fences file defines it.
 public struct Fence: Sendable {
     /// The geometry: a geodesic circle, or polygons (each an outer ring and its holes).
@@ -36,8 +37,10 @@ public struct Fence: Sendable {
     /// Overspeed: the speed limit inside this fence, km/h (`properties.speed_limit_kmh`).
     public var speedLimitKmh: Double?
 
-    public init(index: Int, id: String, name: String? = nil, shape: Shape, dwellS: Double? = nil,
-                notify: Set<Notify> = Set(Notify.allCases), speedLimitKmh: Double? = nil) {
+    public init(
+        index: Int, id: String, name: String? = nil, shape: Shape, dwellS: Double? = nil,
+        notify: Set<Notify> = Set(Notify.allCases), speedLimitKmh: Double? = nil
+    ) {
         self.speedLimitKmh = speedLimitKmh
         self.index = index
         self.id = id

@@ -1,8 +1,9 @@
+import CGEOS
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CGEOS
-import GPSTrackProtocol
 
 /// Corridors: centre lines in a frame of their own (as polygons are), prepared by GEOS, and one
 /// STRtree envelope per line segment so that a long winding route is a candidate only near it.
@@ -26,7 +27,9 @@ extension FenceIndex {
             for (a, b) in zip(line, line.dropFirst()) { insertSegmentBox(a, b, padM: halfWidth, fence.index) }
         }
         guard parts.count == lines.count,
-              let multi = GEOSGeom_createCollection_r(ctx, Int32(GEOS_MULTILINESTRING.rawValue), &parts, UInt32(parts.count)) else {
+            let multi = GEOSGeom_createCollection_r(
+                ctx, Int32(GEOS_MULTILINESTRING.rawValue), &parts, UInt32(parts.count))
+        else {
             for case let g? in parts { GEOSGeom_destroy_r(ctx, g) }
             throw fail("GEOS could not build the corridor")
         }
@@ -46,12 +49,15 @@ extension FenceIndex {
     static func segmentBoxes(_ a: Coordinate, _ b: Coordinate, padM: Double) -> [(Double, Double, Double, Double)] {
         var dl = b.longitude - a.longitude
         if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
-        let lo = min(a.longitude, a.longitude + dl), hi = max(a.longitude, a.longitude + dl)
+        let lo = min(a.longitude, a.longitude + dl)
+        let hi = max(a.longitude, a.longitude + dl)
         let dlat = padM / 110_574 * 1.01 + 1e-7
-        let lat0 = max(-90, min(a.latitude, b.latitude) - dlat), lat1 = min(90, max(a.latitude, b.latitude) + dlat)
+        let lat0 = max(-90, min(a.latitude, b.latitude) - dlat)
+        let lat1 = min(90, max(a.latitude, b.latitude) + dlat)
         let cosLat = cos(min(89.999, max(abs(lat0), abs(lat1))) * .pi / 180)
         let dlon = padM / (111_320 * cosLat) * 1.01 + 1e-7
-        let x0 = lo - dlon, x1 = hi + dlon
+        let x0 = lo - dlon
+        let x1 = hi + dlon
         if lat0 <= -90 || lat1 >= 90 || x1 - x0 >= 360 { return [(-180, lat0, 180, lat1)] }
         if x0 < -180 { return [(x0 + 360, lat0, 180, lat1), (-180, lat0, x1, lat1)] }
         if x1 > 180 { return [(x0, lat0, 180, lat1), (-180, lat0, x1 - 360, lat1)] }

@@ -1,7 +1,8 @@
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackProtocol
 
 /// A fence passed between two fixes: where along the segment (fractions 0...1 of it) the
 /// boundary was crossed going in and coming out, and how deep the segment went.
@@ -52,10 +53,13 @@ extension FenceIndex {
         let n = min(4_000, max(8, Int(length.rounded(.up))))
         var depths: [Double] = []
         depths.reserveCapacity(n + 1)
-        for k in 0...n { depths.append(signedDistance(fence: i, point: Self.along(a, b, Double(k) / Double(n)), within: need + 1)) }
+        for k in 0...n {
+            depths.append(signedDistance(fence: i, point: Self.along(a, b, Double(k) / Double(n)), within: need + 1))
+        }
         guard let deepest = depths.max(), deepest >= need,
-              let first = depths.firstIndex(where: { $0 >= 0 }), let last = depths.lastIndex(where: { $0 >= 0 }),
-              first > 0, last < n else { return nil }
+            let first = depths.firstIndex(where: { $0 >= 0 }), let last = depths.lastIndex(where: { $0 >= 0 }),
+            first > 0, last < n
+        else { return nil }
         func boundary(_ outside: Double, _ inside: Double) -> Double {
             var (o, ins) = (outside, inside)
             for _ in 0..<24 {
@@ -66,37 +70,46 @@ extension FenceIndex {
         }
         let entry = boundary(Double(first - 1) / Double(n), Double(first) / Double(n))
         let exit = boundary(Double(last + 1) / Double(n), Double(last) / Double(n))
-        return FenceCrossing(entry: entry, exit: exit, entryPoint: Self.along(a, b, entry),
-                             exitPoint: Self.along(a, b, exit), depth: deepest)
+        return FenceCrossing(
+            entry: entry, exit: exit, entryPoint: Self.along(a, b, entry),
+            exitPoint: Self.along(a, b, exit), depth: deepest)
     }
 
     /// A circle's crossing, solved in a local plane around its centre (WGS84 radii of curvature
     /// there); the depth of the closest approach is then a geodesic.
-    func circleCrossing(center: Coordinate, radius: Double, _ a: Coordinate, _ b: Coordinate, need: Double) -> FenceCrossing? {
+    func circleCrossing(center: Coordinate, radius: Double, _ a: Coordinate, _ b: Coordinate, need: Double)
+        -> FenceCrossing?
+    {
         let phi = center.latitude * .pi / 180
-        let e2 = 0.0066943799901413165, s = sin(phi)
+        let e2 = 0.0066943799901413165
+        let s = sin(phi)
         let w = (1 - e2 * s * s).squareRoot()
-        let m = 6_378_137 * (1 - e2) / (w * w * w) * .pi / 180      // metres per degree of latitude
-        let nlon = 6_378_137 / w * cos(phi) * .pi / 180             // metres per degree of longitude
+        let m = 6_378_137 * (1 - e2) / (w * w * w) * .pi / 180  // metres per degree of latitude
+        let nlon = 6_378_137 / w * cos(phi) * .pi / 180  // metres per degree of longitude
         func plane(_ c: Coordinate) -> (Double, Double) {
             var dl = c.longitude - center.longitude
             if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
             return (dl * nlon, (c.latitude - center.latitude) * m)
         }
-        let (ax, ay) = plane(a), (bx, by) = plane(b)
-        let dx = bx - ax, dy = by - ay
+        let (ax, ay) = plane(a)
+        let (bx, by) = plane(b)
+        let dx = bx - ax
+        let dy = by - ay
         let dd = dx * dx + dy * dy
         guard dd > 0 else { return nil }
         let tc = min(1, max(0, -(ax * dx + ay * dy) / dd))
         let depth = radius - Geodesic.shortDistance(center, Self.along(a, b, tc))
         guard depth >= need else { return nil }
         // |A + tD|² = r²
-        let bq = ax * dx + ay * dy, cq = ax * ax + ay * ay - radius * radius
+        let bq = ax * dx + ay * dy
+        let cq = ax * ax + ay * ay - radius * radius
         let disc = bq * bq - dd * cq
         guard disc > 0, tc > 0, tc < 1 else { return nil }
         let root = disc.squareRoot()
-        let entry = max(0, (-bq - root) / dd), exit = min(1, (-bq + root) / dd)
-        return FenceCrossing(entry: entry, exit: exit, entryPoint: Self.along(a, b, entry),
-                             exitPoint: Self.along(a, b, exit), depth: depth)
+        let entry = max(0, (-bq - root) / dd)
+        let exit = min(1, (-bq + root) / dd)
+        return FenceCrossing(
+            entry: entry, exit: exit, entryPoint: Self.along(a, b, entry),
+            exitPoint: Self.along(a, b, exit), depth: depth)
     }
 }

@@ -1,8 +1,9 @@
+import CGEOS
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CGEOS
-import GPSTrackProtocol
 
 /// The fences, ready to query: circles by geodesic distance (GeographicLib), polygons and corridors
 /// through GEOS prepared geometries, all behind a GEOS STRtree so that the work per fix grows
@@ -19,22 +20,26 @@ public final class FenceIndex: @unchecked Sendable {
     public let fences: [Fence]
     /// Per fence, what the per-fix work needs, without the arrays of a `Fence` (copying those
     /// costs reference counting on every fix).
-    enum Geometry { case circle(Coordinate, Double), polygon, corridor(Double) }
+    enum Geometry {
+        case circle(Coordinate, Double)
+        case polygon
+        case corridor(Double)
+    }
     let geometry: [Geometry]
     /// Per fence: `notify` as bits (1 enter, 2 exit, 4 dwell) and `dwell_s`.
     let notifyBits: [UInt8]
     let dwellS: [Double?]
     let ctx: GEOSContextHandle_t
     var tree: OpaquePointer?
-    var owned: [OpaquePointer] = []          // geometries to destroy
-    var prepared: [OpaquePointer] = []       // prepared geometries to destroy
+    var owned: [OpaquePointer] = []  // geometries to destroy
+    var prepared: [OpaquePointer] = []  // prepared geometries to destroy
     var polygonData: [PolygonFence?]
     var corridorData: [CorridorFence?]
 
     struct PolygonFence {
         var frame: Frame
-        var area: OpaquePointer?         // prepared area (large or multi-part fences)
-        var boundary: OpaquePointer?     // prepared boundary (large or multi-part fences)
+        var area: OpaquePointer?  // prepared area (large or multi-part fences)
+        var boundary: OpaquePointer?  // prepared boundary (large or multi-part fences)
         /// A single polygon of at most `smallPolygonVertices`: its rings in the frame, for a
         /// plain scan that costs less than the calls into GEOS.
         var rings: [[(Double, Double)]]?
@@ -45,7 +50,7 @@ public final class FenceIndex: @unchecked Sendable {
 
     struct CorridorFence {
         var frame: Frame
-        var lines: OpaquePointer         // prepared centre lines
+        var lines: OpaquePointer  // prepared centre lines
         var halfWidth: Double
     }
 
@@ -75,7 +80,8 @@ public final class FenceIndex: @unchecked Sendable {
             }
         }
         notifyBits = fences.map { f in
-            (f.notify.contains(.enter) ? 1 : 0) | (f.notify.contains(.exit) ? 2 : 0) | (f.notify.contains(.dwell) ? 4 : 0)
+            (f.notify.contains(.enter) ? 1 : 0) | (f.notify.contains(.exit) ? 2 : 0)
+                | (f.notify.contains(.dwell) ? 4 : 0)
         }
         dwellS = fences.map(\.dwellS)
         polygonData = Array(repeating: nil, count: fences.count)
@@ -113,10 +119,12 @@ public final class FenceIndex: @unchecked Sendable {
         for box in boxes {
             guard let query = GEOSGeom_createRectangle_r(ctx, box.0, box.1, box.2, box.3) else { continue }
             withExtendedLifetime(sink) {
-                GEOSSTRtree_query_r(ctx, tree, query, { item, userdata in
-                    let sink = Unmanaged<Sink>.fromOpaque(userdata!).takeUnretainedValue()
-                    sink.hits.append(Int(bitPattern: item) - 1)
-                }, Unmanaged.passUnretained(sink).toOpaque())
+                GEOSSTRtree_query_r(
+                    ctx, tree, query,
+                    { item, userdata in
+                        let sink = Unmanaged<Sink>.fromOpaque(userdata!).takeUnretainedValue()
+                        sink.hits.append(Int(bitPattern: item) - 1)
+                    }, Unmanaged.passUnretained(sink).toOpaque())
             }
             GEOSGeom_destroy_r(ctx, query)
         }
@@ -157,7 +165,8 @@ public final class FenceIndex: @unchecked Sendable {
             }
             guard let seq = GEOSPreparedNearestPoints_r(ctx, c.lines, pt) else { return -.infinity }
             defer { GEOSCoordSeq_destroy_r(ctx, seq) }
-            var bx = 0.0, by = 0.0
+            var bx = 0.0
+            var by = 0.0
             GEOSCoordSeq_getXY_r(ctx, seq, 0, &bx, &by)
             return c.halfWidth - Geodesic.shortDistance(point, c.frame.inverse(bx, by))
         case .polygon:
@@ -174,7 +183,8 @@ public final class FenceIndex: @unchecked Sendable {
             }
             guard let seq = GEOSPreparedNearestPoints_r(ctx, boundary, pt) else { return -.infinity }
             defer { GEOSCoordSeq_destroy_r(ctx, seq) }
-            var bx = 0.0, by = 0.0
+            var bx = 0.0
+            var by = 0.0
             GEOSCoordSeq_getXY_r(ctx, seq, 0, &bx, &by)
             let d = Geodesic.shortDistance(point, p.frame.inverse(bx, by))
             return inside ? d : -d
@@ -184,21 +194,31 @@ public final class FenceIndex: @unchecked Sendable {
     /// A small polygon's signed distance: inside by crossing parity over every ring (holes
     /// included), the nearest boundary point by projection onto each edge in the frame, then a
     /// geodesic to it, as the GEOS path does.
-    static func scan(_ rings: [[(Double, Double)]], _ x: Double, _ y: Double, point: Coordinate, frame: Frame, within: Double) -> Double {
+    static func scan(
+        _ rings: [[(Double, Double)]], _ x: Double, _ y: Double, point: Coordinate, frame: Frame, within: Double
+    ) -> Double {
         var inside = false
-        var best = Double.infinity, bx = 0.0, by = 0.0
+        var best = Double.infinity
+        var bx = 0.0
+        var by = 0.0
         for ring in rings {
             var (x1, y1) = ring[0]
             for k in 1..<ring.count {
                 let (x2, y2) = ring[k]
                 if (y1 > y) != (y2 > y), x < x1 + (y - y1) / (y2 - y1) * (x2 - x1) { inside.toggle() }
-                let dx = x2 - x1, dy = y2 - y1
+                let dx = x2 - x1
+                let dy = y2 - y1
                 let len2 = dx * dx + dy * dy
                 var t = len2 > 0 ? ((x - x1) * dx + (y - y1) * dy) / len2 : 0
                 t = min(1, max(0, t))
-                let px = x1 + t * dx, py = y1 + t * dy
+                let px = x1 + t * dx
+                let py = y1 + t * dy
                 let d2 = (x - px) * (x - px) + (y - py) * (y - py)
-                if d2 < best { best = d2; bx = px; by = py }
+                if d2 < best {
+                    best = d2
+                    bx = px
+                    by = py
+                }
                 (x1, y1) = (x2, y2)
             }
         }
@@ -234,7 +254,8 @@ public final class FenceIndex: @unchecked Sendable {
                 }
                 throw fail("invalid polygon\(polygons.count > 1 ? " \(n)" : ""): \(reason)")
             }
-            let lons = rings[0].map(\.longitude), lats = rings[0].map(\.latitude)
+            let lons = rings[0].map(\.longitude)
+            let lats = rings[0].map(\.latitude)
             insert((lons.min()!, lats.min()!, lons.max()!, lats.max()!), fence.index)
         }
         let outer = polygons[0][0]
@@ -248,7 +269,8 @@ public final class FenceIndex: @unchecked Sendable {
         }
         var parts: [OpaquePointer?] = polygons.map { makePolygon($0, transform: frame.forward) }
         guard parts.allSatisfy({ $0 != nil }),
-              let multi = GEOSGeom_createCollection_r(ctx, Int32(GEOS_MULTIPOLYGON.rawValue), &parts, UInt32(parts.count)) else {
+            let multi = GEOSGeom_createCollection_r(ctx, Int32(GEOS_MULTIPOLYGON.rawValue), &parts, UInt32(parts.count))
+        else {
             throw fail("GEOS could not build the fence")
         }
         defer { GEOSGeom_destroy_r(ctx, multi) }
@@ -286,11 +308,13 @@ public final class FenceIndex: @unchecked Sendable {
     /// the antimeridian.
     static func boxes(around c: Coordinate, radiusM: Double) -> [(Double, Double, Double, Double)] {
         let dlat = radiusM / 110_574 * 1.01 + 1e-7
-        let lat0 = max(-90, c.latitude - dlat), lat1 = min(90, c.latitude + dlat)
+        let lat0 = max(-90, c.latitude - dlat)
+        let lat1 = min(90, c.latitude + dlat)
         let cosLat = cos(min(89.999, max(abs(lat0), abs(lat1))) * .pi / 180)
         let dlon = radiusM / (111_320 * cosLat) * 1.01 + 1e-7
         if lat0 <= -90 || lat1 >= 90 || dlon >= 180 { return [(-180, lat0, 180, lat1)] }
-        let lo = c.longitude - dlon, hi = c.longitude + dlon
+        let lo = c.longitude - dlon
+        let hi = c.longitude + dlon
         if lo < -180 { return [(lo + 360, lat0, 180, lat1), (-180, lat0, hi, lat1)] }
         if hi > 180 { return [(lo, lat0, 180, lat1), (-180, lat0, hi - 360, lat1)] }
         return [(lo, lat0, hi, lat1)]

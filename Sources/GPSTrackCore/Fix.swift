@@ -1,7 +1,8 @@
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackProtocol
 
 /// One position report as gpsd's TPV message gives it. Unknown values are NaN (or nil for
 /// the time), never zero.

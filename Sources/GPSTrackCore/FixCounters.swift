@@ -1,4 +1,5 @@
 import GPSTrackProtocol
+
 /// Counts of what happened to the fixes the tracker saw.
 public struct FixCounters: Sendable, Equatable {
     /// Every fix (epoch) offered.

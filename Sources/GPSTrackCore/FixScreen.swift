@@ -1,7 +1,8 @@
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackProtocol
 
 /// Steps 1-4 of the pipeline: validity, accuracy, time order and plausibility. Keeps the last
 /// accepted fix as the reference for the next one.
@@ -116,11 +117,13 @@ public struct FixScreen: Sendable {
 
     /// With no speed from either fix, the hop's distance from what the velocity between the
     /// reference and the fix before it predicts (a few seconds apart at most); nil otherwise.
-    static func derivedResidual(from ref: Fix, before: Fix?, to fix: Fix, hop: Geodesic.Inverse, dt: Double) -> Double? {
+    static func derivedResidual(from ref: Fix, before: Fix?, to fix: Fix, hop: Geodesic.Inverse, dt: Double) -> Double?
+    {
         guard let before, let t0 = before.time, let t1 = ref.time, t1 > t0, t1 - t0 <= 5, dt <= 5 else { return nil }
         let back = Geodesic.inverse(before.coordinate, ref.coordinate)
         let k = dt / (t1 - t0)
-        let rb = back.azimuth2 * Double.pi / 180, rh = hop.azimuth1 * Double.pi / 180
+        let rb = back.azimuth2 * Double.pi / 180
+        let rh = hop.azimuth1 * Double.pi / 180
         let de = hop.distance * sin(rh) - k * back.distance * sin(rb)
         let dn = hop.distance * cos(rh) - k * back.distance * cos(rb)
         return (de * de + dn * dn).squareRoot()
@@ -128,7 +131,8 @@ public struct FixScreen: Sendable {
 
     /// Steps 3 and 4 against a reference fix (and the one before it, if known).
     func rejection(of fix: Fix, against ref: Fix, before: Fix? = nil) -> RejectReason? {
-        let t = fix.time ?? 0, t0 = ref.time ?? 0
+        let t = fix.time ?? 0
+        let t0 = ref.time ?? 0
         if t == t0 { return .duplicate }
         if t < t0 { return .outOfOrder }
         let dt = t - t0
@@ -137,8 +141,10 @@ public struct FixScreen: Sendable {
         let margin = (ref.horizontalError ?? config.assumedErrorM) + (fix.horizontalError ?? config.assumedErrorM)
         if (d - margin) / dt > config.maxSpeedMps { return .implausibleSpeed }
         if let residual = Self.residual(from: ref, to: fix, hop: hop, dt: dt)
-            ?? Self.derivedResidual(from: ref, before: before, to: fix, hop: hop, dt: dt) {
-            let allowed = Self.jumpSlackM + Self.maxAccelerationMps2 * dt * dt / 2
+            ?? Self.derivedResidual(from: ref, before: before, to: fix, hop: hop, dt: dt)
+        {
+            let allowed =
+                Self.jumpSlackM + Self.maxAccelerationMps2 * dt * dt / 2
                 + Self.jumpErrorShare * margin * min(1, dt / Self.errorDecorrelationS)
             if residual > allowed { return .outlierJump }
         }

@@ -1,4 +1,5 @@
 import GPSTrackProtocol
+
 /// Reads a GeoJSON (RFC 7946) `FeatureCollection` of fences: `Point` features with
 /// `properties.radius` (metres) are circles; `Polygon` and `MultiPolygon` features are polygons
 /// with holes; `LineString` and `MultiLineString` features with `properties.width_m` (metres,
@@ -19,28 +20,32 @@ public enum GeoJSONFences {
         var got = Collected()
         let root: JSONValue
         do {
-            root = try JSONValue.parse(bytes, streaming: "features", begin: { got = Collected() }, element: { feature in
-                let i = got.index
-                got.index += 1
-                guard got.firstError == nil else { return }
-                do throws(FenceError) {
-                    let fence = try parseFeature(feature, index: i, file: file)
-                    if let first = got.seen[fence.id] {
-                        got.firstError = FenceError(file: file, featureIndex: i, featureID: fence.id,
-                                                    reason: "duplicate id (feature \(first) has it too)")
-                        return
+            root = try JSONValue.parse(
+                bytes, streaming: "features", begin: { got = Collected() },
+                element: { feature in
+                    let i = got.index
+                    got.index += 1
+                    guard got.firstError == nil else { return }
+                    do throws(FenceError) {
+                        let fence = try parseFeature(feature, index: i, file: file)
+                        if let first = got.seen[fence.id] {
+                            got.firstError = FenceError(
+                                file: file, featureIndex: i, featureID: fence.id,
+                                reason: "duplicate id (feature \(first) has it too)")
+                            return
+                        }
+                        got.seen[fence.id] = i
+                        got.fences.append(fence)
+                    } catch {
+                        got.firstError = error
                     }
-                    got.seen[fence.id] = i
-                    got.fences.append(fence)
-                } catch {
-                    got.firstError = error
-                }
-            })
+                })
         } catch {
             throw FenceError(file: file, reason: "not valid JSON (\(error))")
         }
         guard root["type"]?.string == "FeatureCollection" else {
-            throw FenceError(file: file, reason: "not a GeoJSON FeatureCollection (\"type\" must be \"FeatureCollection\")")
+            throw FenceError(
+                file: file, reason: "not a GeoJSON FeatureCollection (\"type\" must be \"FeatureCollection\")")
         }
         guard root["features"]?.array != nil else {
             throw FenceError(file: file, reason: "FeatureCollection without a \"features\" array")
@@ -69,13 +74,19 @@ public enum GeoJSONFences {
         switch type {
         case "Point":
             let center = try position(coords, fail)
-            guard let radius = properties?["radius"] else { throw fail("a Point fence needs properties.radius (metres)") }
-            guard let r = radius.number, r.isFinite, r > 0 else { throw fail("radius must be a finite number of metres > 0") }
+            guard let radius = properties?["radius"] else {
+                throw fail("a Point fence needs properties.radius (metres)")
+            }
+            guard let r = radius.number, r.isFinite, r > 0 else {
+                throw fail("radius must be a finite number of metres > 0")
+            }
             shape = .circle(center: center, radiusM: r)
         case "Polygon":
             shape = .polygons([try polygon(coords, fail)])
         case "MultiPolygon":
-            guard let parts = coords.array, !parts.isEmpty else { throw fail("MultiPolygon needs at least one polygon") }
+            guard let parts = coords.array, !parts.isEmpty else {
+                throw fail("MultiPolygon needs at least one polygon")
+            }
             var polygons: [[[Coordinate]]] = []
             for part in parts { polygons.append(try polygon(part, fail)) }
             shape = .polygons(polygons)
@@ -84,15 +95,22 @@ public enum GeoJSONFences {
             if type == "LineString" {
                 lines = [try line(coords, 0, fail)]
             } else {
-                guard let parts = coords.array, !parts.isEmpty else { throw fail("MultiLineString needs at least one line") }
+                guard let parts = coords.array, !parts.isEmpty else {
+                    throw fail("MultiLineString needs at least one line")
+                }
                 for (n, part) in parts.enumerated() { lines.append(try line(part, n, fail)) }
             }
-            guard let width = properties?["width_m"] else { throw fail("a \(type) fence (corridor) needs properties.width_m (metres)") }
-            guard let w = width.number, w.isFinite, w > 0 else { throw fail("width_m must be a finite number of metres > 0") }
+            guard let width = properties?["width_m"] else {
+                throw fail("a \(type) fence (corridor) needs properties.width_m (metres)")
+            }
+            guard let w = width.number, w.isFinite, w > 0 else {
+                throw fail("width_m must be a finite number of metres > 0")
+            }
             shape = .corridor(lines: lines, widthM: w)
         default:
-            throw fail("geometry type \(type) is not a fence (use Point with radius, Polygon, MultiPolygon, "
-                + "or LineString or MultiLineString with width_m)")
+            throw fail(
+                "geometry type \(type) is not a fence (use Point with radius, Polygon, MultiPolygon, "
+                    + "or LineString or MultiLineString with width_m)")
         }
 
         var dwell: Double?
@@ -118,10 +136,13 @@ public enum GeoJSONFences {
         }
         var limit: Double?
         if let l = properties?["speed_limit_kmh"], l != .null {
-            guard let v = l.number, v.isFinite, v > 0 else { throw fail("speed_limit_kmh must be a number of km/h > 0") }
+            guard let v = l.number, v.isFinite, v > 0 else {
+                throw fail("speed_limit_kmh must be a number of km/h > 0")
+            }
             limit = v
         }
-        return Fence(index: i, id: fenceID, name: name, shape: shape, dwellS: dwell, notify: notify, speedLimitKmh: limit)
+        return Fence(
+            index: i, id: fenceID, name: name, shape: shape, dwellS: dwell, notify: notify, speedLimitKmh: limit)
     }
 
     static func position(_ v: JSONValue, _ fail: (String) -> FenceError) throws(FenceError) -> Coordinate {
@@ -137,10 +158,13 @@ public enum GeoJSONFences {
         guard let positions = v.array else { throw fail("line \(n) is not a list of positions") }
         var out: [Coordinate] = []
         for p in positions { out.append(try position(p, fail)) }
-        guard out.count >= 2 else { throw fail("line \(n) has \(out.count) position\(out.count == 1 ? "" : "s"); a line needs at least 2") }
+        guard out.count >= 2 else {
+            throw fail("line \(n) has \(out.count) position\(out.count == 1 ? "" : "s"); a line needs at least 2")
+        }
         for (a, b) in zip(out, out.dropFirst()) where abs(b.longitude - a.longitude) > 180 {
-            throw fail("line \(n) has a segment spanning more than 180° of longitude (\(a.longitude) to \(b.longitude)); "
-                + "RFC 7946 §3.1.9: split a line that crosses the antimeridian into a MultiLineString")
+            throw fail(
+                "line \(n) has a segment spanning more than 180° of longitude (\(a.longitude) to \(b.longitude)); "
+                    + "RFC 7946 §3.1.9: split a line that crosses the antimeridian into a MultiLineString")
         }
         return out
     }
@@ -152,11 +176,16 @@ public enum GeoJSONFences {
             guard let positions = ringValue.array else { throw fail("ring \(r) is not a list of positions") }
             var ring: [Coordinate] = []
             for p in positions { ring.append(try position(p, fail)) }
-            guard ring.count >= 4 else { throw fail("ring \(r) has \(ring.count) positions; a linear ring needs at least 4") }
-            guard ring.first == ring.last else { throw fail("ring \(r) is not closed (its first and last positions differ)") }
+            guard ring.count >= 4 else {
+                throw fail("ring \(r) has \(ring.count) positions; a linear ring needs at least 4")
+            }
+            guard ring.first == ring.last else {
+                throw fail("ring \(r) is not closed (its first and last positions differ)")
+            }
             for (a, b) in zip(ring, ring.dropFirst()) where abs(b.longitude - a.longitude) > 180 {
-                throw fail("ring \(r) has an edge spanning more than 180° of longitude (\(a.longitude) to \(b.longitude)); "
-                    + "RFC 7946 §3.1.9: split a fence that crosses the antimeridian into a MultiPolygon")
+                throw fail(
+                    "ring \(r) has an edge spanning more than 180° of longitude (\(a.longitude) to \(b.longitude)); "
+                        + "RFC 7946 §3.1.9: split a fence that crosses the antimeridian into a MultiPolygon")
             }
             out.append(ring)
         }

@@ -1,8 +1,9 @@
 import CGeodesic
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackProtocol
 
 /// Geodesics on the WGS84 ellipsoid through GeographicLib, Karney's own implementation of his
 /// algorithms (the `CGeodesic` target's C header over its C++ `Geodesic`). Accurate to
@@ -20,7 +21,9 @@ public enum Geodesic {
 
     /// Solves the inverse problem: distance and azimuths from `a` to `b`.
     public static func inverse(_ a: Coordinate, _ b: Coordinate) -> Inverse {
-        var s12 = 0.0, azi1 = 0.0, azi2 = 0.0
+        var s12 = 0.0
+        var azi1 = 0.0
+        var azi2 = 0.0
         gpstrack_geod_inverse(a.latitude, a.longitude, b.latitude, b.longitude, &s12, &azi1, &azi2)
         return Inverse(distance: s12, azimuth1: azi1, azimuth2: azi2)
     }
@@ -62,8 +65,10 @@ public enum Geodesic {
         guard dlat < 0.1, dlon < 0.5 else { return nil }
         let minLat = (a.latitude < 0) == (b.latitude < 0) ? min(abs(a.latitude), abs(b.latitude)) : 0
         let maxLat = max(abs(a.latitude), abs(b.latitude))
-        let xHi = dlon * 111_695 * cos(minLat * .pi / 180), yHi = dlat * 111_695
-        let xLo = dlon * 111_319 * cos(maxLat * .pi / 180), yLo = dlat * 110_574
+        let xHi = dlon * 111_695 * cos(minLat * .pi / 180)
+        let yHi = dlat * 111_695
+        let xLo = dlon * 111_319 * cos(maxLat * .pi / 180)
+        let yLo = dlat * 110_574
         return (0.99 * (xLo * xLo + yLo * yLo).squareRoot(), 1.01 * (xHi * xHi + yHi * yHi).squareRoot())
     }
 
@@ -79,7 +84,9 @@ public enum Geodesic {
         let dlat = b.latitude - a.latitude
         guard abs(dlat) < 0.01, abs(dlon) < 0.01 else { return distance(a, b) }
         let phi = (a.latitude + dlat / 2) * .pi / 180
-        let s = sin(phi), w2 = 1 - e2 * s * s, w = w2.squareRoot()
+        let s = sin(phi)
+        let w2 = 1 - e2 * s * s
+        let w = w2.squareRoot()
         let x = dlon * .pi / 180 * 6_378_137 / w * cos(phi)
         let y = dlat * .pi / 180 * 6_378_137 * (1 - e2) / (w2 * w)
         return (x * x + y * y).squareRoot()
@@ -90,7 +97,8 @@ public enum Geodesic {
 
     /// Solves the direct problem: the point `distance` metres from `start` along `azimuth` degrees.
     public static func destination(from start: Coordinate, azimuth: Double, distance: Double) -> Coordinate {
-        var lat2 = 0.0, lon2 = 0.0
+        var lat2 = 0.0
+        var lon2 = 0.0
         gpstrack_geod_direct(start.latitude, start.longitude, azimuth, distance, &lat2, &lon2)
         return Coordinate(latitude: lat2, longitude: lon2)
     }

@@ -1,4 +1,5 @@
 import GPSTrackProtocol
+
 /// The geofence state machine: accepted fixes in, enter/exit/dwell/state events out. All
 /// timing (dwell, staleness) comes from fix times. A determination of every fence (first fix,
 /// reload, fix regained) reports `state inside` for the fences found inside with no transition
@@ -61,7 +62,9 @@ public struct GeofenceMonitor: Sendable {
     /// What the fence of `event` must remember: found by the event's own index when it is this
     /// monitor's (no search by id, which costs 10,000 comparisons an event with 10,000 fences).
     public func memory(for event: FenceEvent) -> FenceMemory? {
-        if index.fences.indices.contains(event.fence), index.fences[event.fence].id == event.fenceID { return memory(of: event.fence) }
+        if index.fences.indices.contains(event.fence), index.fences[event.fence].id == event.fenceID {
+            return memory(of: event.fence)
+        }
         return memory(of: event.fenceID)
     }
 
@@ -118,7 +121,8 @@ public struct GeofenceMonitor: Sendable {
         let near = index.candidates(near: p, marginM: margin).sorted()
         let depths = near.map { index.signedDistance(fence: $0, point: p, within: 2 * margin) }
         // The segment from the last accepted fix, unless the fix was lost in between.
-        if config.detectCrossings, continuous, !undetermined, let a = lastPosition, let ta = lastAcceptedTime, time > ta {
+        if config.detectCrossings, continuous, !undetermined, let a = lastPosition, let ta = lastAcceptedTime, time > ta
+        {
             crossings(from: a, at: ta, to: p, at: time, margin: margin, near: near, depths: depths, into: &events)
         }
         lastAcceptedTime = time
@@ -168,8 +172,10 @@ public struct GeofenceMonitor: Sendable {
     /// that end's margin outside) most fences are ruled out without a geometry call. A point
     /// between deep enough lies within half the segment of an end; on a segment no longer than
     /// twice the smaller margin every such fence was near an end, so no STRtree query is needed.
-    private mutating func crossings(from a: Coordinate, at ta: Double, to b: Coordinate, at tb: Double, margin marginB: Double,
-                                    near: [Int], depths: [Double], into events: inout [FenceEvent]) {
+    private mutating func crossings(
+        from a: Coordinate, at ta: Double, to b: Coordinate, at tb: Double, margin marginB: Double,
+        near: [Int], depths: [Double], into events: inout [FenceEvent]
+    ) {
         // An upper bound on the length serves as well as the length, and costs no geodesic.
         let length = Geodesic.closeBounds(a, b)?.1 ?? Geodesic.distance(a, b)
         let margin = max(marginB, lastMargin)
@@ -186,26 +192,32 @@ public struct GeofenceMonitor: Sendable {
             let sa = Self.position(of: i, in: lastNear).map { lastDepths[$0] } ?? -lastMargin
             let sb = Self.position(of: i, in: near).map { depths[$0] } ?? -marginB
             guard sa < need, sb < need, (sa + sb + length) / 2 >= need,
-                  let c = index.crossing(fence: i, from: a, to: b, need: need) else { continue }
-            let tIn = ta + c.entry * (tb - ta), tOut = ta + c.exit * (tb - ta)
+                let c = index.crossing(fence: i, from: a, to: b, need: need)
+            else { continue }
+            let tIn = ta + c.entry * (tb - ta)
+            let tOut = ta + c.exit * (tb - ta)
             if index.notifyBits[i] & 1 != 0 {
-                found.append(FenceEvent(kind: .enter, fence: i, in: index, time: tIn, coordinate: c.entryPoint, crossed: true))
+                found.append(
+                    FenceEvent(kind: .enter, fence: i, in: index, time: tIn, coordinate: c.entryPoint, crossed: true))
                 statuses[i].lastEvent = .enter
             }
             if index.notifyBits[i] & 2 != 0 {
-                found.append(FenceEvent(kind: .exit, fence: i, in: index, time: tOut, coordinate: c.exitPoint, crossed: true))
+                found.append(
+                    FenceEvent(kind: .exit, fence: i, in: index, time: tOut, coordinate: c.exitPoint, crossed: true))
                 statuses[i].lastEvent = .exit
             }
             statuses[i].since = tOut
             statuses[i].membership = false
         }
         // In time order; a fence's enter always precedes its exit.
-        events += found.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        events += found.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(
+            \.element)
     }
 
     /// Where `i` first is in `sorted` (ascending), by halving: nil if absent.
     static func position(of i: Int, in sorted: [Int]) -> Int? {
-        var lo = 0, hi = sorted.count
+        var lo = 0
+        var hi = sorted.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if sorted[mid] < i { lo = mid + 1 } else { hi = mid }
@@ -213,11 +225,14 @@ public struct GeofenceMonitor: Sendable {
         return lo < sorted.count && sorted[lo] == i ? lo : nil
     }
 
-    private mutating func step(_ i: Int, _ determined: Bool?, time: Double, at p: Coordinate, into events: inout [FenceEvent]) {
+    private mutating func step(
+        _ i: Int, _ determined: Bool?, time: Double, at p: Coordinate, into events: inout [FenceEvent]
+    ) {
         var st = statuses[i]
         let notify = index.notifyBits[i]
         func emit(_ kind: FenceEvent.Kind) {
-            if case .state = kind {} else {
+            if case .state = kind {
+            } else {
                 let bit: UInt8 = kind == .enter ? 1 : kind == .exit ? 2 : 4
                 guard notify & bit != 0 else { return }
             }
@@ -231,7 +246,12 @@ public struct GeofenceMonitor: Sendable {
                 let transition = st.state == .unknown ? st.membership.map { $0 != inside } ?? inside : true
                 if transition {
                     emit(inside ? .enter : .exit)
-                    if inside { st.enteredAt = time; st.dwellSent = false } else { st.enteredAt = nil }
+                    if inside {
+                        st.enteredAt = time
+                        st.dwellSent = false
+                    } else {
+                        st.enteredAt = nil
+                    }
                 } else if inside {
                     emit(.state(.inside))  // found outside: only counted, in `determination`
                 }
@@ -240,7 +260,9 @@ public struct GeofenceMonitor: Sendable {
                 st.membership = inside
             }
         }
-        if st.state == .inside, let dwell = index.dwellS[i], !st.dwellSent, let entered = st.enteredAt, time - entered >= dwell {
+        if st.state == .inside, let dwell = index.dwellS[i], !st.dwellSent, let entered = st.enteredAt,
+            time - entered >= dwell
+        {
             st.dwellSent = true
             emit(.dwell)
         }

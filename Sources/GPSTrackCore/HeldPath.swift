@@ -1,7 +1,8 @@
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackProtocol
 
 /// The fixes a receiver without speed reported between two deliveries, so that a creep
 /// delivery can count the way it went and not only the chord. Without a speed the creep
@@ -26,7 +27,10 @@ struct HeldPath: Sendable {
 
     mutating func hold(_ c: Coordinate) {
         guard !overflowed else { return }
-        guard points.count < Self.capacity else { overflowed = true; return }
+        guard points.count < Self.capacity else {
+            overflowed = true
+            return
+        }
         points.append(c)
     }
 
@@ -44,9 +48,14 @@ struct HeldPath: Sendable {
         var smooth: [(Double, Double)] = [(0, 0)]
         smooth.reserveCapacity(raw.count + 2)
         for i in raw.indices {
-            let lo = max(0, i - half), hi = min(raw.count - 1, i + half)
-            var e = 0.0, n = 0.0
-            for j in lo...hi { e += raw[j].0; n += raw[j].1 }
+            let lo = max(0, i - half)
+            let hi = min(raw.count - 1, i + half)
+            var e = 0.0
+            var n = 0.0
+            for j in lo...hi {
+                e += raw[j].0
+                n += raw[j].1
+            }
             let m = Double(hi - lo + 1)
             smooth.append((e / m, n / m))
         }
@@ -64,7 +73,9 @@ struct HeldPath: Sendable {
         }
         // The plane's lengths differ from the geodesic by far less than the tolerance; scale
         // them so that a way without corners comes out as the geodesic chord exactly.
-        let flatChord = ((last.0 - smooth[0].0) * (last.0 - smooth[0].0) + (last.1 - smooth[0].1) * (last.1 - smooth[0].1)).squareRoot()
+        let flatChord =
+            ((last.0 - smooth[0].0) * (last.0 - smooth[0].0) + (last.1 - smooth[0].1) * (last.1 - smooth[0].1))
+            .squareRoot()
         guard flatChord > 0 else { return chord }
         return max(chord, total * chord / flatChord)
     }
@@ -80,12 +91,16 @@ struct HeldPath: Sendable {
     }
 
     /// Douglas-Peucker: marks the points to keep between `a` and `b`.
-    private static func simplify(_ p: [(Double, Double)], _ a: Int, _ b: Int, _ tolerance: Double, _ keep: inout [Bool]) {
+    private static func simplify(_ p: [(Double, Double)], _ a: Int, _ b: Int, _ tolerance: Double, _ keep: inout [Bool])
+    {
         guard b > a + 1 else { return }
-        let (ax, ay) = p[a], (bx, by) = p[b]
-        let dx = bx - ax, dy = by - ay
+        let (ax, ay) = p[a]
+        let (bx, by) = p[b]
+        let dx = bx - ax
+        let dy = by - ay
         let len2 = dx * dx + dy * dy
-        var worst = 0.0, at = -1
+        var worst = 0.0
+        var at = -1
         for i in (a + 1)..<b {
             let (px, py) = p[i]
             var d: Double
@@ -93,10 +108,14 @@ struct HeldPath: Sendable {
                 d = ((px - ax) * (px - ax) + (py - ay) * (py - ay)).squareRoot()
             } else {
                 let t = max(0, min(1, ((px - ax) * dx + (py - ay) * dy) / len2))
-                let qx = ax + t * dx - px, qy = ay + t * dy - py
+                let qx = ax + t * dx - px
+                let qy = ay + t * dy - py
                 d = (qx * qx + qy * qy).squareRoot()
             }
-            if d > worst { worst = d; at = i }
+            if d > worst {
+                worst = d
+                at = i
+            }
         }
         guard worst > tolerance, at > 0 else { return }
         keep[at] = true

@@ -1,4 +1,5 @@
 import GPSTrackProtocol
+
 /// One IIO scan element's storage, as `scan_elements/*_type` describes it:
 /// `[be|le]:[s|u]REALBITS/STORAGEBITS[XREPEAT]>>SHIFT` (for example `le:s16/16>>0`).
 public struct IIOScanType: Sendable, Equatable {
@@ -30,7 +31,9 @@ public struct IIOScanType: Sendable, Equatable {
         s = s.dropFirst(3)
         guard let sign = s.first, sign == "s" || sign == "u" else { return nil }
         s = s.dropFirst()
-        guard let slash = s.firstIndex(of: "/"), let gt = s.firstIndex(of: ">"), s[gt...].hasPrefix(">>") else { return nil }
+        guard let slash = s.firstIndex(of: "/"), let gt = s.firstIndex(of: ">"), s[gt...].hasPrefix(">>") else {
+            return nil
+        }
         let shiftMark = gt..<s.index(gt, offsetBy: 2)
         guard let real = Self.number(s[..<slash]) else { return nil }
         var storagePart = s[s.index(after: slash)..<shiftMark.lowerBound]
@@ -40,11 +43,15 @@ public struct IIOScanType: Sendable, Equatable {
             repeatCount = r
             storagePart = storagePart[..<x]
         }
-        guard let storage = Self.number(storagePart), let shift = Self.number(s[shiftMark.upperBound...]) else { return nil }
+        guard let storage = Self.number(storagePart), let shift = Self.number(s[shiftMark.upperBound...]) else {
+            return nil
+        }
         guard [8, 16, 32, 64].contains(storage), (1...storage).contains(real), shift < storage, shift + real <= storage,
-              (1...16).contains(repeatCount) else { return nil }
-        return IIOScanType(bigEndian: big, signed: sign == "s", realBits: real, storageBits: storage, shift: shift,
-                           repeatCount: repeatCount)
+            (1...16).contains(repeatCount)
+        else { return nil }
+        return IIOScanType(
+            bigEndian: big, signed: sign == "s", realBits: real, storageBits: storage, shift: shift,
+            repeatCount: repeatCount)
     }
 
     private static func number(_ s: Substring) -> Int? {
@@ -94,7 +101,8 @@ public struct IIOScanLayout: Sendable, Equatable {
     public init?(channels: [Channel]) {
         let sorted = channels.sorted { $0.index < $1.index }
         guard !sorted.isEmpty, Set(sorted.map(\.index)).count == sorted.count else { return nil }
-        var offset = 0, largest = 1
+        var offset = 0
+        var largest = 1
         var placed: [Channel] = []
         for var c in sorted {
             let size = c.type.storageBits / 8

@@ -1,4 +1,5 @@
 import GPSTrackProtocol
+
 /// Checks one line of gpsd JSON before anything in C sees it, and rewrites it compactly.
 ///
 /// libgps's parser (`gps_unpack`) trusts its input: two objects joined by a bare CR make it
@@ -37,11 +38,14 @@ public enum JSONLineCheck {
 
     /// `check`, in `buffers`: the compact object returned shares their storage, so drop it
     /// before the next check.
-    public static func check(_ line: ArraySlice<UInt8>, maxBytes: Int, maxDepth: Int = maxDepth,
-                             reusing buffers: inout Buffers) -> Outcome {
+    public static func check(
+        _ line: ArraySlice<UInt8>, maxBytes: Int, maxDepth: Int = maxDepth,
+        reusing buffers: inout Buffers
+    ) -> Outcome {
         guard line.count <= maxBytes else { return .malformed("line longer than \(maxBytes) bytes") }
         // Taken out of `buffers` first, so each is uniquely held and emptied in place.
-        var out = buffers.out, stack = buffers.stack
+        var out = buffers.out
+        var stack = buffers.stack
         buffers = Buffers()
         out.removeAll(keepingCapacity: true)
         stack.removeAll(keepingCapacity: true)
@@ -101,7 +105,9 @@ public enum JSONLineCheck {
                         if let done = close(c) { return done }
                         expect = .commaOrClose
                     } else {
-                        guard c == UInt8(ascii: "\"") else { return .malformed("expected a member name at byte \(offset)") }
+                        guard c == UInt8(ascii: "\"") else {
+                            return .malformed("expected a member name at byte \(offset)")
+                        }
                         if let problem = string() { return .malformed(problem) }
                         expect = .colon
                     }
@@ -132,8 +138,10 @@ public enum JSONLineCheck {
             guard stack.isEmpty else { return nil }
             skipSpace()
             guard i == bytes.endIndex else {
-                return .malformed(bytes[i] == UInt8(ascii: "{") ? "more than one JSON object on the line"
-                                                                : "data after the JSON object at byte \(offset)")
+                return .malformed(
+                    bytes[i] == UInt8(ascii: "{")
+                        ? "more than one JSON object on the line"
+                        : "data after the JSON object at byte \(offset)")
             }
             return .object(out)
         }
@@ -203,10 +211,13 @@ public enum JSONLineCheck {
         /// valid UTF-8.
         mutating func string() -> String? {
             let start = offset
-            emit(bytes[i])   // the opening quote
+            emit(bytes[i])  // the opening quote
             while i < bytes.endIndex {
                 let c = bytes[i]
-                if c == UInt8(ascii: "\"") { emit(c); return nil }
+                if c == UInt8(ascii: "\"") {
+                    emit(c)
+                    return nil
+                }
                 if c < 0x20 || c == 0x7F { return "control character 0x\(hex(c)) in a string at byte \(offset)" }
                 if c == UInt8(ascii: "\\") {
                     emit(c)
@@ -214,7 +225,7 @@ public enum JSONLineCheck {
                     let e = bytes[i]
                     switch e {
                     case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-                         UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                        UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                         emit(e)
                     case UInt8(ascii: "u"):
                         emit(e)
@@ -227,7 +238,10 @@ public enum JSONLineCheck {
                     }
                     continue
                 }
-                if c < 0x80 { emit(c); continue }
+                if c < 0x80 {
+                    emit(c)
+                    continue
+                }
                 guard let n = utf8Length(at: i) else { return "invalid UTF-8 at byte \(offset)" }
                 for _ in 0..<n { emit(bytes[i]) }
             }
@@ -243,15 +257,24 @@ public enum JSONLineCheck {
         func utf8Length(at j: Int) -> Int? {
             let b0 = bytes[j]
             let n: Int
-            var lo: UInt8 = 0x80, hi: UInt8 = 0xBF
+            var lo: UInt8 = 0x80
+            var hi: UInt8 = 0xBF
             switch b0 {
             case 0xC2...0xDF: n = 2
-            case 0xE0: n = 3; lo = 0xA0
+            case 0xE0:
+                n = 3
+                lo = 0xA0
             case 0xE1...0xEC, 0xEE...0xEF: n = 3
-            case 0xED: n = 3; hi = 0x9F
-            case 0xF0: n = 4; lo = 0x90
+            case 0xED:
+                n = 3
+                hi = 0x9F
+            case 0xF0:
+                n = 4
+                lo = 0x90
             case 0xF1...0xF3: n = 4
-            case 0xF4: n = 4; hi = 0x8F
+            case 0xF4:
+                n = 4
+                hi = 0x8F
             default: return nil
             }
             guard j + n <= bytes.endIndex else { return nil }

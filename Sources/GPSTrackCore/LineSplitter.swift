@@ -1,7 +1,8 @@
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackProtocol
 /// Cuts a byte stream into newline-terminated lines, whatever sizes the chunks arrive in. A
 /// line longer than `maxLineBytes` is cut there and flagged (the rest, up to its newline, is
 /// dropped), so a hostile stream cannot exhaust memory. Used for files and gpsd's socket alike.
@@ -62,7 +63,9 @@ public struct LineSplitter: Sendable {
         guard let base = chunk.baseAddress else { return }
         var start = 0
         while start < chunk.count {
-            let newline = memchr(base + start, 10, chunk.count - start).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base }
+            let newline = memchr(base + start, 10, chunk.count - start).map {
+                UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base
+            }
             let end = newline ?? chunk.count
             let room = maxLineBytes - (storage.count - pendingStart)
             let piece = UnsafeBufferPointer(rebasing: chunk[start..<end])

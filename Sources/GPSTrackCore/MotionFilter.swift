@@ -1,7 +1,8 @@
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackProtocol
 
 /// Steps 5 and 6 of the pipeline: the distance filter and stationary suppression. Decides
 /// which accepted fixes are delivered to the odometer.
@@ -77,7 +78,8 @@ public struct MotionFilter: Sendable {
         guard d >= floor else { return hold(fix) }
         if moving, !predicted.backs(hop, slack: Self.slackM), d < creepThreshold(for: fix) { return hold(fix) }
         // Without a speed, the way went through the held fixes: count its corners.
-        let way = fix.speed.isFinite ? d : held.length(from: last, to: position, chord: d, tolerance: config.distanceFilterM)
+        let way =
+            fix.speed.isFinite ? d : held.length(from: last, to: position, chord: d, tolerance: config.distanceFilterM)
         deliver(fix)
         return way
     }
@@ -95,7 +97,8 @@ public struct MotionFilter: Sendable {
             deliver(fix)
             return hop.distance
         }
-        guard moved, held.recedes(from: last, to: fix.coordinate, minimum: config.distanceFilterM, slack: Self.slackM) else { return nil }
+        guard moved, held.recedes(from: last, to: fix.coordinate, minimum: config.distanceFilterM, slack: Self.slackM)
+        else { return nil }
         let way = held.length(from: last, to: fix.coordinate, chord: hop.distance, tolerance: config.distanceFilterM)
         deliver(fix)
         return way
@@ -150,7 +153,8 @@ public struct MotionFilter: Sendable {
         /// way unknown.
         mutating func integrate(from a: Fix, to b: Fix) {
             guard let t0 = a.time, let t1 = b.time, t1 > t0,
-                  a.speed.isFinite, b.speed.isFinite, a.speed >= 0, b.speed >= 0 else {
+                a.speed.isFinite, b.speed.isFinite, a.speed >= 0, b.speed >= 0
+            else {
                 known = .nothing
                 return
             }
@@ -174,7 +178,8 @@ public struct MotionFilter: Sendable {
                 return hop.distance <= path + slack
             case .vector:
                 let rad = hop.azimuth1 * Double.pi / 180
-                let de = hop.distance * sin(rad) - east, dn = hop.distance * cos(rad) - north
+                let de = hop.distance * sin(rad) - east
+                let dn = hop.distance * cos(rad) - north
                 return (de * de + dn * dn).squareRoot() <= slack
             }
         }

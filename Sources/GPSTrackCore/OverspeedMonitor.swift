@@ -1,4 +1,5 @@
 import GPSTrackProtocol
+
 /// Overspeed: a speed above the limit in force (the lowest of `speed_limit_kmh` and the
 /// `speed_limit_kmh` of every fence the receiver is inside) for `overspeed_min_s` starts an
 /// excess; the first fix at or below it ends one, with the maximum speed, the duration and
@@ -33,11 +34,15 @@ public struct OverspeedMonitor: Sendable {
         guard let limitKmh, speed * 3.6 > limitKmh else {
             defer { excess = nil }
             guard let e = excess, e.started else { return [] }
-            return [.overspeedEnd(time: t, at: fix.coordinate, limitKmh: e.limitKmh, maxSpeedMps: e.maxSpeed,
-                                  durationS: t - e.since, distanceM: e.distanceM + (e.lastSpeed + speed) / 2 * (t - e.lastTime))]
+            return [
+                .overspeedEnd(
+                    time: t, at: fix.coordinate, limitKmh: e.limitKmh, maxSpeedMps: e.maxSpeed,
+                    durationS: t - e.since, distanceM: e.distanceM + (e.lastSpeed + speed) / 2 * (t - e.lastTime))
+            ]
         }
         guard var e = excess else {
-            excess = Excess(since: t, at: fix.coordinate, limitKmh: limitKmh, maxSpeed: speed, lastTime: t, lastSpeed: speed)
+            excess = Excess(
+                since: t, at: fix.coordinate, limitKmh: limitKmh, maxSpeed: speed, lastTime: t, lastSpeed: speed)
             return []
         }
         e.distanceM += (e.lastSpeed + speed) / 2 * (t - e.lastTime)

@@ -1,4 +1,5 @@
 import GPSTrackProtocol
+
 /// The parked guard (anti-theft, towing): once the receiver has stood at a stop for
 /// `guard_after_s`, it arms around the stop's settled place; the first accepted fix farther
 /// than `guard_radius_m` plus its error estimate raises one breach for that parking.
@@ -41,7 +42,10 @@ public struct ParkedGuard: Sendable, Equatable {
     /// Turns the guard on or off; off disarms it.
     public mutating func set(enabled on: Bool) {
         enabled = on
-        if !on { armedAt = nil; armedSince = nil }
+        if !on {
+            armedAt = nil
+            armedSince = nil
+        }
     }
 
     /// Lines for the stored state (beside the trip detector's).

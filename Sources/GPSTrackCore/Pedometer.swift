@@ -1,4 +1,5 @@
 import GPSTrackProtocol
+
 /// The pedometer's figures: steps from a hardware counter or the step detector, cadence, and
 /// walking distance (steps times a stride learned from GPS distance while walking), since the
 /// first start and for the current trip. Pure: times come from the caller (fix or source time).
@@ -47,7 +48,8 @@ public struct Pedometer: Sendable {
 
     /// The stride in use: learned once enough walking was seen, else the default.
     public var strideM: Double {
-        memory.learnedSteps >= Self.minLearnedSteps ? memory.learnedDistanceM / Double(memory.learnedSteps) : defaultStrideM
+        memory.learnedSteps >= Self.minLearnedSteps
+            ? memory.learnedDistanceM / Double(memory.learnedSteps) : defaultStrideM
     }
 
     /// Whether `strideM` was learned.
@@ -56,7 +58,8 @@ public struct Pedometer: Sendable {
     /// Steps per minute over the last `cadenceWindowS` seconds before `now` (0 standing still).
     public func cadence(at now: Double) -> Double {
         guard let first = recent.first(where: { now - $0.time <= Self.cadenceWindowS }), let last = recent.last,
-              last.time > first.time else { return 0 }
+            last.time > first.time
+        else { return 0 }
         let span = max(now, last.time) - first.time
         return span > 0 ? Double(memory.total - first.steps) / span * 60 : 0
     }
@@ -89,7 +92,10 @@ public struct Pedometer: Sendable {
     /// unknowable, so polling often keeps them few). Steps taken while the daemon was down
     /// count when the stored reading is known.
     public mutating func counter(_ raw: Int, at time: Double) -> Reading {
-        defer { memory.lastCounter = raw; lastCounterTime = time }
+        defer {
+            memory.lastCounter = raw
+            lastCounterTime = time
+        }
         guard raw >= 0 else { return .implausible }
         guard let last = memory.lastCounter else {
             add(0, walkingS: 0, at: time)
@@ -132,19 +138,24 @@ public struct Pedometer: Sendable {
     /// The trip's GPS odometer at an accepted fix: over each 30 s or more, if the steps and the
     /// distance both look like walking, the stride is learned from them.
     public mutating func observeOdometer(traveledM: Double, at time: Double) {
-        if let last = history.last, time < last.time { history.removeAll() }   // the clock went back
+        if let last = history.last, time < last.time { history.removeAll() }  // the clock went back
         history.append((time, memory.total, memory.distanceM, memory.walkingS))
-        if let cut = history.firstIndex(where: { time - $0.time <= Self.historyS }), cut > 0 { history.removeFirst(cut) }
+        if let cut = history.firstIndex(where: { time - $0.time <= Self.historyS }), cut > 0 {
+            history.removeFirst(cut)
+        }
         guard let a = anchor, traveledM >= a.traveledM, time > a.time, memory.total >= a.steps else {
             anchor = (time, traveledM, memory.total)
             return
         }
         let dt = time - a.time
         guard dt >= 30 else { return }
-        let steps = memory.total - a.steps, metres = traveledM - a.traveledM
+        let steps = memory.total - a.steps
+        let metres = traveledM - a.traveledM
         anchor = (time, traveledM, memory.total)
         guard steps >= 20 else { return }
-        let cadence = Double(steps) / dt * 60, speed = metres / dt, stride = metres / Double(steps)
+        let cadence = Double(steps) / dt * 60
+        let speed = metres / dt
+        let stride = metres / Double(steps)
         guard (50...200).contains(cadence), (0.4...4.5).contains(speed), (0.3...2.0).contains(stride) else { return }
         memory.learnedDistanceM += metres
         memory.learnedSteps += steps

@@ -1,4 +1,5 @@
 import GPSTrackProtocol
+
 /// Several receivers on one gpsd: their TPVs interleave in one stream, each naming its device.
 /// The selector decides which one the tracker follows, by fix time alone:
 /// - with a configured `device`, that one; the others are ignored (and counted);
@@ -59,7 +60,10 @@ public struct ReceiverSelector: Sendable {
         receivers[i].mode = fix.mode
         receivers[i].eph = fix.horizontalError ?? .nan
         if let pinned {
-            guard path == pinned else { receivers[i].ignored += 1; return .ignore }
+            guard path == pinned else {
+                receivers[i].ignored += 1
+                return .ignore
+            }
             if followed == nil { followed = path }
             return .follow
         }
@@ -76,7 +80,10 @@ public struct ReceiverSelector: Sendable {
             receivers[i].betterSince = nil
         }
         let lasting = receivers[i].betterSince.map { t - $0 >= Self.betterForS } ?? false
-        guard fix.mode >= 2, stale || lasting else { receivers[i].ignored += 1; return .ignore }
+        guard fix.mode >= 2, stale || lasting else {
+            receivers[i].ignored += 1
+            return .ignore
+        }
         receivers[i].betterSince = nil
         followed = path
         return .failover(from: current, to: path)
@@ -99,7 +106,8 @@ public struct ReceiverSelector: Sendable {
 
     /// Whether `a` is better than `b`: a higher fix mode, else an error estimate under half.
     static func better(_ a: Receiver, than b: Receiver) -> Bool {
-        let ra = min(a.mode, 3), rb = min(b.mode, 3)
+        let ra = min(a.mode, 3)
+        let rb = min(b.mode, 3)
         if ra != rb { return ra > rb }
         guard a.eph.isFinite else { return false }
         return !b.eph.isFinite || a.eph < b.eph / 2

@@ -1,7 +1,8 @@
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackProtocol
 
 /// One accelerometer sample: time in seconds and the specific force along the device's three
 /// axes in m/s² (a device at rest reads 9.81 upwards, whatever its orientation).
@@ -86,7 +87,7 @@ public struct StepDetector: Sendable {
         let magnitude = (s.x * s.x + s.y * s.y + s.z * s.z).squareRoot()
         let dt = s.t - lastT
         guard dt > 0, dt <= 1 else {
-            if dt <= 0 && lastT.isFinite { return 0 }   // a repeated or older sample
+            if dt <= 0 && lastT.isFinite { return 0 }  // a repeated or older sample
             restart(at: s.t, magnitude: magnitude)
             return 0
         }
@@ -130,7 +131,7 @@ public struct StepDetector: Sendable {
     private mutating func candidate(at t: Double) -> Int {
         if walking {
             let interval = t - lastStep
-            if interval < 0.5 * period { return 0 }   // a second bump within one step
+            if interval < 0.5 * period { return 0 }  // a second bump within one step
             if interval <= 1.5 * period {
                 period += (interval - period) * 0.2
                 walkingSeconds += interval

@@ -1,4 +1,5 @@
 import GPSTrackProtocol
+
 /// The straight line of a way, kept so that it never exceeds the way's traveled distance: a
 /// jump the odometer does not count (an uncounted discontinuity, a gap that ends a trip) ends
 /// a *stretch*, and the straight line is the sum of the stretches' straight lines. Without
@@ -84,8 +85,10 @@ public struct StraightLine: Sendable, Equatable {
 
     /// As text, to store: `closed,fromLat,fromLon,toLat,toLon,moved`.
     var encoded: String {
-        let v: [Double] = [closedM, from?.latitude ?? .nan, from?.longitude ?? .nan, to?.latitude ?? .nan,
-                           to?.longitude ?? .nan, moved ? 1 : 0]
+        let v: [Double] = [
+            closedM, from?.latitude ?? .nan, from?.longitude ?? .nan, to?.latitude ?? .nan,
+            to?.longitude ?? .nan, moved ? 1 : 0,
+        ]
         return v.map { "\($0)" }.joined(separator: ",")
     }
 

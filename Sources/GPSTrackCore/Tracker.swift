@@ -1,4 +1,5 @@
 import GPSTrackProtocol
+
 /// The tracking state machine: fixes in, trip figures and events out. Pure: no I/O, no
 /// clocks; all timing comes from the fixes.
 public struct Tracker: Sendable {
@@ -162,7 +163,9 @@ public struct Tracker: Sendable {
         guard var detector = TripDetector(config: config, state: state) else { return false }
         // A state from before the straight line was kept: carry on the stored trip's.
         // (A line test, not String.contains: that one is _StringProcessing's.)
-        if !state.split(separator: "\n").dropFirst().contains(where: { $0.hasPrefix("line=") }) { detector.line = trip.line }
+        if !state.split(separator: "\n").dropFirst().contains(where: { $0.hasPrefix("line=") }) {
+            detector.line = trip.line
+        }
         trips = detector
         if let g = ParkedGuard(state: state) { parkedGuard = g }
         return true

@@ -1,4 +1,5 @@
 import GPSTrackProtocol
+
 /// Something the tracker reports as it happens.
 public enum TrackerEvent: Sendable {
     /// A trip began: in `manual` mode at its first accepted fix (no id); in `auto` mode at the
@@ -13,7 +14,8 @@ public enum TrackerEvent: Sendable {
     /// The speed has exceeded the limit in force for `overspeed_min_s` (time: when it began).
     case overspeedStart(time: Double, at: Coordinate, limitKmh: Double, speedMps: Double)
     /// The excess is over.
-    case overspeedEnd(time: Double, at: Coordinate, limitKmh: Double, maxSpeedMps: Double, durationS: Double, distanceM: Double)
+    case overspeedEnd(
+        time: Double, at: Coordinate, limitKmh: Double, maxSpeedMps: Double, durationS: Double, distanceM: Double)
     /// The trip's figures were frozen.
     case tripStop(time: Double?, traveledM: Double)
     /// The reference moved after a run of consistent rejections (time stepped back, or the

@@ -1,4 +1,5 @@
 import GPSTrackProtocol
+
 extension TrackingSession.Sequenced {
     /// The event's name on the wire (`enter`, `trip_end`, `fences_determined`, …).
     public var name: String {
@@ -26,7 +27,8 @@ extension TrackingSession.Sequenced {
             case .tripStop(let at, _): at
             case .tripEnd(let f): f.end
             case .guardArmed(let at, _, _), .guardBreach(let at, _, _, _), .overspeedStart(let at, _, _, _),
-                 .overspeedEnd(let at, _, _, _, _, _): at
+                .overspeedEnd(let at, _, _, _, _, _):
+                at
             }
         }
     }

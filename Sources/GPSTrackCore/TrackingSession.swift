@@ -1,4 +1,5 @@
 import GPSTrackProtocol
+
 /// The tracker and the geofences together: every fix goes through both, and every event gets
 /// a sequence number that only grows. This is what replay and the daemon drive.
 public struct TrackingSession: Sendable {
@@ -47,7 +48,10 @@ public struct TrackingSession: Sendable {
             var fenceEvents: [FenceEvent]
             var determination: FenceCounts?
             if case .accepted = tracker.lastOutcome {
-                let jumped = trackerEvents.contains { if case .discontinuity(_, _, false) = $0 { return true }; return false }
+                let jumped = trackerEvents.contains {
+                    if case .discontinuity(_, _, false) = $0 { return true }
+                    return false
+                }
                 fenceEvents = monitor.update(with: fix, continuous: !jumped)
                 determination = monitor.determination
             } else {
@@ -84,8 +88,10 @@ public struct TrackingSession: Sendable {
 
     /// Carries on from stored state: the trip, the fix counters, the sequence numbers and the
     /// fences' memberships.
-    public mutating func restore(trip: Trip?, counters: FixCounters? = nil, seq stored: UInt64, fences: [String: FenceMemory],
-                                 trips: String? = nil) {
+    public mutating func restore(
+        trip: Trip?, counters: FixCounters? = nil, seq stored: UInt64, fences: [String: FenceMemory],
+        trips: String? = nil
+    ) {
         if let trip { tracker.restore(trip: trip) }
         if let counters { tracker.restore(counters: counters) }
         if let trips { tracker.restore(trips: trips) }
@@ -126,7 +132,10 @@ public struct TrackingSession: Sendable {
     /// Puts a reloaded set of fences in force; fences with unchanged ids keep what they knew.
     public mutating func replaceFences(_ index: FenceIndex?) {
         speedLimited = Self.speedLimited(index)
-        guard let index else { geofences = nil; return }
+        guard let index else {
+            geofences = nil
+            return
+        }
         geofences = GeofenceMonitor(index: index, config: tracker.config, carryingOver: geofences)
     }
 

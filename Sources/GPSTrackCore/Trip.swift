@@ -1,4 +1,5 @@
 import GPSTrackProtocol
+
 /// The odometer's figures for one trip.
 public struct Trip: Sendable {
     /// Whether the trip counts (`running`) or its figures are frozen (`stopped`).
@@ -27,8 +28,10 @@ public struct Trip: Sendable {
     public init() {}
 
     /// A trip as it was stored: the odometer carries on from here.
-    public init(state: State, startedAt: Double?, start: Coordinate?, traveledM: Double, straightLineM: Double,
-                lastDelivered: Coordinate?, lastDeliveredTime: Double?, deliveredCount: Int) {
+    public init(
+        state: State, startedAt: Double?, start: Coordinate?, traveledM: Double, straightLineM: Double,
+        lastDelivered: Coordinate?, lastDeliveredTime: Double?, deliveredCount: Int
+    ) {
         self.state = state
         self.startedAt = startedAt
         self.start = start

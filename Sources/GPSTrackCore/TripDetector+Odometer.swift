@@ -1,4 +1,5 @@
 import GPSTrackProtocol
+
 /// The odometer's side of the trip detector: short moves, and the held fixes resolved at the
 /// feed's end.
 extension TripDetector {
@@ -16,7 +17,8 @@ extension TripDetector {
     public mutating func settle() -> Coordinate? {
         if let s = stay { line.move(to: s.figures.at) }
         guard stay == nil, var l = leg, let last = lastSample, l.fromStop || l.id != nil || l.traveledM > 0,
-              last.time > l.lastDeliveryTime || anchorPending else { return nil }
+            last.time > l.lastDeliveryTime || anchorPending
+        else { return nil }
         l.traveledM += way(from: l.last, after: l.lastDeliveryTime, before: recent.count, to: last.at)
         l.last = last.at
         l.lastDeliveryTime = last.time
@@ -33,17 +35,20 @@ extension TripDetector {
                 stay!.figures.departure = last.time
                 lastEndedStop = stay!.figures
             } else if let l = leg, l.fromStop || l.traveledM > 0 {
-                endShortMove(traveledM: l.traveledM + way(from: l.last, after: l.lastDeliveryTime, before: recent.count, to: last.at),
-                             at: last.at)
+                endShortMove(
+                    traveledM: l.traveledM
+                        + way(from: l.last, after: l.lastDeliveryTime, before: recent.count, to: last.at),
+                    at: last.at)
             }
             return []
         }
         // Also right after a departure (the anchor pending): the way from the stop counts.
         let traveled = l.traveledM + way(from: l.last, after: l.lastDeliveryTime, before: recent.count, to: last.at)
         line.reach(last.at)
-        let f = TripFigures(id: id, start: l.departure, end: last.time, from: l.origin, to: last.at, traveledM: traveled,
-                            straightLineM: Geodesic.distance(l.origin, last.at),
-                            movingS: min(l.movingS, last.time - l.departure), maxSpeedMps: l.maxSpeed)
+        let f = TripFigures(
+            id: id, start: l.departure, end: last.time, from: l.origin, to: last.at, traveledM: traveled,
+            straightLineM: Geodesic.distance(l.origin, last.at),
+            movingS: min(l.movingS, last.time - l.departure), maxSpeedMps: l.maxSpeed)
         tripsEnded += 1
         endedTraveledM += traveled
         leg = nil

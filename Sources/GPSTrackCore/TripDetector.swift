@@ -1,4 +1,5 @@
 import GPSTrackProtocol
+
 /// `trip_mode = auto`: splits the accepted fixes into stops and trips, by fix time alone.
 ///
 /// - A *stop* begins when the fixes stay within `stopRadiusM` of their running mean for
@@ -119,8 +120,9 @@ public struct TripDetector: Sendable {
         }
         if stay == nil {
             if leg == nil {
-                leg = Leg(departure: t, origin: sample.at, last: sample.at, lastDeliveryTime: t, fromStop: false,
-                          startIndex: recentBase + recent.count - 1)
+                leg = Leg(
+                    departure: t, origin: sample.at, last: sample.at, lastDeliveryTime: t, fromStop: false,
+                    startIndex: recentBase + recent.count - 1)
                 cluster = nil
                 anchorPending = false
                 line.begin(at: sample.at)
@@ -156,7 +158,10 @@ public struct TripDetector: Sendable {
             s.lastIn = sample.time
             s.add(sample.at)
         }
-        guard s.awayRun >= Self.departRun else { stay = s; return }
+        guard s.awayRun >= Self.departRun else {
+            stay = s
+            return
+        }
         let departure = departureTime(before: s.firstAwayIndex) ?? s.lastIn
         s.figures.departure = departure
         lastEndedStop = s.figures
@@ -164,8 +169,9 @@ public struct TripDetector: Sendable {
         // The stop's place may have been re-estimated since the arrival was counted: that is
         // no travel, and the straight line does not count it either.
         line.move(to: s.figures.at)
-        var l = Leg(departure: departure, origin: s.figures.at, last: s.figures.at, lastDeliveryTime: departure, fromStop: true,
-                    startIndex: recentBase + recent.count - 1)
+        var l = Leg(
+            departure: departure, origin: s.figures.at, last: s.figures.at, lastDeliveryTime: departure, fromStop: true,
+            startIndex: recentBase + recent.count - 1)
         // Measured from the settled place: the odometer's own reference may be a wander fix.
         anchorPending = true
         if hop != nil {
@@ -198,13 +204,16 @@ public struct TripDetector: Sendable {
         } else {
             let index = recentBase + recent.count - 1
             if let c = cluster, c.firstIndex == l.startIndex, !l.fromStop, l.id == nil, index > c.firstIndex + 1,
-               let departure = departureTime(before: index), departure > l.departure {
+                let departure = departureTime(before: index), departure > l.departure
+            {
                 // The receiver stood still from the first fix (the log began at a short stop):
                 // the leg leaves from where it stood, when it began to move.
-                let first = max(0, c.firstIndex - recentBase), lastStill = recent.count - 2
+                let first = max(0, c.firstIndex - recentBase)
+                let lastStill = recent.count - 2
                 let origin = Self.median(recent[first...lastStill].map(\.at))
-                l = Leg(departure: departure, origin: origin, last: origin, lastDeliveryTime: departure, fromStop: true,
-                        startIndex: index)
+                l = Leg(
+                    departure: departure, origin: origin, last: origin, lastDeliveryTime: departure, fromStop: true,
+                    startIndex: index)
                 anchorPending = true
                 // The stretch began with this leg: it begins where the receiver stood.
                 line.restart(at: origin, dropping: true)
@@ -220,7 +229,9 @@ public struct TripDetector: Sendable {
                 anchorPending = false
                 line.jump(to: sample.at)
             } else {
-                let add = anchorPending ? way(from: l.last, after: l.lastDeliveryTime, before: recent.count - 1, to: sample.at) : hop
+                let add =
+                    anchorPending
+                    ? way(from: l.last, after: l.lastDeliveryTime, before: recent.count - 1, to: sample.at) : hop
                 anchorPending = false
                 l.traveledM += add
                 if !fix.speed.isFinite, t > l.lastDeliveryTime {
@@ -247,10 +258,13 @@ public struct TripDetector: Sendable {
         let arrivalTime = recent[arrivalIndex].time
         let before = c.legAtStart
         if let id = l.id {
-            let traveled = before.traveledM + way(from: before.last, after: before.lastDeliveryTime, before: arrivalIndex, to: settled)
-            let f = TripFigures(id: id, start: l.departure, end: arrivalTime, from: l.origin, to: settled, traveledM: traveled,
-                                straightLineM: Geodesic.distance(l.origin, settled),
-                                movingS: min(l.movingS, arrivalTime - l.departure), maxSpeedMps: l.maxSpeed)
+            let traveled =
+                before.traveledM
+                + way(from: before.last, after: before.lastDeliveryTime, before: arrivalIndex, to: settled)
+            let f = TripFigures(
+                id: id, start: l.departure, end: arrivalTime, from: l.origin, to: settled, traveledM: traveled,
+                straightLineM: Geodesic.distance(l.origin, settled),
+                movingS: min(l.movingS, arrivalTime - l.departure), maxSpeedMps: l.maxSpeed)
             tripsEnded += 1
             endedTraveledM += traveled
             line.reach(settled)
@@ -259,11 +273,14 @@ public struct TripDetector: Sendable {
             // It stood there from its first fix: nothing moved, the way begins here.
             line.restart(at: settled, dropping: false)
         } else {
-            endShortMove(traveledM: before.traveledM + way(from: before.last, after: before.lastDeliveryTime, before: arrivalIndex, to: settled),
-                         at: settled)
+            endShortMove(
+                traveledM: before.traveledM
+                    + way(from: before.last, after: before.lastDeliveryTime, before: arrivalIndex, to: settled),
+                at: settled)
         }
-        var s = Stay(figures: StopFigures(arrival: arrivalTime, departure: nil, at: settled, afterTrip: l.id),
-                     samples: [], lastIn: t)
+        var s = Stay(
+            figures: StopFigures(arrival: arrivalTime, departure: nil, at: settled, afterTrip: l.id),
+            samples: [], lastIn: t)
         for k in arrivalIndex..<recent.count { s.add(recent[k].at) }
         s.figures.at = settled
         stay = s

@@ -1,4 +1,5 @@
 import GPSTrackProtocol
+
 /// What one automatic trip came to, as `trip_end` reports it and the trips table keeps it.
 public struct TripFigures: Sendable, Equatable {
     /// The trip's id: 1, 2, ... across restarts.
@@ -21,8 +22,10 @@ public struct TripFigures: Sendable, Equatable {
     /// The highest speed seen, m/s (the receiver's Doppler speed, else derived from positions).
     public var maxSpeedMps: Double
 
-    public init(id: Int, start: Double, end: Double, from: Coordinate, to: Coordinate, traveledM: Double,
-                straightLineM: Double, movingS: Double, maxSpeedMps: Double) {
+    public init(
+        id: Int, start: Double, end: Double, from: Coordinate, to: Coordinate, traveledM: Double,
+        straightLineM: Double, movingS: Double, maxSpeedMps: Double
+    ) {
         self.id = id
         self.start = start
         self.end = end

@@ -36,8 +36,10 @@ public struct WebhookConfig: Sendable, Equatable {
     public var tokenFile: String?
 
     /// Every kind `webhook_events` may name.
-    public static let kinds = ["enter", "exit", "dwell", "trip_start", "trip_end", "guard_armed", "guard_breach",
-                               "overspeed_start", "overspeed_end"]
+    public static let kinds = [
+        "enter", "exit", "dwell", "trip_start", "trip_end", "guard_armed", "guard_breach",
+        "overspeed_start", "overspeed_end",
+    ]
     public init() {}
 }
 
@@ -60,64 +62,119 @@ public struct OwnTracksHTTPConfig: Sendable, Equatable {
 extension ConfigParser {
     /// The HTTP uplinks' keys, after the others in the documented order.
     static let uplinkTable: [(String, Setter)] = [
-        ("traccar_url", { c, v in
-            if let problem = httpURLProblem(v) { return problem }
-            c.traccar.url = v
-            return nil
-        }),
-        ("traccar_device_id", { c, v in
-            // Sent percent-encoded: any text but control characters (the parser refuses those).
-            guard v.utf8.count <= 128 else { return "expected the device's identifier (up to 128 bytes), got '\(v)'" }
-            c.traccar.deviceID = v
-            return nil
-        }),
-        ("traccar_format", { c, v in
-            guard let f = TraccarConfig.Format(rawValue: v) else { return "expected query or json, got '\(v)'" }
-            c.traccar.format = f
-            return nil
-        }),
+        (
+            "traccar_url",
+            { c, v in
+                if let problem = httpURLProblem(v) { return problem }
+                c.traccar.url = v
+                return nil
+            }
+        ),
+        (
+            "traccar_device_id",
+            { c, v in
+                // Sent percent-encoded: any text but control characters (the parser refuses those).
+                guard v.utf8.count <= 128 else {
+                    return "expected the device's identifier (up to 128 bytes), got '\(v)'"
+                }
+                c.traccar.deviceID = v
+                return nil
+            }
+        ),
+        (
+            "traccar_format",
+            { c, v in
+                guard let f = TraccarConfig.Format(rawValue: v) else { return "expected query or json, got '\(v)'" }
+                c.traccar.format = f
+                return nil
+            }
+        ),
         ("traccar_min_interval_s", seconds(\.traccar.minIntervalS, atLeast: 0, "seconds")),
         ("traccar_min_distance_m", seconds(\.traccar.minDistanceM, atLeast: 0, "metres")),
         ("traccar_heartbeat_s", seconds(\.traccar.heartbeatS, atLeast: 1, "seconds")),
-        ("traccar_outbox_max", { c, v in
-            guard let n = Int(v), n >= 10 else { return "expected a whole number >= 10, got '\(v)'" }
-            c.traccar.outboxMax = n
-            return nil
-        }),
-        ("traccar_ca_file", { c, v in c.traccar.caFile = v; return nil }),
-        ("traccar_timeout_s", seconds(\.traccar.timeoutS, atLeast: 1, "seconds")),
-        ("webhook_url", { c, v in
-            if let problem = httpURLProblem(v) { return problem }
-            c.webhook.url = v
-            return nil
-        }),
-        ("webhook_events", { c, v in
-            let names = v.split(separator: ",", omittingEmptySubsequences: false)
-                .map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
-            if let bad = names.first(where: { !WebhookConfig.kinds.contains($0) }) {
-                return "unknown event kind '\(bad)' (known: \(WebhookConfig.kinds.joined(separator: ", ")))"
+        (
+            "traccar_outbox_max",
+            { c, v in
+                guard let n = Int(v), n >= 10 else { return "expected a whole number >= 10, got '\(v)'" }
+                c.traccar.outboxMax = n
+                return nil
             }
-            c.webhook.events = names
-            return nil
-        }),
-        ("webhook_format", { c, v in
-            guard let f = WebhookConfig.Format(rawValue: v) else { return "expected json or ntfy, got '\(v)'" }
-            c.webhook.format = f
-            return nil
-        }),
-        ("webhook_token_file", { c, v in c.webhook.tokenFile = v; return nil }),
-        ("owntracks_http_url", { c, v in
-            if let problem = httpURLProblem(v) { return problem }
-            c.owntracksHTTP.url = v
-            return nil
-        }),
-        ("owntracks_http_user", { c, v in
-            guard !v.utf8.contains(UInt8(ascii: ":")) else { return "a user name has no ':' (basic authentication)" }
-            c.owntracksHTTP.user = v
-            return nil
-        }),
-        ("owntracks_http_device", { c, v in c.owntracksHTTP.device = v; return nil }),
-        ("owntracks_http_password_file", { c, v in c.owntracksHTTP.passwordFile = v; return nil }),
+        ),
+        (
+            "traccar_ca_file",
+            { c, v in
+                c.traccar.caFile = v
+                return nil
+            }
+        ),
+        ("traccar_timeout_s", seconds(\.traccar.timeoutS, atLeast: 1, "seconds")),
+        (
+            "webhook_url",
+            { c, v in
+                if let problem = httpURLProblem(v) { return problem }
+                c.webhook.url = v
+                return nil
+            }
+        ),
+        (
+            "webhook_events",
+            { c, v in
+                let names = v.split(separator: ",", omittingEmptySubsequences: false)
+                    .map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
+                if let bad = names.first(where: { !WebhookConfig.kinds.contains($0) }) {
+                    return "unknown event kind '\(bad)' (known: \(WebhookConfig.kinds.joined(separator: ", ")))"
+                }
+                c.webhook.events = names
+                return nil
+            }
+        ),
+        (
+            "webhook_format",
+            { c, v in
+                guard let f = WebhookConfig.Format(rawValue: v) else { return "expected json or ntfy, got '\(v)'" }
+                c.webhook.format = f
+                return nil
+            }
+        ),
+        (
+            "webhook_token_file",
+            { c, v in
+                c.webhook.tokenFile = v
+                return nil
+            }
+        ),
+        (
+            "owntracks_http_url",
+            { c, v in
+                if let problem = httpURLProblem(v) { return problem }
+                c.owntracksHTTP.url = v
+                return nil
+            }
+        ),
+        (
+            "owntracks_http_user",
+            { c, v in
+                guard !v.utf8.contains(UInt8(ascii: ":")) else {
+                    return "a user name has no ':' (basic authentication)"
+                }
+                c.owntracksHTTP.user = v
+                return nil
+            }
+        ),
+        (
+            "owntracks_http_device",
+            { c, v in
+                c.owntracksHTTP.device = v
+                return nil
+            }
+        ),
+        (
+            "owntracks_http_password_file",
+            { c, v in
+                c.owntracksHTTP.passwordFile = v
+                return nil
+            }
+        ),
         ("owntracks_http_min_interval_s", seconds(\.owntracksHTTP.minIntervalS, atLeast: 0, "seconds")),
         ("owntracks_http_min_distance_m", seconds(\.owntracksHTTP.minDistanceM, atLeast: 0, "metres")),
         ("uplink_max_clock_offset_s", seconds(\.uplinkMaxClockOffsetS, atLeast: 1, "seconds")),
@@ -127,10 +184,16 @@ extension ConfigParser {
     static func httpURLProblem(_ text: String) -> String? {
         let lower = text.lowercased()
         let rest: Substring
-        if lower.hasPrefix("http://") { rest = Substring(text).dropFirst(7) } else if lower.hasPrefix("https://") { rest = Substring(text).dropFirst(8) } else {
+        if lower.hasPrefix("http://") {
+            rest = Substring(text).dropFirst(7)
+        } else if lower.hasPrefix("https://") {
+            rest = Substring(text).dropFirst(8)
+        } else {
             return "expected an http:// or https:// URL, got '\(text)'"
         }
-        guard !text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return "a URL has no blanks, got '\(text)'" }
+        guard !text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
+            return "a URL has no blanks, got '\(text)'"
+        }
         let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         guard !host.isEmpty, !host.hasPrefix(":") else { return "the URL names no host: '\(text)'" }
         return nil
@@ -139,7 +202,9 @@ extension ConfigParser {
     /// What a configured uplink lacks, as an error naming the place of its URL.
     static func checkUplinks(_ config: Configuration, seen: [String: Int], file: String) throws(ConfigError) {
         if config.traccar.url != nil, config.traccar.deviceID == nil {
-            throw ConfigError(file: file, line: seen["traccar_url"], message: "traccar_url needs traccar_device_id (the device registered on the server)")
+            throw ConfigError(
+                file: file, line: seen["traccar_url"],
+                message: "traccar_url needs traccar_device_id (the device registered on the server)")
         }
         try checkOwnTracksHTTP(config, seen: seen, file: file)
     }
@@ -147,14 +212,20 @@ extension ConfigParser {
     /// A password without a user to send it with.
     static func checkOwnTracksHTTP(_ config: Configuration, seen: [String: Int], file: String) throws(ConfigError) {
         if config.owntracksHTTP.passwordFile != nil, config.owntracksHTTP.user == nil {
-            throw ConfigError(file: file, line: seen["owntracks_http_password_file"], message: "owntracks_http_password_file needs owntracks_http_user")
+            throw ConfigError(
+                file: file, line: seen["owntracks_http_password_file"],
+                message: "owntracks_http_password_file needs owntracks_http_user")
         }
     }
 
     /// A number of `unit`, at least `atLeast`.
-    private static func seconds(_ path: WritableKeyPath<Configuration, Double> & Sendable, atLeast: Double, _ unit: String) -> Setter {
+    private static func seconds(
+        _ path: WritableKeyPath<Configuration, Double> & Sendable, atLeast: Double, _ unit: String
+    ) -> Setter {
         return { config, text in
-            guard let v = Double(text), v.isFinite, v >= atLeast else { return "expected a number of \(unit) >= \(Int(atLeast)), got '\(text)'" }
+            guard let v = Double(text), v.isFinite, v >= atLeast else {
+                return "expected a number of \(unit) >= \(Int(atLeast)), got '\(text)'"
+            }
             config[keyPath: path] = v
             return nil
         }

@@ -3,7 +3,9 @@ import GPSTrackProtocol
 /// CSV (RFC 4180: CRLF line ends, a header, fields quoted when they must be): one row per
 /// point with the automatic trip it falls in (empty between trips) and its segment number.
 public struct CSVExport: ExportWriter {
-    public static let header = ["time", "lat", "lon", "alt_m", "eph_m", "mode", "speed_mps", "course_deg", "trip", "segment"]
+    public static let header = [
+        "time", "lat", "lon", "alt_m", "eph_m", "mode", "speed_mps", "course_deg", "trip", "segment",
+    ]
     let emit: (String) -> Void
     private var trips = TripCursor([], last: 0)
     private var ids: [Int] = []
@@ -20,10 +22,12 @@ public struct CSVExport: ExportWriter {
     public mutating func point(_ p: ExportPoint) {
         if p.segment || segment == 0 { segment += 1 }
         let trip = trips.trip(at: p.time).map { String(ids[$0]) } ?? ""
-        let fields = [Timestamp.iso8601(p.time), Text.decimal(p.lat, 7), Text.decimal(p.lon, 7),
-                      p.alt.map { Text.decimal($0, 2) } ?? "", p.eph.map { Text.decimal($0, 2) } ?? "", String(p.mode),
-                      p.speedMps.map { Text.decimal($0, 3) } ?? "", p.courseDeg.map { Text.decimal($0, 1) } ?? "",
-                      trip, String(segment)]
+        let fields = [
+            Timestamp.iso8601(p.time), Text.decimal(p.lat, 7), Text.decimal(p.lon, 7),
+            p.alt.map { Text.decimal($0, 2) } ?? "", p.eph.map { Text.decimal($0, 2) } ?? "", String(p.mode),
+            p.speedMps.map { Text.decimal($0, 3) } ?? "", p.courseDeg.map { Text.decimal($0, 1) } ?? "",
+            trip, String(segment),
+        ]
         emit(fields.map(Self.field).joined(separator: ",") + "\r\n")
     }
 

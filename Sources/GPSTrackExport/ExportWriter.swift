@@ -36,7 +36,8 @@ enum Text {
         for _ in 0..<places { scale *= 10 }
         let scaled = (abs(value) * scale).rounded()
         guard scaled < 9e15 else { return "\(value)" }
-        let n = Int64(scaled), s = Int64(scale)
+        let n = Int64(scaled)
+        let s = Int64(scale)
         var frac = places > 0 ? String(n % s) : ""
         frac = String(repeating: "0", count: max(0, places - frac.count)) + frac
         while frac.hasSuffix("0") { frac.removeLast() }
@@ -66,7 +67,11 @@ enum Text {
 /// Which trip of the context a point falls in: points come in time order, so one index
 /// moves forward through the trips' spans.
 struct TripCursor {
-    struct Span { var index: Int; var start: Double; var end: Double }
+    struct Span {
+        var index: Int
+        var start: Double
+        var end: Double
+    }
     let spans: [Span]
     private var next = 0
 

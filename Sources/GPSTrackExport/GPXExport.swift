@@ -31,8 +31,9 @@ public struct GPXExport: ExportWriter {
         for (i, stop) in context.stops.enumerated() {
             let place = stop.at.fences.isEmpty ? "" : " at " + stop.at.fences.joined(separator: ", ")
             let until = stop.departure.map { " to \($0)" } ?? " (still there)"
-            s += Self.waypoint(lat: stop.at.lat, lon: stop.at.lon, time: stop.arrival, name: "Stop \(i + 1)\(place)",
-                               desc: "from \(stop.arrival)\(until)", type: "stop")
+            s += Self.waypoint(
+                lat: stop.at.lat, lon: stop.at.lon, time: stop.arrival, name: "Stop \(i + 1)\(place)",
+                desc: "from \(stop.arrival)\(until)", type: "stop")
         }
         for e in context.events {
             let name = e.kind + (e.fence.map { " \(e.name ?? $0)" } ?? "")

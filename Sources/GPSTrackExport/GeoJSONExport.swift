@@ -27,7 +27,10 @@ public struct GeoJSONExport: ExportWriter {
         guard let i = spans.trip(at: p.time) else { return }
         if open != i {
             close()
-            while written < i { feature(written); written += 1 }
+            while written < i {
+                feature(written)
+                written += 1
+            }
             emit((features > 0 ? ",\n" : "") + header(i))
             features += 1
             open = i
@@ -55,7 +58,8 @@ public struct GeoJSONExport: ExportWriter {
         if let v = t.movingS { o.add("moving_s", v) }
         if let v = t.maxSpeedMps { o.add("max_speed_mps", v) }
         if let v = t.avgSpeedMps { o.add("avg_speed_mps", v) }
-        return #"{"type":"Feature","id":\#(t.id),"properties":\#(o.encoded),"geometry":{"type":"LineString","coordinates":["#
+        return
+            #"{"type":"Feature","id":\#(t.id),"properties":\#(o.encoded),"geometry":{"type":"LineString","coordinates":["#
     }
 
     /// Ends the open trip's feature; a LineString has two positions at least, so a trip with
@@ -77,8 +81,9 @@ public struct GeoJSONExport: ExportWriter {
     private mutating func feature(_ i: Int) {
         let t = TrackSpans.trips(context!)[i]
         let end = t.to ?? t.from
-        emit((features > 0 ? ",\n" : "") + header(i) + Self.position(t.from.lat, t.from.lon) + ","
-             + Self.position(end.lat, end.lon) + "]}}")
+        emit(
+            (features > 0 ? ",\n" : "") + header(i) + Self.position(t.from.lat, t.from.lon) + ","
+                + Self.position(end.lat, end.lon) + "]}}")
         features += 1
     }
 
@@ -86,10 +91,14 @@ public struct GeoJSONExport: ExportWriter {
         guard let context else { return }
         close()
         let trips = TrackSpans.trips(context)
-        while written < trips.count { feature(written); written += 1 }
+        while written < trips.count {
+            feature(written)
+            written += 1
+        }
         func point(_ lat: Double, _ lon: Double, _ o: JSONObject) {
-            emit((features > 0 ? ",\n" : "") + #"{"type":"Feature","properties":\#(o.encoded),"#
-                 + #""geometry":{"type":"Point","coordinates":\#(Self.position(lat, lon))}}"#)
+            emit(
+                (features > 0 ? ",\n" : "") + #"{"type":"Feature","properties":\#(o.encoded),"#
+                    + #""geometry":{"type":"Point","coordinates":\#(Self.position(lat, lon))}}"#)
             features += 1
         }
         for (n, s) in context.stops.enumerated() {
@@ -120,8 +129,9 @@ public struct GeoJSONExport: ExportWriter {
 enum TrackSpans {
     static func trips(_ context: ExportContext) -> [AutoTrip] {
         guard context.trips.isEmpty else { return context.trips }
-        var t = AutoTrip(id: 0, state: "track", startedAt: Timestamp.iso8601(context.bounds.first),
-                         from: Place(lat: context.bounds.minLat, lon: context.bounds.minLon, fences: []), traveledM: 0)
+        var t = AutoTrip(
+            id: 0, state: "track", startedAt: Timestamp.iso8601(context.bounds.first),
+            from: Place(lat: context.bounds.minLat, lon: context.bounds.minLon, fences: []), traveledM: 0)
         t.endedAt = Timestamp.iso8601(context.bounds.last)
         return [t]
     }

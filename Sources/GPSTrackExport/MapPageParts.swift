@@ -1,7 +1,8 @@
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackProtocol
 
 /// The map page's parts other than the track: fences, markers, furniture, figures, style, script.
 enum PageParts {
@@ -22,18 +23,23 @@ enum PageParts {
             switch f.kind {
             case "circle":
                 guard let lat = f.lat, let lon = f.lon, let r = f.radiusM else { continue }
-                s += "<circle class=\"fence\" cx=\"\(Text.decimal(p.x(lon), 1))\" cy=\"\(Text.decimal(p.y(lat), 1))\" "
+                s +=
+                    "<circle class=\"fence\" cx=\"\(Text.decimal(p.x(lon), 1))\" cy=\"\(Text.decimal(p.y(lat), 1))\" "
                     + "r=\"\(Text.decimal(r * p.k, 1))\"><title>\(label)</title></circle>"
-                s += "<text class=\"fl\" x=\"\(Text.decimal(p.x(lon), 1))\" y=\"\(Text.decimal(p.y(lat) - r * p.k - 4, 1))\" "
+                s +=
+                    "<text class=\"fl\" x=\"\(Text.decimal(p.x(lon), 1))\" y=\"\(Text.decimal(p.y(lat) - r * p.k - 4, 1))\" "
                     + "text-anchor=\"middle\">\(label)</text>"
             case "corridor":
                 for l in f.rings.first ?? [] {
-                    s += "<polyline class=\"corr\" stroke-width=\"\(Text.decimal((f.widthM ?? 0) * p.k, 1))\" points=\""
-                        + l.map { p.point($0[1], $0[0]) }.joined(separator: " ") + "\"><title>\(label)</title></polyline>"
+                    s +=
+                        "<polyline class=\"corr\" stroke-width=\"\(Text.decimal((f.widthM ?? 0) * p.k, 1))\" points=\""
+                        + l.map { p.point($0[1], $0[0]) }.joined(separator: " ")
+                        + "\"><title>\(label)</title></polyline>"
                 }
             default:
                 for polygon in f.rings {
-                    let d = polygon.map { ring in "M" + ring.map { p.point($0[1], $0[0]) }.joined(separator: "L") + "Z" }.joined()
+                    let d = polygon.map { ring in "M" + ring.map { p.point($0[1], $0[0]) }.joined(separator: "L") + "Z"
+                    }.joined()
                     s += "<path class=\"fence\" fill-rule=\"evenodd\" d=\"\(d)\"><title>\(label)</title></path>"
                 }
             }
@@ -44,17 +50,21 @@ enum PageParts {
     static func markers(_ c: ExportContext, _ p: MapProjection) -> String {
         var s = "<g class=\"events\">"
         for e in c.events {
-            let x = p.x(e.lon), y = p.y(e.lat)
+            let x = p.x(e.lon)
+            let y = p.y(e.lat)
             let label = Text.xml(e.kind + (e.fence.map { " " + (e.name ?? $0) } ?? "") + " " + Clock.hm(e.time))
-            s += "<path class=\"ev\" d=\"M\(Text.decimal(x, 1)),\(Text.decimal(y - 5, 1))l5,5l-5,5l-5,-5z\"><title>\(label)</title></path>"
+            s +=
+                "<path class=\"ev\" d=\"M\(Text.decimal(x, 1)),\(Text.decimal(y - 5, 1))l5,5l-5,5l-5,-5z\"><title>\(label)</title></path>"
             s += "<text x=\"\(Text.decimal(x + 8, 1))\" y=\"\(Text.decimal(y + 16, 1))\">\(label)</text>"
         }
         s += "</g><g class=\"stops\">"
         for (n, st) in c.stops.enumerated() {
-            let x = p.x(st.at.lon), y = p.y(st.at.lat)
+            let x = p.x(st.at.lon)
+            let y = p.y(st.at.lat)
             let place = st.at.fences.isEmpty ? "" : " " + st.at.fences.joined(separator: ", ")
             let label = Text.xml("Stop \(n + 1)\(place) \(Clock.hm(st.arrival))–\(st.departure.map(Clock.hm) ?? "")")
-            s += "<circle class=\"stop\" cx=\"\(Text.decimal(x, 1))\" cy=\"\(Text.decimal(y, 1))\" r=\"6\"><title>\(label)</title></circle>"
+            s +=
+                "<circle class=\"stop\" cx=\"\(Text.decimal(x, 1))\" cy=\"\(Text.decimal(y, 1))\" r=\"6\"><title>\(label)</title></circle>"
             s += "<text x=\"\(Text.decimal(x + 10, 1))\" y=\"\(Text.decimal(y - 8, 1))\">\(label)</text>"
         }
         return s + "</g>\n"
@@ -63,18 +73,23 @@ enum PageParts {
     /// The title, north arrow, scale bar and speed legend: in the margins and the strip below
     /// the plot area, where the track never goes.
     static func furniture(title: String, _ p: MapProjection) -> String {
-        let w = MapProjection.width, h = MapProjection.height
+        let w = MapProjection.width
+        let h = MapProjection.height
         var s = "<text class=\"title\" x=\"12\" y=\"26\">\(Text.xml(title))</text>"
-        s += "<g class=\"north\" transform=\"translate(\(Text.decimal(w - 24, 0)),8)\"><path d=\"M0,0l7,22h-14z\" fill=\"#111\"/>"
+        s +=
+            "<g class=\"north\" transform=\"translate(\(Text.decimal(w - 24, 0)),8)\"><path d=\"M0,0l7,22h-14z\" fill=\"#111\"/>"
             + "<text x=\"0\" y=\"34\" text-anchor=\"middle\" font-weight=\"bold\">N</text></g>"
         let bar = p.scaleBar
-        s += "<g class=\"scale\" transform=\"translate(12,\(Text.decimal(h + 20, 0)))\">"
+        s +=
+            "<g class=\"scale\" transform=\"translate(12,\(Text.decimal(h + 20, 0)))\">"
             + "<rect width=\"\(Text.decimal(bar.units, 1))\" height=\"6\" fill=\"#111\"/>"
             + "<text x=\"0\" y=\"24\">0</text><text x=\"\(Text.decimal(bar.units, 1))\" y=\"24\" text-anchor=\"middle\">\(bar.label)</text></g>"
-        s += "<g class=\"legend\" transform=\"translate(\(Text.decimal(w - 560, 0)),\(Text.decimal(h + 14, 0)))\"><text x=\"0\" y=\"14\">km/h</text>"
+        s +=
+            "<g class=\"legend\" transform=\"translate(\(Text.decimal(w - 560, 0)),\(Text.decimal(h + 14, 0)))\"><text x=\"0\" y=\"14\">km/h</text>"
         for (i, label) in SpeedPalette.labels.enumerated() {
             let x = 48 + i * 84
-            s += "<rect x=\"\(x)\" y=\"4\" width=\"22\" height=\"12\" fill=\"\(SpeedPalette.colors[i])\"/>"
+            s +=
+                "<rect x=\"\(x)\" y=\"4\" width=\"22\" height=\"12\" fill=\"\(SpeedPalette.colors[i])\"/>"
                 + "<text x=\"\(x + 26)\" y=\"15\">\(label)</text>"
         }
         return s + "</g>\n"
@@ -83,21 +98,28 @@ enum PageParts {
     static func figures(_ c: ExportContext) -> String {
         func km(_ m: Double?) -> String { m.map { Text.decimal($0 / 1000, 2) } ?? "–" }
         func kmh(_ v: Double?) -> String { v.map { Text.decimal($0 * 3.6, 1) } ?? "–" }
-        func place(_ p: Place?) -> String { Text.xml(p.map { $0.fences.isEmpty ? "–" : $0.fences.joined(separator: ", ") } ?? "–") }
+        func place(_ p: Place?) -> String {
+            Text.xml(p.map { $0.fences.isEmpty ? "–" : $0.fences.joined(separator: ", ") } ?? "–")
+        }
         var s = "<main><p id=\"readout\"></p>"
-        s += "<p>\(c.bounds.points) track points, \(Timestamp.iso8601(c.bounds.first)) to \(Timestamp.iso8601(c.bounds.last)) (times in UTC).</p>"
-        s += "<h2>Trips</h2><div class=\"wide\"><table id=\"trips\"><tr><th>Trip</th><th>Start</th><th>End</th><th>From → to</th>"
+        s +=
+            "<p>\(c.bounds.points) track points, \(Timestamp.iso8601(c.bounds.first)) to \(Timestamp.iso8601(c.bounds.last)) (times in UTC).</p>"
+        s +=
+            "<h2>Trips</h2><div class=\"wide\"><table id=\"trips\"><tr><th>Trip</th><th>Start</th><th>End</th><th>From → to</th>"
             + "<th>km</th><th>Duration</th><th>Moving</th><th>Max km/h</th><th>Avg km/h</th></tr>"
         for t in c.trips {
-            s += "<tr><td>\(t.id)</td><td>\(Clock.hm(t.startedAt))</td><td>\(t.endedAt.map(Clock.hm) ?? "open")</td>"
+            s +=
+                "<tr><td>\(t.id)</td><td>\(Clock.hm(t.startedAt))</td><td>\(t.endedAt.map(Clock.hm) ?? "open")</td>"
                 + "<td>\(place(t.from)) → \(place(t.to))</td><td class=\"n\">\(km(t.traveledM))</td>"
                 + "<td>\(Clock.duration(t.durationS))</td><td>\(Clock.duration(t.movingS))</td>"
                 + "<td class=\"n\">\(kmh(t.maxSpeedMps))</td><td class=\"n\">\(kmh(t.avgSpeedMps))</td></tr>"
         }
-        s += "</table></div><h2>Stops</h2><div class=\"wide\"><table id=\"stops\"><tr><th>Stop</th><th>Place</th>"
+        s +=
+            "</table></div><h2>Stops</h2><div class=\"wide\"><table id=\"stops\"><tr><th>Stop</th><th>Place</th>"
             + "<th>Arrival</th><th>Departure</th><th>Duration</th></tr>"
         for (n, st) in c.stops.enumerated() {
-            s += "<tr><td>\(n + 1)</td><td>\(place(st.at))</td><td>\(Clock.hm(st.arrival))</td>"
+            s +=
+                "<tr><td>\(n + 1)</td><td>\(place(st.at))</td><td>\(Clock.hm(st.arrival))</td>"
                 + "<td>\(st.departure.map(Clock.hm) ?? "still there")</td><td>\(Clock.duration(st.durationS))</td></tr>"
         }
         return s + "</table></div><p>\(c.events.count) events marked ◆ on the map.</p></main>\n"

@@ -1,7 +1,8 @@
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackProtocol
 
 /// The map's projection, documented so that a reader (the tests, a user) can place a point
 /// without the page: equirectangular about the centre of the points' bounds,

@@ -46,10 +46,12 @@ struct SpeedProfile {
     }
 
     func svg(_ context: ExportContext) -> String {
-        let top = Self.top, bottom = Self.bottom
+        let top = Self.top
+        let bottom = Self.bottom
         let vmax = Self.ceiling(speed.compactMap { $0 }.max() ?? 0)
         func y(_ kmh: Double) -> Double { bottom - min(kmh, vmax) / vmax * (bottom - top) }
-        var s = "<svg id=\"profile\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Text.decimal(Self.width, 0)) "
+        var s =
+            "<svg id=\"profile\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Text.decimal(Self.width, 0)) "
             + "\(Text.decimal(Self.height, 0))\" data-t0=\"\(Text.decimal(first, 3))\" data-t1=\"\(Text.decimal(last, 3))\" "
             + "data-x0=\"\(Text.decimal(Self.x0, 0))\" data-x1=\"\(Text.decimal(Self.x1, 0))\" role=\"img\" aria-label=\"Speed profile\">"
             + "<style>text{font:12px sans-serif;fill:#333}.band{fill:#e8eef7}.ax{stroke:#999;stroke-width:1}"
@@ -57,22 +59,27 @@ struct SpeedProfile {
         for t in context.trips {
             guard let a = Timestamp.parse(t.startedAt) else { continue }
             let b = t.endedAt.flatMap(Timestamp.parse) ?? last
-            let xa = max(x(a), Self.x0), xb = min(x(b), Self.x1)
+            let xa = max(x(a), Self.x0)
+            let xb = min(x(b), Self.x1)
             guard xb > xa else { continue }
-            s += "<rect class=\"band\" x=\"\(Text.decimal(xa, 1))\" y=\"\(top)\" width=\"\(Text.decimal(xb - xa, 1))\" "
+            s +=
+                "<rect class=\"band\" x=\"\(Text.decimal(xa, 1))\" y=\"\(top)\" width=\"\(Text.decimal(xb - xa, 1))\" "
                 + "height=\"\(bottom - top)\"/><text x=\"\(Text.decimal(xa + 3, 1))\" y=\"\(top + 12)\">Trip \(t.id)</text>"
         }
         for v in [0, vmax / 2, vmax] {
-            s += "<line class=\"ax\" x1=\"\(Self.x0)\" x2=\"\(Self.x1)\" y1=\"\(Text.decimal(y(v), 1))\" y2=\"\(Text.decimal(y(v), 1))\"/>"
+            s +=
+                "<line class=\"ax\" x1=\"\(Self.x0)\" x2=\"\(Self.x1)\" y1=\"\(Text.decimal(y(v), 1))\" y2=\"\(Text.decimal(y(v), 1))\"/>"
                 + "<text x=\"\(Self.x0 - 6)\" y=\"\(Text.decimal(y(v) + 4, 1))\" text-anchor=\"end\">\(Text.decimal(v, 0))</text>"
         }
         s += "<text x=\"4\" y=\"\(top - 4)\">km/h</text>"
         s += polylines(speed.map { $0.map(y) }, cls: "sp")
-        let lows = altLow.compactMap { $0 }, highs = altHigh.compactMap { $0 }
+        let lows = altLow.compactMap { $0 }
+        let highs = altHigh.compactMap { $0 }
         if let lo = lows.min(), let hi = highs.max() {
             let span = max(hi - lo, 1)
             s += polylines(altHigh.map { $0.map { bottom - ($0 - lo) / span * (bottom - top) } }, cls: "alt")
-            s += "<text x=\"\(Self.x1 + 4)\" y=\"\(top + 4)\">\(Text.decimal(hi, 0)) m</text>"
+            s +=
+                "<text x=\"\(Self.x1 + 4)\" y=\"\(top + 4)\">\(Text.decimal(hi, 0)) m</text>"
                 + "<text x=\"\(Self.x1 + 4)\" y=\"\(bottom)\">\(Text.decimal(lo, 0)) m</text>"
         }
         s += ticks() + "<line id=\"cursor\" class=\"ax\" x1=\"-10\" x2=\"-10\" y1=\"\(top)\" y2=\"\(bottom)\"/></svg>\n"
@@ -81,7 +88,8 @@ struct SpeedProfile {
 
     /// One polyline per run of the track: a segment's break is a gap here.
     private func polylines(_ ys: [Double?], cls: String) -> String {
-        var s = "", run: [String] = []
+        var s = ""
+        var run: [String] = []
         func end() {
             if run.count >= 2 { s += "<polyline class=\"\(cls)\" points=\"\(run.joined(separator: " "))\"/>" }
             run = []
@@ -98,14 +106,18 @@ struct SpeedProfile {
     /// Time ticks (UTC) at a round step giving 4 to 10 of them.
     private func ticks() -> String {
         let span = last - first
-        let step = [60.0, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172_800, 604_800]
+        let step =
+            [60.0, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172_800, 604_800]
             .first { span / $0 <= 10 } ?? 2_592_000
-        var t = (first / step).rounded(.up) * step, s = "<line class=\"ax\" x1=\"\(Self.x0)\" x2=\"\(Self.x1)\" "
+        var t = (first / step).rounded(.up) * step
+        var s =
+            "<line class=\"ax\" x1=\"\(Self.x0)\" x2=\"\(Self.x1)\" "
             + "y1=\"\(Self.bottom)\" y2=\"\(Self.bottom)\"/>"
         while t <= last {
             let iso = Timestamp.iso8601(t)
             let label = step >= 86400 ? String(iso.prefix(10)) : Clock.hm(iso)
-            s += "<line class=\"ax\" x1=\"\(Text.decimal(x(t), 1))\" x2=\"\(Text.decimal(x(t), 1))\" y1=\"\(Self.bottom)\" "
+            s +=
+                "<line class=\"ax\" x1=\"\(Text.decimal(x(t), 1))\" x2=\"\(Text.decimal(x(t), 1))\" y1=\"\(Self.bottom)\" "
                 + "y2=\"\(Self.bottom + 5)\"/><text x=\"\(Text.decimal(x(t), 1))\" y=\"\(Self.bottom + 18)\" "
                 + "text-anchor=\"middle\">\(label)</text>"
             t += step

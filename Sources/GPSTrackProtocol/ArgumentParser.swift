@@ -39,7 +39,10 @@ public struct ArgumentParser: Sendable {
                 result.positionals.append(arg)
                 continue
             }
-            if arg == "--" { optionsEnded = true; continue }
+            if arg == "--" {
+                optionsEnded = true
+                continue
+            }
             var name = String(arg.dropFirst(2))
             var value: String?
             if let eq = name.firstIndex(of: "=") {

@@ -1,4 +1,3 @@
-
 /// A request on the control socket: one JSON object per line, `{"cmd":"status"}`.
 public enum ControlRequest: Sendable, Equatable {
     case status
@@ -31,7 +30,9 @@ public enum ControlRequest: Sendable, Equatable {
         switch self {
         case .status: o.add("cmd", "status")
         case .fences: o.add("cmd", "fences")
-        case .state(let fence): o.add("cmd", "state"); o.add("fence", fence)
+        case .state(let fence):
+            o.add("cmd", "state")
+            o.add("fence", fence)
         case .start: o.add("cmd", "start")
         case .stop: o.add("cmd", "stop")
         case .reset: o.add("cmd", "reset")
@@ -39,7 +40,9 @@ public enum ControlRequest: Sendable, Equatable {
         case .watch: o.add("cmd", "watch")
         case .trips: o.add("cmd", "trips")
         case .stops: o.add("cmd", "stops")
-        case .guard(let on): o.add("cmd", "guard"); o.add("on", on)
+        case .guard(let on):
+            o.add("cmd", "guard")
+            o.add("on", on)
         case .events(let since, let fence):
             o.add("cmd", "events")
             if let since { o.add("since", Timestamp.iso8601(since)) }
@@ -81,9 +84,11 @@ public enum ControlRequest: Sendable, Equatable {
         guard case .object(let o) = value else { return .failure(.init("a request is a JSON object")) }
         guard let cmdValue = o["cmd"] else { return .failure(.init("missing \"cmd\"")) }
         guard let cmd = cmdValue.string else { return .failure(.init("\"cmd\" must be a string")) }
-        let fields: [String: Set<String>] = ["state": ["fence"], "events": ["since", "fence"], "guard": ["on"],
-                                             "export": ["format", "trip", "since", "until"], "steps": ["since"],
-                                             "export_page": ["trip", "since", "until", "after", "limit"]]
+        let fields: [String: Set<String>] = [
+            "state": ["fence"], "events": ["since", "fence"], "guard": ["on"],
+            "export": ["format", "trip", "since", "until"], "steps": ["since"],
+            "export_page": ["trip", "since", "until", "after", "limit"],
+        ]
         let allowed = (fields[cmd] ?? []).union(["cmd"])
         func time(_ key: String) -> Result<Double?, ControlError> {
             guard let v = o[key] else { return .success(nil) }
@@ -121,17 +126,23 @@ public enum ControlRequest: Sendable, Equatable {
             if let f = o["format"], f.string != "gpx" { return .failure(.init("\"format\" must be \"gpx\"")) }
             var trip: Int64?
             if let t = o["trip"] {
-                guard let n = t.number, n == n.rounded(), n >= 1, n < 1e15 else { return .failure(.init("\"trip\" must be a trip id")) }
+                guard let n = t.number, n == n.rounded(), n >= 1, n < 1e15 else {
+                    return .failure(.init("\"trip\" must be a trip id"))
+                }
                 trip = Int64(n)
             }
             switch (time("since"), time("until")) {
             case (.failure(let e), _), (_, .failure(let e)): return .failure(e)
-            case (.success(let since), .success(let until)): return .success(.export(trip: trip, since: since, until: until))
+            case (.success(let since), .success(let until)):
+                return .success(.export(trip: trip, since: since, until: until))
             }
         case "export_page":
             return exportPage(o, time)
         default:
-            return .failure(.init("unknown cmd \"\(cmd.prefix(64))\" (status, fences, state, start, stop, reset, reload, watch, trips, stops, guard, events, export, export_page, steps)"))
+            return .failure(
+                .init(
+                    "unknown cmd \"\(cmd.prefix(64))\" (status, fences, state, start, stop, reset, reload, watch, trips, stops, guard, events, export, export_page, steps)"
+                ))
         }
     }
 }
@@ -139,23 +150,32 @@ public enum ControlRequest: Sendable, Equatable {
 extension ControlRequest {
     /// `export_page`'s fields read: a trip id, times, the cursor (a point's id) and the page's
     /// size (at most `ExportPage.limit`, the default).
-    static func exportPage(_ o: [String: JSONValue],
-                           _ time: (String) -> Result<Double?, ControlError>) -> Result<ControlRequest, ControlError> {
+    static func exportPage(
+        _ o: [String: JSONValue],
+        _ time: (String) -> Result<Double?, ControlError>
+    ) -> Result<ControlRequest, ControlError> {
         func id(_ key: String) -> Result<Int?, ControlError> {
             guard let v = o[key] else { return .success(nil) }
-            guard let n = v.number, n == n.rounded(), n >= 0, n < 1e15 else { return .failure(.init("\"\(key)\" must be an id")) }
+            guard let n = v.number, n == n.rounded(), n >= 0, n < 1e15 else {
+                return .failure(.init("\"\(key)\" must be an id"))
+            }
             return .success(Int(n))
         }
         if case .failure(let e) = id("limit") { return .failure(e) }
         let limit = (try? id("limit").get()) ?? nil
         if let limit, limit < 1 { return .failure(.init("\"limit\" must be 1 or more")) }
         switch (id("trip"), id("after"), time("since"), time("until")) {
-        case (.failure(let e), _, _, _), (_, .failure(let e), _, _), (_, _, .failure(let e), _), (_, _, _, .failure(let e)):
+        case (.failure(let e), _, _, _), (_, .failure(let e), _, _), (_, _, .failure(let e), _),
+            (_, _, _, .failure(let e)):
             return .failure(e)
         case (.success(let trip), .success(let after), .success(let since), .success(let until)):
             if trip == 0 { return .failure(.init("\"trip\" must be a trip id")) }
-            if trip != nil && (since != nil || until != nil) { return .failure(.init("\"trip\" or \"since\"/\"until\", not both")) }
-            return .success(.exportPage(ExportScope(trip: trip.map(Int64.init), since: since, until: until), after: after, limit: limit))
+            if trip != nil && (since != nil || until != nil) {
+                return .failure(.init("\"trip\" or \"since\"/\"until\", not both"))
+            }
+            return .success(
+                .exportPage(
+                    ExportScope(trip: trip.map(Int64.init), since: since, until: until), after: after, limit: limit))
         }
     }
 }

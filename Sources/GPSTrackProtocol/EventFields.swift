@@ -16,7 +16,10 @@ extension EventLine {
         /// True, and present only then, for a crossing found between two fixes.
         @Omitted public var crossed: Bool?
 
-        public init(fence: String, name: String?, state: String? = nil, time: String, lat: Double?, lon: Double?, crossed: Bool? = nil) {
+        public init(
+            fence: String, name: String?, state: String? = nil, time: String, lat: Double?, lon: Double?,
+            crossed: Bool? = nil
+        ) {
             self.fence = fence
             self.name = name
             self.state = state
@@ -73,8 +76,10 @@ extension EventLine {
         public var maxSpeedMps: Double
         public var avgSpeedMps: Double
 
-        public init(trip: Int, start: String, end: String, from: Place, to: Place, traveledM: Double, straightLineM: Double,
-                    durationS: Double, movingS: Double, maxSpeedMps: Double, avgSpeedMps: Double) {
+        public init(
+            trip: Int, start: String, end: String, from: Place, to: Place, traveledM: Double, straightLineM: Double,
+            durationS: Double, movingS: Double, maxSpeedMps: Double, avgSpeedMps: Double
+        ) {
             self.trip = trip
             self.start = start
             self.end = end
@@ -89,8 +94,13 @@ extension EventLine {
         }
 
         enum CodingKeys: String, CodingKey {
-            case trip, start, end, from, to, traveledM = "traveled_m", straightLineM = "straight_line_m"
-            case durationS = "duration_s", movingS = "moving_s", maxSpeedMps = "max_speed_mps", avgSpeedMps = "avg_speed_mps"
+            case trip, start, end, from, to
+            case traveledM = "traveled_m"
+            case straightLineM = "straight_line_m"
+            case durationS = "duration_s"
+            case movingS = "moving_s"
+            case maxSpeedMps = "max_speed_mps"
+            case avgSpeedMps = "avg_speed_mps"
         }
     }
 
@@ -99,9 +109,15 @@ extension EventLine {
         public var time: String?
         public var traveledM: Double
 
-        public init(time: String?, traveledM: Double) { self.time = time; self.traveledM = traveledM }
+        public init(time: String?, traveledM: Double) {
+            self.time = time
+            self.traveledM = traveledM
+        }
 
-        enum CodingKeys: String, CodingKey { case time, traveledM = "traveled_m" }
+        enum CodingKeys: String, CodingKey {
+            case time
+            case traveledM = "traveled_m"
+        }
     }
 
     /// `guard_armed`: the parked guard's centre and radius.
@@ -118,7 +134,10 @@ extension EventLine {
             self.radiusM = radiusM
         }
 
-        enum CodingKeys: String, CodingKey { case time, lat, lon, radiusM = "radius_m" }
+        enum CodingKeys: String, CodingKey {
+            case time, lat, lon
+            case radiusM = "radius_m"
+        }
     }
 
     /// `guard_breach`: a fix this far from where the vehicle was parked.
@@ -138,7 +157,11 @@ extension EventLine {
             self.parked = parked
         }
 
-        enum CodingKeys: String, CodingKey { case time, lat, lon, distanceM = "distance_m", parked }
+        enum CodingKeys: String, CodingKey {
+            case time, lat, lon
+            case distanceM = "distance_m"
+            case parked
+        }
     }
 
     /// `overspeed_start`: time is when the excess began.
@@ -157,7 +180,11 @@ extension EventLine {
             self.speedMps = speedMps
         }
 
-        enum CodingKeys: String, CodingKey { case time, lat, lon, limitKmh = "limit_kmh", speedMps = "speed_mps" }
+        enum CodingKeys: String, CodingKey {
+            case time, lat, lon
+            case limitKmh = "limit_kmh"
+            case speedMps = "speed_mps"
+        }
     }
 
     /// `overspeed_end`: the excess over, with its top speed, length and distance.
@@ -170,7 +197,10 @@ extension EventLine {
         public var durationS: Double
         public var distanceM: Double
 
-        public init(time: String, lat: Double, lon: Double, limitKmh: Double, maxSpeedMps: Double, durationS: Double, distanceM: Double) {
+        public init(
+            time: String, lat: Double, lon: Double, limitKmh: Double, maxSpeedMps: Double, durationS: Double,
+            distanceM: Double
+        ) {
             self.time = time
             self.lat = lat
             self.lon = lon
@@ -181,7 +211,11 @@ extension EventLine {
         }
 
         enum CodingKeys: String, CodingKey {
-            case time, lat, lon, limitKmh = "limit_kmh", maxSpeedMps = "max_speed_mps", durationS = "duration_s", distanceM = "distance_m"
+            case time, lat, lon
+            case limitKmh = "limit_kmh"
+            case maxSpeedMps = "max_speed_mps"
+            case durationS = "duration_s"
+            case distanceM = "distance_m"
         }
     }
 

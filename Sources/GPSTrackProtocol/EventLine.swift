@@ -63,8 +63,9 @@ public struct EventLine: Codable, Sendable, Equatable {
             "state": { decoder in
                 let f = try FenceChange(from: decoder)
                 guard f.state != nil else {
-                    throw ReplyDecoder.ReplyError(path: ReplyDecoder.path(decoder.codingPath + [FenceChange.CodingKeys.state]),
-                                                  reason: "is missing")
+                    throw ReplyDecoder.ReplyError(
+                        path: ReplyDecoder.path(decoder.codingPath + [FenceChange.CodingKeys.state]),
+                        reason: "is missing")
                 }
                 return .state(f)
             },
@@ -110,8 +111,9 @@ public struct EventLine: Codable, Sendable, Equatable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let name = try c.decode(String.self, forKey: .event)
         guard let read = Body.readers[name] else {
-            throw ReplyDecoder.ReplyError(path: ReplyDecoder.path(decoder.codingPath + [CodingKeys.event]),
-                                          reason: "is not a tracking event: \(JSONObject.quote(name))")
+            throw ReplyDecoder.ReplyError(
+                path: ReplyDecoder.path(decoder.codingPath + [CodingKeys.event]),
+                reason: "is not a tracking event: \(JSONObject.quote(name))")
         }
         body = try read(decoder)
         seq = try c.decode(Int.self, forKey: .seq)
@@ -129,7 +131,9 @@ public enum WatchLine: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let name = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .event)
-        self = EventLine.Body.names.contains(name) ? .event(try EventLine(from: decoder)) : .notice(try NoticeLine(from: decoder))
+        self =
+            EventLine.Body.names.contains(name)
+            ? .event(try EventLine(from: decoder)) : .notice(try NoticeLine(from: decoder))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -149,7 +153,10 @@ public struct NoticeLine: Codable, Sendable, Equatable {
     public struct Field: Sendable, Equatable {
         public var name: String
         public var value: String
-        public init(_ name: String, _ value: String) { self.name = name; self.value = value }
+        public init(_ name: String, _ value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
     public var event: String

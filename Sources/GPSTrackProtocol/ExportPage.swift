@@ -41,8 +41,10 @@ public struct ExportPoint: Codable, Sendable, Equatable {
     /// The first point of a track segment (see `ExportPage.gapS`).
     public var segment: Bool
 
-    public init(id: Int, time: Double, lat: Double, lon: Double, alt: Double?, eph: Double?, mode: Int,
-                speedMps: Double?, courseDeg: Double?, segment: Bool) {
+    public init(
+        id: Int, time: Double, lat: Double, lon: Double, alt: Double?, eph: Double?, mode: Int,
+        speedMps: Double?, courseDeg: Double?, segment: Bool
+    ) {
         self.id = id
         self.time = time
         self.lat = lat
@@ -56,7 +58,12 @@ public struct ExportPoint: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, time = "t", lat, lon, alt, eph, mode, speedMps = "speed_mps", courseDeg = "course_deg", segment = "seg"
+        case id
+        case time = "t"
+        case lat, lon, alt, eph, mode
+        case speedMps = "speed_mps"
+        case courseDeg = "course_deg"
+        case segment = "seg"
     }
 }
 
@@ -99,7 +106,10 @@ public struct ExportFence: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, kind, lat, lon, radiusM = "radius_m", widthM = "width_m", rings
+        case id, name, kind, lat, lon
+        case radiusM = "radius_m"
+        case widthM = "width_m"
+        case rings
     }
 }
 
@@ -114,8 +124,10 @@ public struct ExportBounds: Codable, Sendable, Equatable {
     public var maxLon: Double
     public var minAlt: Double?
     public var maxAlt: Double?
-    public init(points: Int, first: Double, last: Double, minLat: Double, maxLat: Double, minLon: Double, maxLon: Double,
-                minAlt: Double?, maxAlt: Double?) {
+    public init(
+        points: Int, first: Double, last: Double, minLat: Double, maxLat: Double, minLon: Double, maxLon: Double,
+        minAlt: Double?, maxAlt: Double?
+    ) {
         self.points = points
         self.first = first
         self.last = last
@@ -128,8 +140,13 @@ public struct ExportBounds: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case points, first, last, minLat = "min_lat", maxLat = "max_lat", minLon = "min_lon", maxLon = "max_lon"
-        case minAlt = "min_alt", maxAlt = "max_alt"
+        case points, first, last
+        case minLat = "min_lat"
+        case maxLat = "max_lat"
+        case minLon = "min_lon"
+        case maxLon = "max_lon"
+        case minAlt = "min_alt"
+        case maxAlt = "max_alt"
     }
 }
 
@@ -141,7 +158,8 @@ public struct ExportContext: Codable, Sendable, Equatable {
     public var events: [ExportEvent]
     public var fences: [ExportFence]
     public var bounds: ExportBounds
-    public init(trips: [AutoTrip], stops: [StopRow], events: [ExportEvent], fences: [ExportFence], bounds: ExportBounds) {
+    public init(trips: [AutoTrip], stops: [StopRow], events: [ExportEvent], fences: [ExportFence], bounds: ExportBounds)
+    {
         self.trips = trips
         self.stops = stops
         self.events = events

@@ -5,8 +5,10 @@ extension JSONValue {
     /// tree at a time, not all of them at once. `begin` is called where that array starts, again
     /// if the name repeats (as in `parse`, the last one counts: start over). The value returned
     /// is the document with that member's array empty.
-    public static func parse(_ bytes: [UInt8], streaming key: String, begin: @escaping () -> Void,
-                             element: @escaping (JSONValue) -> Void) throws(ParseError) -> JSONValue {
+    public static func parse(
+        _ bytes: [UInt8], streaming key: String, begin: @escaping () -> Void,
+        element: @escaping (JSONValue) -> Void
+    ) throws(ParseError) -> JSONValue {
         try bytes.withUnsafeBufferPointer { (buf) throws(ParseError) -> JSONValue in
             var p = JSONParser(buf)
             p.skipSpace()

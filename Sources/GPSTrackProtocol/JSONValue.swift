@@ -42,9 +42,18 @@ public enum JSONValue: Sendable, Equatable {
         return nil
     }
 
-    public var string: String? { if case .string(let s) = self { return s }; return nil }
-    public var number: Double? { if case .number(let n) = self { return n }; return nil }
-    public var array: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
+    public var string: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+    public var number: Double? {
+        if case .number(let n) = self { return n }
+        return nil
+    }
+    public var array: [JSONValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
 }
 
 /// The parser behind `JSONValue.parse` (internal: `parse(_:streaming:begin:element:)` shares it).
@@ -66,9 +75,15 @@ struct JSONParser {
         case UInt8(ascii: "{"): return try object(depth: depth + 1)
         case UInt8(ascii: "["): return try array(depth: depth + 1)
         case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
         default: throw fail("unexpected character")
         }
@@ -88,28 +103,42 @@ struct JSONParser {
         i += 1
         var out: [JSONValue] = []
         skipSpace()
-        if i < b.count, b[i] == UInt8(ascii: "]") { i += 1; return .array(out) }
+        if i < b.count, b[i] == UInt8(ascii: "]") {
+            i += 1
+            return .array(out)
+        }
         while true {
             skipSpace()
             let element = try value(depth: depth)
             if let each { each(element) } else { out.append(element) }
             skipSpace()
             guard i < b.count else { throw fail("unexpected end") }
-            if b[i] == UInt8(ascii: ",") { i += 1; continue }
-            if b[i] == UInt8(ascii: "]") { i += 1; return .array(out) }
+            if b[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            if b[i] == UInt8(ascii: "]") {
+                i += 1
+                return .array(out)
+            }
             throw fail("expected ',' or ']'")
         }
     }
 
     /// An object; an array under the name `streamed` (at this level only) goes element by
     /// element to `each`, after `begin`, and stays in the object as an empty array.
-    mutating func object(depth: Int, streamed: String? = nil, begin: (() -> Void)? = nil,
-                         each: ((JSONValue) -> Void)? = nil) throws(JSONValue.ParseError) -> JSONValue {
+    mutating func object(
+        depth: Int, streamed: String? = nil, begin: (() -> Void)? = nil,
+        each: ((JSONValue) -> Void)? = nil
+    ) throws(JSONValue.ParseError) -> JSONValue {
         guard depth <= JSONValue.maxDepth else { throw fail("nested too deeply") }
         i += 1
         var out: [String: JSONValue] = [:]
         skipSpace()
-        if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object(out) }
+        if i < b.count, b[i] == UInt8(ascii: "}") {
+            i += 1
+            return .object(out)
+        }
         while true {
             skipSpace()
             guard i < b.count, b[i] == UInt8(ascii: "\"") else { throw fail("expected a name") }
@@ -126,8 +155,14 @@ struct JSONParser {
             }
             skipSpace()
             guard i < b.count else { throw fail("unexpected end") }
-            if b[i] == UInt8(ascii: ",") { i += 1; continue }
-            if b[i] == UInt8(ascii: "}") { i += 1; return .object(out) }
+            if b[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            if b[i] == UInt8(ascii: "}") {
+                i += 1
+                return .object(out)
+            }
             throw fail("expected ',' or '}'")
         }
     }
@@ -158,7 +193,11 @@ struct JSONParser {
                 return s
             }
             guard c >= 0x20 else { throw fail("control character in a string") }
-            if c != UInt8(ascii: "\\") { bytes.append(c); i += 1; continue }
+            if c != UInt8(ascii: "\\") {
+                bytes.append(c)
+                i += 1
+                continue
+            }
             i += 1
             guard i < b.count else { break }
             let e = b[i]
@@ -210,7 +249,11 @@ struct JSONParser {
         return v
     }
 
-    private static let exact: [Double] = (0...22).map { k in var p = 1.0; for _ in 0..<k { p *= 10 }; return p }
+    private static let exact: [Double] = (0...22).map { k in
+        var p = 1.0
+        for _ in 0..<k { p *= 10 }
+        return p
+    }
 
     /// A number by the JSON grammar. Up to 15 significant digits and a power of ten up to 22
     /// (most coordinates) are exact in one multiplication or division (Clinger's fast path);
@@ -218,7 +261,10 @@ struct JSONParser {
     mutating func number() throws(JSONValue.ParseError) -> Double {
         let start = i
         var negative = false
-        if b[i] == UInt8(ascii: "-") { negative = true; i += 1 }
+        if b[i] == UInt8(ascii: "-") {
+            negative = true
+            i += 1
+        }
         guard i < b.count, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") else { throw fail("invalid number") }
         var mantissa: UInt64 = 0
         var digits = 0
@@ -227,13 +273,20 @@ struct JSONParser {
             i += 1
         } else {
             while i < b.count, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") {
-                if digits < 19 { mantissa = mantissa * 10 + UInt64(b[i] - UInt8(ascii: "0")); if mantissa > 0 { digits += 1 } } else { scale += 1 }
+                if digits < 19 {
+                    mantissa = mantissa * 10 + UInt64(b[i] - UInt8(ascii: "0"))
+                    if mantissa > 0 { digits += 1 }
+                } else {
+                    scale += 1
+                }
                 i += 1
             }
         }
         if i < b.count, b[i] == UInt8(ascii: ".") {
             i += 1
-            guard i < b.count, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") else { throw fail("invalid number") }
+            guard i < b.count, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") else {
+                throw fail("invalid number")
+            }
             while i < b.count, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") {
                 if digits < 19 {
                     mantissa = mantissa * 10 + UInt64(b[i] - UInt8(ascii: "0"))
@@ -248,10 +301,19 @@ struct JSONParser {
         if i < b.count, b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E") {
             i += 1
             var sign = 1
-            if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") { if b[i] == UInt8(ascii: "-") { sign = -1 }; i += 1 }
-            guard i < b.count, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") else { throw fail("invalid number") }
+            if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
+                if b[i] == UInt8(ascii: "-") { sign = -1 }
+                i += 1
+            }
+            guard i < b.count, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") else {
+                throw fail("invalid number")
+            }
             while i < b.count, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") {
-                if exponent < 100_000 { exponent = exponent * 10 + Int(b[i] - UInt8(ascii: "0")) } else { exponentOK = false }
+                if exponent < 100_000 {
+                    exponent = exponent * 10 + Int(b[i] - UInt8(ascii: "0"))
+                } else {
+                    exponentOK = false
+                }
                 i += 1
             }
             exponent *= sign

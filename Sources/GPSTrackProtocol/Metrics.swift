@@ -22,7 +22,9 @@ public enum Metrics {
 
         // A receiver's series carry its device and vanish with its fix.
         let device = ["device": s.gpsd.device ?? ""]
-        m.family("gpstrackd_fix_mode", .gauge, "gpsd's fix mode of the last accepted fix: 2 (2D) or 3 (3D); 0 without a fix.")
+        m.family(
+            "gpstrackd_fix_mode", .gauge, "gpsd's fix mode of the last accepted fix: 2 (2D) or 3 (3D); 0 without a fix."
+        )
         m.sample("gpstrackd_fix_mode", device, Double(s.fix?.mode ?? 0))
         if let fix = s.fix {
             if let age = fix.ageS {
@@ -38,14 +40,18 @@ public enum Metrics {
         if let sky = s.sky {
             let labels = ["device": sky.device ?? ""]
             if let used = sky.satellitesUsed, let seen = sky.satellitesSeen {
-                m.family("gpstrackd_satellites_used", .gauge, "Satellites in the followed receiver's solution (gpsd's SKY).")
+                m.family(
+                    "gpstrackd_satellites_used", .gauge, "Satellites in the followed receiver's solution (gpsd's SKY).")
                 m.sample("gpstrackd_satellites_used", labels, Double(used))
                 m.family("gpstrackd_satellites_seen", .gauge, "Satellites the followed receiver sees (gpsd's SKY).")
                 m.sample("gpstrackd_satellites_seen", labels, Double(seen))
             }
-            let dops = [("hdop", sky.hdop), ("pdop", sky.pdop), ("vdop", sky.vdop)].compactMap { k, v in v.map { (k, $0) } }
+            let dops = [("hdop", sky.hdop), ("pdop", sky.pdop), ("vdop", sky.vdop)].compactMap { k, v in
+                v.map { (k, $0) }
+            }
             if !dops.isEmpty {
-                m.family("gpstrackd_dop", .gauge, "The followed receiver's dilutions of precision (kind hdop, pdop, vdop).")
+                m.family(
+                    "gpstrackd_dop", .gauge, "The followed receiver's dilutions of precision (kind hdop, pdop, vdop).")
                 for (kind, v) in dops { m.sample("gpstrackd_dop", ["device": sky.device ?? "", "kind": kind], v) }
             }
         }
@@ -64,9 +70,14 @@ public enum Metrics {
             m.family("gpstrackd_receiver_fix_mode", .gauge, "Each receiver's last fix mode (1 no fix, 2, 3).")
             for r in s.receivers { m.sample("gpstrackd_receiver_fix_mode", ["device": r.path], Double(r.mode)) }
             m.family("gpstrackd_receiver_error_meters", .gauge, "Each receiver's last horizontal error estimate.")
-            for r in s.receivers { if let eph = r.eph { m.sample("gpstrackd_receiver_error_meters", ["device": r.path], eph) } }
-            m.family("gpstrackd_receiver_ignored_fixes_total", .counter, "Each receiver's fixes the tracker did not follow.")
-            for r in s.receivers { m.sample("gpstrackd_receiver_ignored_fixes_total", ["device": r.path], Double(r.ignored)) }
+            for r in s.receivers {
+                if let eph = r.eph { m.sample("gpstrackd_receiver_error_meters", ["device": r.path], eph) }
+            }
+            m.family(
+                "gpstrackd_receiver_ignored_fixes_total", .counter, "Each receiver's fixes the tracker did not follow.")
+            for r in s.receivers {
+                m.sample("gpstrackd_receiver_ignored_fixes_total", ["device": r.path], Double(r.ignored))
+            }
         }
 
         m.family("gpstrackd_fixes_total", .counter, "Fixes judged, by outcome and (when rejected) reason.")
@@ -77,12 +88,15 @@ public enum Metrics {
         m.family("gpstrackd_fixes_delivered_total", .counter, "Accepted fixes that moved the odometer's position on.")
         m.sample("gpstrackd_fixes_delivered_total", [:], Double(s.counters.fixesDelivered))
 
-        m.family("gpstrackd_odometer_meters", .gauge, "The trip counter's traveled distance (reset by gpstrackctl reset).")
+        m.family(
+            "gpstrackd_odometer_meters", .gauge, "The trip counter's traveled distance (reset by gpstrackctl reset).")
         m.sample("gpstrackd_odometer_meters", [:], s.trip.traveledM)
         m.family("gpstrackd_straight_line_meters", .gauge, "The trip counter's distance from its start.")
         m.sample("gpstrackd_straight_line_meters", [:], s.trip.straightLineM)
         if let today = s.today {
-            m.family("gpstrackd_distance_today_meters", .gauge, "Traveled on the last fix's local day (since its midnight or the start).")
+            m.family(
+                "gpstrackd_distance_today_meters", .gauge,
+                "Traveled on the last fix's local day (since its midnight or the start).")
             m.sample("gpstrackd_distance_today_meters", [:], today.traveledM)
         }
         if let current = s.currentTrip {
@@ -97,7 +111,9 @@ public enum Metrics {
         }
         if let g = s.guard {
             m.family("gpstrackd_guard", .gauge, "1 for the parked guard's state (off, waiting, armed).")
-            for state in ["off", "waiting", "armed"] { m.sample("gpstrackd_guard", ["state": state], g.state == state ? 1 : 0) }
+            for state in ["off", "waiting", "armed"] {
+                m.sample("gpstrackd_guard", ["state": state], g.state == state ? 1 : 0)
+            }
         }
 
         m.family("gpstrackd_fences", .gauge, "Fences by state.")
@@ -111,8 +127,11 @@ public enum Metrics {
         // The kinds alerts watch are there at 0 before the first: increase() needs a sample before it.
         var events = s.eventsTotal.counts
         for kind in seededEventKinds where events[kind] == nil { events[kind] = 0 }
-        m.family("gpstrackd_events_total", .counter, "Events the tracker journaled since the start, by GPSTRACK_EVENT name.")
-        for (kind, n) in events.sorted(by: { $0.key < $1.key }) { m.sample("gpstrackd_events_total", ["kind": kind], Double(n)) }
+        m.family(
+            "gpstrackd_events_total", .counter, "Events the tracker journaled since the start, by GPSTRACK_EVENT name.")
+        for (kind, n) in events.sorted(by: { $0.key < $1.key }) {
+            m.sample("gpstrackd_events_total", ["kind": kind], Double(n))
+        }
         m.family("gpstrackd_event_sequence", .gauge, "The last event's sequence number (it only grows).")
         m.sample("gpstrackd_event_sequence", [:], Double(s.seq))
 
@@ -128,11 +147,17 @@ public enum Metrics {
             for (name, u) in uplinks { m.sample("gpstrackd_uplink_connected", ["uplink": name], u.connected ? 1 : 0) }
             m.family("gpstrackd_outbox_messages", .gauge, "Messages stored and not yet confirmed by the server.")
             for (name, u) in uplinks { m.sample("gpstrackd_outbox_messages", ["uplink": name], Double(u.queued)) }
-            m.family("gpstrackd_outbox_oldest_age_seconds", .gauge, "How long the oldest waiting message has waited; 0 with none.")
-            for (name, u) in uplinks { m.sample("gpstrackd_outbox_oldest_age_seconds", ["uplink": name], u.oldestAgeS ?? 0) }
+            m.family(
+                "gpstrackd_outbox_oldest_age_seconds", .gauge,
+                "How long the oldest waiting message has waited; 0 with none.")
+            for (name, u) in uplinks {
+                m.sample("gpstrackd_outbox_oldest_age_seconds", ["uplink": name], u.oldestAgeS ?? 0)
+            }
             let confirmed = uplinks.compactMap { name, u in u.lastSuccess.flatMap(Timestamp.parse).map { (name, $0) } }
             if !confirmed.isEmpty {
-                m.family("gpstrackd_uplink_last_success_seconds", .gauge, "When the server last confirmed a message, Unix time.")
+                m.family(
+                    "gpstrackd_uplink_last_success_seconds", .gauge,
+                    "When the server last confirmed a message, Unix time.")
                 for (name, t) in confirmed { m.sample("gpstrackd_uplink_last_success_seconds", ["uplink": name], t) }
             }
         }
@@ -176,7 +201,9 @@ public enum Metrics {
         mutating func sample(_ name: String, _ labels: [String: String], _ value: Double) {
             text += name
             if !labels.isEmpty {
-                text += "{" + labels.sorted { $0.key < $1.key }.map { "\($0.key)=\"\(Self.escaped($0.value))\"" }
+                text +=
+                    "{"
+                    + labels.sorted { $0.key < $1.key }.map { "\($0.key)=\"\(Self.escaped($0.value))\"" }
                     .joined(separator: ",") + "}"
             }
             text += " \(Self.number(value))\n"

@@ -23,7 +23,11 @@ public struct StateReply: Codable, Sendable, Equatable {
     /// inside, outside or unknown.
     public var state: String
     public var since: String?
-    public init(fence: String, state: String, since: String?) { self.fence = fence; self.state = state; self.since = since }
+    public init(fence: String, state: String, since: String?) {
+        self.fence = fence
+        self.state = state
+        self.since = since
+    }
 }
 
 /// `start`, `stop`, `reset`: the manual trip counter afterwards.
@@ -81,9 +85,16 @@ public struct AutoTrip: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, state, startedAt = "started_at", endedAt = "ended_at", from, to, traveledM = "traveled_m"
-        case straightLineM = "straight_line_m", durationS = "duration_s", movingS = "moving_s"
-        case maxSpeedMps = "max_speed_mps", avgSpeedMps = "avg_speed_mps"
+        case id, state
+        case startedAt = "started_at"
+        case endedAt = "ended_at"
+        case from, to
+        case traveledM = "traveled_m"
+        case straightLineM = "straight_line_m"
+        case durationS = "duration_s"
+        case movingS = "moving_s"
+        case maxSpeedMps = "max_speed_mps"
+        case avgSpeedMps = "avg_speed_mps"
     }
 }
 
@@ -105,7 +116,10 @@ public struct StoredTrip: Codable, Sendable, Equatable {
     public var straightLineM: Double
     public var durationS: Double?
 
-    public init(id: Int, state: String, startedAt: String?, endedAt: String?, traveledM: Double, straightLineM: Double, durationS: Double?) {
+    public init(
+        id: Int, state: String, startedAt: String?, endedAt: String?, traveledM: Double, straightLineM: Double,
+        durationS: Double?
+    ) {
         self.id = id
         self.state = state
         self.startedAt = startedAt
@@ -116,8 +130,12 @@ public struct StoredTrip: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, state, startedAt = "started_at", endedAt = "ended_at", traveledM = "traveled_m"
-        case straightLineM = "straight_line_m", durationS = "duration_s"
+        case id, state
+        case startedAt = "started_at"
+        case endedAt = "ended_at"
+        case traveledM = "traveled_m"
+        case straightLineM = "straight_line_m"
+        case durationS = "duration_s"
     }
 }
 
@@ -147,7 +165,10 @@ public struct StopRow: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case arrival, departure, durationS = "duration_s", at, afterTrip = "after_trip"
+        case arrival, departure
+        case durationS = "duration_s"
+        case at
+        case afterTrip = "after_trip"
     }
 }
 
@@ -184,7 +205,10 @@ public struct StepsReply: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case ok, since, steps, distanceM = "distance_m", cadenceSpm = "cadence_spm", pedometer
+        case ok, since, steps
+        case distanceM = "distance_m"
+        case cadenceSpm = "cadence_spm"
+        case pedometer
     }
 }
 
@@ -193,5 +217,8 @@ public struct ExportReply: Codable, Sendable, Equatable {
     public var ok = true
     public var points: Int
     public var gpx: String
-    public init(points: Int, gpx: String) { self.points = points; self.gpx = gpx }
+    public init(points: Int, gpx: String) {
+        self.points = points
+        self.gpx = gpx
+    }
 }

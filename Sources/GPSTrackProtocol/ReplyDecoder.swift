@@ -21,7 +21,9 @@ public enum ReplyDecoder {
     /// Parses a line, then reads it.
     public static func decode<T: Decodable>(_ type: T.Type, line: String) throws(ReplyError) -> T {
         let value: JSONValue
-        do { value = try JSONValue.parse(Array(line.utf8)) } catch { throw ReplyError(path: "", reason: "is not JSON: \(error)") }
+        do { value = try JSONValue.parse(Array(line.utf8)) } catch {
+            throw ReplyError(path: "", reason: "is not JSON: \(error)")
+        }
         return try decode(type, from: value)
     }
 
@@ -145,11 +147,15 @@ private struct KeyedReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try present(type, key) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try field(key).decodeValue(type) }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
         try field(key).container(keyedBy: type)
     }
 
-    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { try field(key).unkeyedContainer() }
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try field(key).unkeyedContainer()
+    }
     func superDecoder() throws -> any Decoder { ValueDecoder(value: .object(object), codingPath: codingPath) }
     func superDecoder(forKey key: Key) throws -> any Decoder { try field(key) }
 }
@@ -168,7 +174,8 @@ private struct ArrayReader: UnkeyedDecodingContainer {
 
     private mutating func next() throws -> ValueDecoder {
         guard !isAtEnd else {
-            throw ReplyDecoder.ReplyError(path: ReplyDecoder.path(codingPath + [Index(currentIndex)]), reason: "is missing")
+            throw ReplyDecoder.ReplyError(
+                path: ReplyDecoder.path(codingPath + [Index(currentIndex)]), reason: "is missing")
         }
         defer { currentIndex += 1 }
         return ValueDecoder(value: items[currentIndex], codingPath: codingPath + [Index(currentIndex)])
@@ -182,7 +189,9 @@ private struct ArrayReader: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next().decodeValue(type) }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+        NestedKey
+    > {
         try next().container(keyedBy: type)
     }
 

@@ -19,7 +19,10 @@ public enum ReplyEncoder {
 /// their own (a 10,000-fence reply has 60,000 of them).
 final class Slot {
     enum Kind { case literal, object, array }
-    enum Child { case literal(String), slot(Slot) }
+    enum Child {
+        case literal(String)
+        case slot(Slot)
+    }
     private(set) var kind = Kind.literal
     private var text = "null"
     private var keys: [String] = []
@@ -27,11 +30,18 @@ final class Slot {
 
     var count: Int { children.count }
 
-    func set(_ literal: String) { kind = .literal; text = literal; keys = []; children = [] }
+    func set(_ literal: String) {
+        kind = .literal
+        text = literal
+        keys = []
+        children = []
+    }
 
     func become(_ k: Kind) {
         guard kind != k else { return }
-        kind = k; keys = []; children = []
+        kind = k
+        keys = []
+        children = []
     }
 
     func store<T: Encodable>(_ v: T) throws {
@@ -137,28 +147,60 @@ private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt16, forKey key: Key) throws { try encode(Int(value), forKey: key) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { try encode(Int(value), forKey: key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { slot.add(key.stringValue, Slot.literal(value)) }
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try slot.child(key.stringValue).store(value) }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        try slot.child(key.stringValue).store(value)
+    }
 
     // A nil optional is written as null: the socket has always said `"fix":null`, not nothing.
-    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { slot.add(key.stringValue, value.map(Slot.literal) ?? "null") }
-    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { slot.add(key.stringValue, value.map(JSONObject.quote) ?? "null") }
-    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { slot.add(key.stringValue, value.map(Slot.literal) ?? "null") }
-    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try encodeIfPresent(value.map(Double.init), forKey: key) }
-    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { slot.add(key.stringValue, value.map(Slot.literal) ?? "null") }
-    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try encodeIfPresent(value.map(Int.init), forKey: key) }
-    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try encodeIfPresent(value.map(Int.init), forKey: key) }
-    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try encodeIfPresent(value.map(Int.init), forKey: key) }
-    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { slot.add(key.stringValue, value.map(Slot.literal) ?? "null") }
-    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { slot.add(key.stringValue, value.map(Slot.literal) ?? "null") }
-    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try encodeIfPresent(value.map(Int.init), forKey: key) }
-    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try encodeIfPresent(value.map(Int.init), forKey: key) }
-    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try encodeIfPresent(value.map(Int.init), forKey: key) }
-    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { slot.add(key.stringValue, value.map(Slot.literal) ?? "null") }
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+        slot.add(key.stringValue, value.map(Slot.literal) ?? "null")
+    }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+        slot.add(key.stringValue, value.map(JSONObject.quote) ?? "null")
+    }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+        slot.add(key.stringValue, value.map(Slot.literal) ?? "null")
+    }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws {
+        try encodeIfPresent(value.map(Double.init), forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+        slot.add(key.stringValue, value.map(Slot.literal) ?? "null")
+    }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws {
+        try encodeIfPresent(value.map(Int.init), forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws {
+        try encodeIfPresent(value.map(Int.init), forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws {
+        try encodeIfPresent(value.map(Int.init), forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws {
+        slot.add(key.stringValue, value.map(Slot.literal) ?? "null")
+    }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws {
+        slot.add(key.stringValue, value.map(Slot.literal) ?? "null")
+    }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws {
+        try encodeIfPresent(value.map(Int.init), forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws {
+        try encodeIfPresent(value.map(Int.init), forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws {
+        try encodeIfPresent(value.map(Int.init), forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws {
+        slot.add(key.stringValue, value.map(Slot.literal) ?? "null")
+    }
     mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
         if let value { try slot.child(key.stringValue).store(value) } else { try encodeNil(forKey: key) }
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
         SlotEncoder(slot: slot.child(key.stringValue), codingPath: codingPath + [key]).container(keyedBy: keyType)
     }
 
@@ -167,7 +209,9 @@ private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func superEncoder() -> any Encoder { SlotEncoder(slot: slot.child("super"), codingPath: codingPath) }
-    mutating func superEncoder(forKey key: Key) -> any Encoder { SlotEncoder(slot: slot.child(key.stringValue), codingPath: codingPath + [key]) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        SlotEncoder(slot: slot.child(key.stringValue), codingPath: codingPath + [key])
+    }
 }
 
 private struct Unkeyed: UnkeyedEncodingContainer {
@@ -183,7 +227,9 @@ private struct Unkeyed: UnkeyedEncodingContainer {
     mutating func encode(_ value: Int) throws { slot.append(Slot.literal(value)) }
     mutating func encode(_ value: Int64) throws { slot.append(Slot.literal(value)) }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         SlotEncoder(slot: slot.element(), codingPath: codingPath).container(keyedBy: keyType)
     }
 

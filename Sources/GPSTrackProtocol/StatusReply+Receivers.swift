@@ -24,7 +24,9 @@ extension StatusReply {
         }
 
         enum CodingKeys: String, CodingKey {
-            case path, followed, mode, eph, lastFix = "last_fix", ignored
+            case path, followed, mode, eph
+            case lastFix = "last_fix"
+            case ignored
         }
     }
 }

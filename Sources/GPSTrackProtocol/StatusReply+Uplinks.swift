@@ -6,7 +6,11 @@ extension StatusReply {
         public var owntracksHTTP: UplinkStatus?
         public var webhook: UplinkStatus?
         public init() {}
-        enum CodingKeys: String, CodingKey { case mqtt, traccar, owntracksHTTP = "owntracks_http", webhook }
+        enum CodingKeys: String, CodingKey {
+            case mqtt, traccar
+            case owntracksHTTP = "owntracks_http"
+            case webhook
+        }
     }
 
     /// One uplink: its queue and how its server last answered.
@@ -27,8 +31,12 @@ extension StatusReply {
         @Omitted public var skippedTimeOff: Int?
         public init() {}
         enum CodingKeys: String, CodingKey {
-            case connected, queued, oldestAgeS = "oldest_age_s", lastSuccess = "last_success", lastError = "last_error"
-            case dropped, skippedTimeOff = "skipped_time_off"
+            case connected, queued
+            case oldestAgeS = "oldest_age_s"
+            case lastSuccess = "last_success"
+            case lastError = "last_error"
+            case dropped
+            case skippedTimeOff = "skipped_time_off"
         }
     }
 }

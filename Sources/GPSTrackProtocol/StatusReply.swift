@@ -42,8 +42,14 @@ public struct StatusReply: Codable, Sendable, Equatable {
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case ok, gpsd, receivers, fix, trip, motion, currentTrip = "current_trip", `guard`, fences, counters, storage, steps, mqtt, seq, version
-        case uptimeS = "uptime_s", eventsTotal = "events_total", tripsTotal = "trips_total", sky, clockOffsetS = "clock_offset_s"
+        case ok, gpsd, receivers, fix, trip, motion
+        case currentTrip = "current_trip"
+        case `guard`, fences, counters, storage, steps, mqtt, seq, version
+        case uptimeS = "uptime_s"
+        case eventsTotal = "events_total"
+        case tripsTotal = "trips_total"
+        case sky
+        case clockOffsetS = "clock_offset_s"
         case today, uplinks
     }
 
@@ -59,7 +65,9 @@ public struct StatusReply: Codable, Sendable, Equatable {
         public var reconnects = 0
         public init() {}
         enum CodingKeys: String, CodingKey {
-            case connected, device, address, droppedFixes = "dropped_fixes", droppedMalformed = "dropped_malformed"
+            case connected, device, address
+            case droppedFixes = "dropped_fixes"
+            case droppedMalformed = "dropped_malformed"
             case reconnects
         }
     }
@@ -81,7 +89,9 @@ public struct StatusReply: Codable, Sendable, Equatable {
         public var ageS: Double?
         public init() {}
         enum CodingKeys: String, CodingKey {
-            case mode, time, lat, lon, eph, speed, track, courseText = "course_text", ageS = "age_s"
+            case mode, time, lat, lon, eph, speed, track
+            case courseText = "course_text"
+            case ageS = "age_s"
         }
     }
 
@@ -95,7 +105,10 @@ public struct StatusReply: Codable, Sendable, Equatable {
         public var pdop: Double?
         public init() {}
         enum CodingKeys: String, CodingKey {
-            case device, satellitesUsed = "satellites_used", satellitesSeen = "satellites_seen", hdop, vdop, pdop
+            case device
+            case satellitesUsed = "satellites_used"
+            case satellitesSeen = "satellites_seen"
+            case hdop, vdop, pdop
         }
     }
 
@@ -106,7 +119,10 @@ public struct StatusReply: Codable, Sendable, Equatable {
         public var date = ""
         public var traveledM = 0.0
         public init() {}
-        enum CodingKeys: String, CodingKey { case date, traveledM = "traveled_m" }
+        enum CodingKeys: String, CodingKey {
+            case date
+            case traveledM = "traveled_m"
+        }
     }
 
     public struct MotionStatus: Codable, Sendable, Equatable {
@@ -117,8 +133,15 @@ public struct StatusReply: Codable, Sendable, Equatable {
         /// distance: traveled distance all the same.
         @Omitted public var shortMoves: Int?
         @Omitted public var movedM: Double?
-        public init(state: String, since: String?) { self.state = state; self.since = since }
-        enum CodingKeys: String, CodingKey { case state, since, shortMoves = "short_moves", movedM = "moved_m" }
+        public init(state: String, since: String?) {
+            self.state = state
+            self.since = since
+        }
+        enum CodingKeys: String, CodingKey {
+            case state, since
+            case shortMoves = "short_moves"
+            case movedM = "moved_m"
+        }
     }
 
     public struct Counters: Codable, Sendable, Equatable {
@@ -129,7 +152,9 @@ public struct StatusReply: Codable, Sendable, Equatable {
         public var fixesRejected = NamedCounts()
         public init() {}
         enum CodingKeys: String, CodingKey {
-            case fixesTotal = "fixes_total", fixesAccepted = "fixes_accepted", fixesDelivered = "fixes_delivered"
+            case fixesTotal = "fixes_total"
+            case fixesAccepted = "fixes_accepted"
+            case fixesDelivered = "fixes_delivered"
             case fixesRejected = "fixes_rejected"
         }
     }
@@ -151,9 +176,13 @@ public struct StatusReply: Codable, Sendable, Equatable {
         @Omitted public var waitingPoints: Int?
         public init() {}
         enum CodingKeys: String, CodingKey {
-            case state, reason, path, droppedEvents = "dropped_events", droppedPoints = "dropped_points"
-            case thinnedPoints = "thinned_points", thinnedLocations = "thinned_locations"
-            case waitingEvents = "waiting_events", waitingPoints = "waiting_points"
+            case state, reason, path
+            case droppedEvents = "dropped_events"
+            case droppedPoints = "dropped_points"
+            case thinnedPoints = "thinned_points"
+            case thinnedLocations = "thinned_locations"
+            case waitingEvents = "waiting_events"
+            case waitingPoints = "waiting_points"
         }
     }
 
@@ -173,8 +202,12 @@ public struct StatusReply: Codable, Sendable, Equatable {
         public var lastSuccess: String?
         public init() {}
         enum CodingKeys: String, CodingKey {
-            case connected, outbox, outboxState = "outbox_state", outboxReason = "outbox_reason", broker, topic
-            case oldestAgeS = "oldest_age_s", lastSuccess = "last_success"
+            case connected, outbox
+            case outboxState = "outbox_state"
+            case outboxReason = "outbox_reason"
+            case broker, topic
+            case oldestAgeS = "oldest_age_s"
+            case lastSuccess = "last_success"
         }
     }
 }
@@ -183,7 +216,10 @@ public struct StatusReply: Codable, Sendable, Equatable {
 public struct LatLon: Codable, Sendable, Equatable {
     public var lat: Double
     public var lon: Double
-    public init(lat: Double, lon: Double) { self.lat = lat; self.lon = lon }
+    public init(lat: Double, lon: Double) {
+        self.lat = lat
+        self.lon = lon
+    }
 }
 
 /// One end of a trip or a stop: `{"lat":…,"lon":…,"fences":["Home"]}`.
@@ -192,7 +228,11 @@ public struct Place: Codable, Sendable, Equatable {
     public var lon: Double
     /// Names (else ids) of the fences containing it.
     public var fences: [String]
-    public init(lat: Double, lon: Double, fences: [String]) { self.lat = lat; self.lon = lon; self.fences = fences }
+    public init(lat: Double, lon: Double, fences: [String]) {
+        self.lat = lat
+        self.lon = lon
+        self.fences = fences
+    }
 }
 
 /// The manual trip counter (`status`, `start`, `stop`, `reset`).
@@ -205,7 +245,11 @@ public struct ManualTrip: Codable, Sendable, Equatable {
     public var straightLineM = 0.0
     public init() {}
     enum CodingKeys: String, CodingKey {
-        case state, startedAt = "started_at", start, traveledM = "traveled_m", straightLineM = "straight_line_m"
+        case state
+        case startedAt = "started_at"
+        case start
+        case traveledM = "traveled_m"
+        case straightLineM = "straight_line_m"
     }
 }
 
@@ -217,7 +261,12 @@ public struct GuardStatus: Codable, Sendable, Equatable {
     @Omitted public var since: String??
     @Omitted public var radiusM: Double?
     public init() {}
-    enum CodingKeys: String, CodingKey { case state, armedAt = "armed_at", since, radiusM = "radius_m" }
+    enum CodingKeys: String, CodingKey {
+        case state
+        case armedAt = "armed_at"
+        case since
+        case radiusM = "radius_m"
+    }
 }
 
 /// One fence (`status`; `fences` adds its kind and last event).
@@ -232,7 +281,10 @@ public struct FenceReport: Codable, Sendable, Equatable {
     /// `enter`, `state:inside`... or null (`fences` only).
     @Omitted public var lastEvent: String??
     public init() {}
-    enum CodingKeys: String, CodingKey { case id, name, kind, state, since, lastEvent = "last_event" }
+    enum CodingKeys: String, CodingKey {
+        case id, name, kind, state, since
+        case lastEvent = "last_event"
+    }
 }
 
 /// The pedometer's figures now (`status`, `steps`).
@@ -249,7 +301,11 @@ public struct PedometerStatus: Codable, Sendable, Equatable {
     public var strideLearned = false
     public init() {}
     enum CodingKeys: String, CodingKey {
-        case source, kind, total, trip, cadenceSpm = "cadence_spm", distanceM = "distance_m"
-        case tripDistanceM = "trip_distance_m", strideM = "stride_m", strideLearned = "stride_learned"
+        case source, kind, total, trip
+        case cadenceSpm = "cadence_spm"
+        case distanceM = "distance_m"
+        case tripDistanceM = "trip_distance_m"
+        case strideM = "stride_m"
+        case strideLearned = "stride_learned"
     }
 }

@@ -6,7 +6,10 @@ public enum Timestamp {
         let millisTotal = Int64((seconds * 1000).rounded(.down))
         var days = millisTotal / 86_400_000
         var millisOfDay = millisTotal % 86_400_000
-        if millisOfDay < 0 { millisOfDay += 86_400_000; days -= 1 }
+        if millisOfDay < 0 {
+            millisOfDay += 86_400_000
+            days -= 1
+        }
         let (y, m, d) = civil(fromDays: days)
         let h = millisOfDay / 3_600_000
         let mi = millisOfDay / 60_000 % 60
@@ -19,20 +22,27 @@ public enum Timestamp {
     public static func parse(_ text: String) -> Double? {
         let u = Array(text.utf8)
         guard u.count >= 20, u[4] == 45, u[7] == 45, u[10] == 84, u[13] == 58, u[16] == 58,
-              u.last == 90 else { return nil }
+            u.last == 90
+        else { return nil }
         func num(_ r: Range<Int>) -> Int64? {
             var v: Int64 = 0
-            for i in r { guard u[i] >= 48 && u[i] <= 57 else { return nil }; v = v * 10 + Int64(u[i] - 48) }
+            for i in r {
+                guard u[i] >= 48 && u[i] <= 57 else { return nil }
+                v = v * 10 + Int64(u[i] - 48)
+            }
             return v
         }
         guard let y = num(0..<4), let mo = num(5..<7), let d = num(8..<10), let h = num(11..<13),
-              let mi = num(14..<16), let s = num(17..<19),
-              (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61 else { return nil }
+            let mi = num(14..<16), let s = num(17..<19),
+            (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61
+        else { return nil }
         var fraction = 0.0
         if u.count > 20 {
             guard u[19] == 46, u.count > 21, let f = num(20..<(u.count - 1)) else { return nil }
             fraction = Double(f) / pow10(u.count - 21)
-        } else if u[19] != 90 { return nil }
+        } else if u[19] != 90 {
+            return nil
+        }
         let days = daysFromCivil(y, mo, d)
         return Double(days * 86400 + h * 3600 + mi * 60 + s) + fraction
     }

@@ -20,8 +20,10 @@ public struct DayScenario: Sendable {
     public var scenario: Scenario
     public var trips: [Leg]
 
-    public static func make(seed: UInt64, firstDriveM: Double = 6000, walkM: Double = 1500, secondDriveM: Double = 6000,
-                            shortPark: Int = 1200, longPark: Int = 7200, lastPark: Int = 900) -> DayScenario {
+    public static func make(
+        seed: UInt64, firstDriveM: Double = 6000, walkM: Double = 1500, secondDriveM: Double = 6000,
+        shortPark: Int = 1200, longPark: Int = 7200, lastPark: Int = 900
+    ) -> DayScenario {
         var rng = SeededRandom(seed: seed)
         var steps: [Scenario.Step] = []
         var trips: [Leg] = []
@@ -43,7 +45,8 @@ public struct DayScenario: Sendable {
         park(longPark, wander: 3)
         leg(.drive, Scenario.drive(lengthM: secondDriveM, lightsS: 60...120, noShortLastSegment: true, rng: &rng).steps)
         park(lastPark)
-        return DayScenario(scenario: Scenario(name: "day", start: Coordinate(latitude: 48.137, longitude: 11.575), steps: steps),
-                           trips: trips)
+        return DayScenario(
+            scenario: Scenario(name: "day", start: Coordinate(latitude: 48.137, longitude: 11.575), steps: steps),
+            trips: trips)
     }
 }

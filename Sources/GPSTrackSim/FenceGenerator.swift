@@ -16,8 +16,10 @@ public enum FenceGenerator {
                 let n = 5 + Int(rng.unit() * 20)
                 var ring: [Coordinate] = []
                 for k in 0..<n {
-                    ring.append(Geodesic.destination(from: center, azimuth: Double(k) * 360 / Double(n),
-                                                     distance: rng.uniform(50...400)))
+                    ring.append(
+                        Geodesic.destination(
+                            from: center, azimuth: Double(k) * 360 / Double(n),
+                            distance: rng.uniform(50...400)))
                 }
                 ring.append(ring[0])
                 out.append(Fence(index: i, id: "p\(i)", shape: .polygons([[ring]])))
@@ -32,13 +34,16 @@ public enum FenceGenerator {
         let features = fences.map { f -> String in
             switch f.shape {
             case .circle(let c, let r):
-                return #"{"type":"Feature","id":"\#(f.id)","properties":{"radius":\#(r)},"geometry":{"type":"Point","coordinates":\#(pos(c))}}"#
+                return
+                    #"{"type":"Feature","id":"\#(f.id)","properties":{"radius":\#(r)},"geometry":{"type":"Point","coordinates":\#(pos(c))}}"#
             case .polygons(let polys):
                 let rings = polys[0].map { "[" + $0.map(pos).joined(separator: ",") + "]" }.joined(separator: ",")
-                return #"{"type":"Feature","id":"\#(f.id)","properties":{},"geometry":{"type":"Polygon","coordinates":[\#(rings)]}}"#
+                return
+                    #"{"type":"Feature","id":"\#(f.id)","properties":{},"geometry":{"type":"Polygon","coordinates":[\#(rings)]}}"#
             case .corridor(let lines, let width):
                 let coords = lines.map { "[" + $0.map(pos).joined(separator: ",") + "]" }.joined(separator: ",")
-                return #"{"type":"Feature","id":"\#(f.id)","properties":{"width_m":\#(width)},"geometry":{"type":"MultiLineString","coordinates":[\#(coords)]}}"#
+                return
+                    #"{"type":"Feature","id":"\#(f.id)","properties":{"width_m":\#(width)},"geometry":{"type":"MultiLineString","coordinates":[\#(coords)]}}"#
             }
         }
         return #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}\n"

@@ -23,12 +23,16 @@ public enum NMEAWriter {
         ]
         if valid {
             let sd = eph / 2
-            out.append("GPGST,\(hms),\(f(sd, 1)),\(f(sd, 1)),\(f(sd, 1)),0.0,\(f(sd / 2.0.squareRoot(), 1)),\(f(sd / 2.0.squareRoot(), 1)),\(f(sd * 1.5, 1))")
+            out.append(
+                "GPGST,\(hms),\(f(sd, 1)),\(f(sd, 1)),\(f(sd, 1)),0.0,\(f(sd / 2.0.squareRoot(), 1)),\(f(sd / 2.0.squareRoot(), 1)),\(f(sd * 1.5, 1))"
+            )
         }
         // A receiver that reports no speed or course leaves RMC's fields empty.
         let knots = fix.speed.isFinite ? f(fix.speed / 0.514444, 2) : valid ? "" : f(0, 2)
         let course = fix.track.isFinite ? f(fix.track, 1) : valid ? "" : f(0, 1)
-        out.append("GPRMC,\(hms),\(valid ? "A" : "V"),\(lat),\(ns),\(lon),\(ew),\(knots),\(course),\(date),,,\(valid ? "A" : "N")")
+        out.append(
+            "GPRMC,\(hms),\(valid ? "A" : "V"),\(lat),\(ns),\(lon),\(ew),\(knots),\(course),\(date),,,\(valid ? "A" : "N")"
+        )
         return out.map { "$" + $0 + "*" + checksum($0) + "\r" }
     }
 
@@ -54,7 +58,10 @@ public enum NMEAWriter {
         var deg = Int(a)
         var minutes = (a - Double(deg)) * 60
         minutes = (minutes * 100_000).rounded() / 100_000
-        if minutes >= 60 { deg += 1; minutes -= 60 }
+        if minutes >= 60 {
+            deg += 1
+            minutes -= 60
+        }
         var d = String(deg)
         while d.count < degreesWidth { d = "0" + d }
         var m = f(minutes, 5)

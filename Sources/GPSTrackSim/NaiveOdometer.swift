@@ -8,11 +8,19 @@ public enum NaiveOdometer {
     public static func traveled(_ fixes: [Fix], distanceFilterM: Double = 10, maxErrorM: Double = .infinity) -> Double {
         var last: Coordinate?
         var total = 0.0
-        for fix in fixes where fix.mode >= 2 && fix.time != nil && fix.coordinate.isValid
-            && (fix.horizontalError ?? 0) <= maxErrorM {
-            guard let l = last else { last = fix.coordinate; continue }
+        for fix in fixes
+        where fix.mode >= 2 && fix.time != nil && fix.coordinate.isValid
+            && (fix.horizontalError ?? 0) <= maxErrorM
+        {
+            guard let l = last else {
+                last = fix.coordinate
+                continue
+            }
             let d = Geodesic.distance(l, fix.coordinate)
-            if d >= distanceFilterM { total += d; last = fix.coordinate }
+            if d >= distanceFilterM {
+                total += d
+                last = fix.coordinate
+            }
         }
         return total
     }

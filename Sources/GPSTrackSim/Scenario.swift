@@ -49,8 +49,10 @@ public struct Scenario: Sendable {
     /// lights every 0.6-1.6 km (`lightsS`, 20-70 s) and gentle curves; it ends standing. With
     /// `noShortLastSegment`, a last stretch under 300 m joins the one before (so the drive does
     /// not end with a light a few metres before its destination).
-    public static func drive(lengthM: Double = 14000, lightsS: ClosedRange<Double> = 20...70,
-                             noShortLastSegment: Bool = false, rng: inout SeededRandom) -> Scenario {
+    public static func drive(
+        lengthM: Double = 14000, lightsS: ClosedRange<Double> = 20...70,
+        noShortLastSegment: Bool = false, rng: inout SeededRandom
+    ) -> Scenario {
         var steps: [Step] = []
         var heading = rng.uniform(0...360)
         var covered = 0.0
@@ -64,8 +66,11 @@ public struct Scenario: Sendable {
             while along < segment {
                 let remaining = segment - along
                 let brakeDistance = v * v / (2 * 2.5)
-                if remaining <= brakeDistance + v { v = max(min(v - 2.5, remaining), 0.5) }
-                else { v = min(v + 2.0, cruise) }
+                if remaining <= brakeDistance + v {
+                    v = max(min(v - 2.5, remaining), 0.5)
+                } else {
+                    v = min(v + 2.0, cruise)
+                }
                 let step = min(v, remaining)
                 steps.append(Step(speed: step, heading: heading))
                 along += step
@@ -101,8 +106,8 @@ public struct Scenario: Sendable {
 
     /// A receiver parked for `seconds`.
     public static func parked(seconds: Int = 1800) -> Scenario {
-        Scenario(name: "parked", start: Coordinate(latitude: 59.3293, longitude: 18.0686),
-                 steps: Array(repeating: Step(speed: 0, heading: 0), count: seconds))
+        Scenario(
+            name: "parked", start: Coordinate(latitude: 59.3293, longitude: 18.0686),
+            steps: Array(repeating: Step(speed: 0, heading: 0), count: seconds))
     }
 }
-

@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// Turns a scenario into the fixes a receiver with the given error model would report, one per
 /// second, reproducibly for a seed.
@@ -16,8 +17,10 @@ public struct SimulatedTrace: Sendable {
 
 public enum Simulator {
     /// Simulates `scenario` starting at `startTime` (seconds since the Unix epoch).
-    public static func run(_ scenario: Scenario, model: ReceiverModel = ReceiverModel(), seed: UInt64,
-                           startTime: Double = 1_773_475_200) -> SimulatedTrace {
+    public static func run(
+        _ scenario: Scenario, model: ReceiverModel = ReceiverModel(), seed: UInt64,
+        startTime: Double = 1_773_475_200
+    ) -> SimulatedTrace {
         var rng = SeededRandom(seed: seed)
         var position = scenario.start
         var truth: [Coordinate] = []
@@ -27,7 +30,8 @@ public enum Simulator {
         let drive = model.wanderSigmaM * (1 - a * a).squareRoot()
         var wanderE = model.wanderSigmaM * rng.gaussian()
         var wanderN = model.wanderSigmaM * rng.gaussian()
-        let ephNominal = 2 * (model.wanderSigmaM * model.wanderSigmaM + model.whiteSigmaM * model.whiteSigmaM).squareRoot()
+        let ephNominal =
+            2 * (model.wanderSigmaM * model.wanderSigmaM + model.whiteSigmaM * model.whiteSigmaM).squareRoot()
         for (i, step) in scenario.steps.enumerated() {
             let time = startTime + Double(i)
             truth.append(position)
@@ -42,11 +46,13 @@ public enum Simulator {
             } else {
                 if roll < model.noFixProbability + model.honestJumpProbability {
                     let (je, jn) = jump(&rng, model)
-                    e += je; n += jn
+                    e += je
+                    n += jn
                     eph = rng.uniform(60...200)
                 } else if roll < model.noFixProbability + model.honestJumpProbability + model.lyingJumpProbability {
                     let (je, jn) = jump(&rng, model)
-                    e += je; n += jn
+                    e += je
+                    n += jn
                 }
                 let reported = offset(position, east: e, north: n)
                 let rad = step.heading * .pi / 180
@@ -54,10 +60,11 @@ public enum Simulator {
                 let vn = step.speed * cos(rad) + model.dopplerSigmaMps * rng.gaussian()
                 var track = atan2(ve, vn) * 180 / .pi
                 if track < 0 { track += 360 }
-                let fix = Fix(mode: 3, time: time, latitude: reported.latitude, longitude: reported.longitude,
-                              altitude: 35 + rng.gaussian(), eph: eph, epx: eph / 2.0.squareRoot(), epy: eph / 2.0.squareRoot(),
-                              speed: model.reportsVelocity ? (ve * ve + vn * vn).squareRoot() : .nan,
-                              track: model.reportsVelocity ? track : .nan, climb: 0.1 * rng.gaussian())
+                let fix = Fix(
+                    mode: 3, time: time, latitude: reported.latitude, longitude: reported.longitude,
+                    altitude: 35 + rng.gaussian(), eph: eph, epx: eph / 2.0.squareRoot(), epy: eph / 2.0.squareRoot(),
+                    speed: model.reportsVelocity ? (ve * ve + vn * vn).squareRoot() : .nan,
+                    track: model.reportsVelocity ? track : .nan, climb: 0.1 * rng.gaussian())
                 if model.partialTPVs {
                     fixes.append(Fix(mode: 2, time: time, latitude: reported.latitude, longitude: reported.longitude))
                 }

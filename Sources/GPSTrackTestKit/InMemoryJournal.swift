@@ -1,6 +1,6 @@
 import GPSTrackCore
-import GPSTrackProtocol
 import GPSTrackDaemon
+import GPSTrackProtocol
 import Synchronization
 
 /// A journal backend that keeps what it is sent, for in-process tests (swift-log's

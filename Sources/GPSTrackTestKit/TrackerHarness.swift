@@ -1,7 +1,7 @@
 import Foundation
 import GPSTrackCore
-import GPSTrackProtocol
 import GPSTrackDaemon
+import GPSTrackProtocol
 
 /// The tracking actor in-process, as the daemon wires it but with no process, socket or gpsd:
 /// an in-memory journal, a store in a temporary state directory, fixes handed to `handle` as the
@@ -17,8 +17,10 @@ public final class TrackerHarness: Sendable {
 
     /// A tracker with `configure` applied to the configuration (its state directory is the
     /// harness's own) and `fences`, if any; with a store unless `store` is false.
-    public init(fences: [Fence] = [], store: Bool = true,
-                configure: (inout Configuration) -> Void = { _ in }) async throws {
+    public init(
+        fences: [Fence] = [], store: Bool = true,
+        configure: (inout Configuration) -> Void = { _ in }
+    ) async throws {
         var template = Array("/tmp/gpstrack-harness-XXXXXX".utf8CString)
         guard let dir = mkdtemp(&template) else { throw HarnessError("mkdtemp: errno \(errno)") }
         stateDirectory = String(cString: dir)
@@ -27,8 +29,9 @@ public final class TrackerHarness: Sendable {
         configure(&config)
         let index = fences.isEmpty ? nil : try FenceIndex(fences: fences, file: "harness fences")
         let log = journal.journal
-        tracker = try TrackerService(configuration: config, fences: index, journal: log,
-                                     store: store ? Store(directory: stateDirectory, journal: log) : nil)
+        tracker = try TrackerService(
+            configuration: config, fences: index, journal: log,
+            store: store ? Store(directory: stateDirectory, journal: log) : nil)
         let watched = self.watched
         await tracker.setWatchSink { line in watched.send(LogEntry(event: .started, priority: .info, message: line)) }
     }

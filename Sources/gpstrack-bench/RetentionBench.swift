@@ -1,9 +1,10 @@
+import GPSTrackCore
+import GPSTrackDaemon
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
-import GPSTrackDaemon
 
 /// A simulated month of storage through the daemon's Store (real SQLite, WAL,
 /// synchronous=FULL): 8 h of driving a day with a delivered point every 2 s, committed in
@@ -37,8 +38,10 @@ enum RetentionBench {
             }
             for i in 0..<perDay {
                 let t = dayStart + 6 * 3600 + Double(i) * 2
-                batch.append(Store.PointRow(time: t, latitude: 52.4 + Double(i % 1000) * 1e-4, longitude: 13.2 + Double(day) * 1e-3,
-                                            altitude: 40, eph: 4, mode: 3))
+                batch.append(
+                    Store.PointRow(
+                        time: t, latitude: 52.4 + Double(i % 1000) * 1e-4, longitude: 13.2 + Double(day) * 1e-3,
+                        altitude: 40, eph: 4, mode: 3))
                 if batch.count == 50 {
                     store.commit(events: [], trip: trip, fences: [:], points: batch)
                     batch.removeAll(keepingCapacity: true)
@@ -49,17 +52,23 @@ enum RetentionBench {
         let worst = (steps.max() ?? 0) * 1000
         let mean = steps.isEmpty ? 0 : steps.reduce(0, +) / Double(steps.count) * 1000
         let mib = { (b: Int) in fmt(Double(b) / 1_048_576, 2) }
-        print("retention: \(days) simulated days, \(perDay) points a day, retention_days \(Int(retentionDays)), "
-            + "pruning \(Store.pruneBatch) points a step")
+        print(
+            "retention: \(days) simulated days, \(perDay) points a day, retention_days \(Int(retentionDays)), "
+                + "pruning \(Store.pruneBatch) points a step")
         let sorted = steps.sorted()
         let p99 = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, sorted.count * 99 / 100)] * 1000
         let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2] * 1000
-        print("  pruning steps: \(steps.count), each holding the tracker: median \(fmt(median, 2)) ms, mean \(fmt(mean, 2)) ms, "
-            + "99th percentile \(fmt(p99, 2)) ms, longest \(fmt(worst, 2)) ms")
-        print("  database file by day: " + [1, 7, 8, 14, 21, days].filter { $0 <= days }.map { "day \($0) \(mib(sizes[$0 - 1])) MiB" }
-            .joined(separator: ", "))
+        print(
+            "  pruning steps: \(steps.count), each holding the tracker: median \(fmt(median, 2)) ms, mean \(fmt(mean, 2)) ms, "
+                + "99th percentile \(fmt(p99, 2)) ms, longest \(fmt(worst, 2)) ms")
+        print(
+            "  database file by day: "
+                + [1, 7, 8, 14, 21, days].filter { $0 <= days }.map { "day \($0) \(mib(sizes[$0 - 1])) MiB" }
+                .joined(separator: ", "))
         let steady = sizes[Int(retentionDays)...]
-        print("  steady state (day \(Int(retentionDays) + 1) on): \(mib(steady.min() ?? 0)) to \(mib(steady.max() ?? 0)) MiB")
+        print(
+            "  steady state (day \(Int(retentionDays) + 1) on): \(mib(steady.min() ?? 0)) to \(mib(steady.max() ?? 0)) MiB"
+        )
     }
 
     static func monotonic() -> Double {

@@ -1,10 +1,11 @@
+import GPSTrackCore
+import GPSTrackDaemon
+import GPSTrackProtocol
+import GPSTrackSim
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
-import GPSTrackDaemon
-import GPSTrackSim
 
 /// The soak's route (`make soak`): `laps` laps of `lapSeconds` fix seconds from a quiet point
 /// outside every fence, where the vehicle is parked when the soak injects its faults, east
@@ -58,7 +59,10 @@ enum SoakRoute {
         guard fd >= 0 else { return false }
         defer { close(fd) }
         let writer = OutputWriter(fd: fd)
-        do { try writer.writeLine(text); try writer.flush() } catch { return false }
+        do {
+            try writer.writeLine(text)
+            try writer.flush()
+        } catch { return false }
         return true
     }
 }

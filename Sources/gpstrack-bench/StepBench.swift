@@ -1,10 +1,11 @@
+import GPSTrackCore
+import GPSTrackDaemon
+import GPSTrackProtocol
+import GPSTrackSim
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
-import GPSTrackDaemon
-import GPSTrackSim
 
 /// The pedometer's figures: the step detector's accuracy on seeded simulated walks and rides,
 /// and its throughput in samples per second, in process and through `gpstrackd replay-accel`.
@@ -17,7 +18,8 @@ enum StepBench {
         for carry in Carry.allCases {
             var row = pad(carry.rawValue, 11)
             for cadence in cadences {
-                let trace = AccelSimulator.walk(cadence: cadence, carry: carry, duration: 600, seed: 5000 + UInt64(cadence))
+                let trace = AccelSimulator.walk(
+                    cadence: cadence, carry: carry, duration: 600, seed: 5000 + UInt64(cadence))
                 var d = StepDetector()
                 for s in trace.samples { _ = d.ingest(s) }
                 row += pad("\(fmt((Double(d.steps) / Double(trace.trueSteps) - 1) * 100, 2)) %", 10)
@@ -45,7 +47,7 @@ enum StepBench {
             let t0 = MonotonicClock.now()
             for s in samples { steps &+= d.ingest(s) }
             best = min(best, MonotonicClock.now() - t0)
-            counted.append(steps)   // printed below, so the loop cannot be optimized away
+            counted.append(steps)  // printed below, so the loop cannot be optimized away
         }
         let path = "/tmp/gpstrackd-bench-accel-\(getpid()).csv"
         defer { unlink(path) }
@@ -55,9 +57,11 @@ enum StepBench {
         try? writer.flush()
         close(fd)
         let replay = bestSpawn(["replay-accel", path])
-        print("step detector, \(samples.count) samples (1 h at 50 Hz): in process best of 5 \(fmt(best * 1000, 1)) ms, "
-              + "\(Int(Double(samples.count) / best)) samples/s (\(counted.max() ?? 0) steps); gpstrackd replay-accel (CSV parsing included) best of 3 "
-              + "\(fmt(replay, 3)) s, \(Int(Double(samples.count) / replay)) samples/s; 50 Hz live needs 50 samples/s")
+        print(
+            "step detector, \(samples.count) samples (1 h at 50 Hz): in process best of 5 \(fmt(best * 1000, 1)) ms, "
+                + "\(Int(Double(samples.count) / best)) samples/s (\(counted.max() ?? 0) steps); gpstrackd replay-accel (CSV parsing included) best of 3 "
+                + "\(fmt(replay, 3)) s, \(Int(Double(samples.count) / replay)) samples/s; 50 Hz live needs 50 samples/s"
+        )
     }
 
     /// The best of three wall times of `gpstrackd ARGS` (output discarded).

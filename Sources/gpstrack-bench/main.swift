@@ -1,10 +1,11 @@
+import GPSTrackCore
+import GPSTrackDaemon
+import GPSTrackProtocol
+import GPSTrackSim
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
-import GPSTrackDaemon
-import GPSTrackSim
 
 // `make bench`: tracking quality on seeded simulated traces next to the naive baseline, then
 // replay throughput and peak RSS of the real `gpstrackd replay` on a 100,000-fix log.
@@ -27,8 +28,10 @@ if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--wal" {
 }
 
 /// `gpstrack-bench --write-fences N PATH`: N mixed fences over the 20 km benchmark square.
-if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--write-fences", let n = Int(CommandLine.arguments[2]) {
-    let fences = FenceGenerator.fences(count: n, origin: Coordinate(latitude: 52.42, longitude: 13.25), sideM: 20_000, seed: 17)
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--write-fences", let n = Int(CommandLine.arguments[2])
+{
+    let fences = FenceGenerator.fences(
+        count: n, origin: Coordinate(latitude: 52.42, longitude: 13.25), sideM: 20_000, seed: 17)
     let fd = open(CommandLine.arguments[3], O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     let writer = OutputWriter(fd: fd)
     try? writer.writeLine(FenceGenerator.geoJSON(fences))
@@ -45,7 +48,10 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--time-fence-l
     var count = 0
     for _ in 0..<6 {
         let t0 = MonotonicClock.now()
-        guard let index = try? FenceLoader.load(path) else { print("cannot load \(path)"); exit(1) }
+        guard let index = try? FenceLoader.load(path) else {
+            print("cannot load \(path)")
+            exit(1)
+        }
         times.append(MonotonicClock.now() - t0)
         count = index.fences.count
     }
@@ -56,7 +62,8 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--time-fence-l
 
 /// `gpstrack-bench --write-soak-route LAPS LAP_SECONDS DIR`: the soak's route, fences and logs.
 if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--write-soak-route",
-   let laps = Int(CommandLine.arguments[2]), let lap = Int(CommandLine.arguments[3]) {
+    let laps = Int(CommandLine.arguments[2]), let lap = Int(CommandLine.arguments[3])
+{
     exit(SoakRoute.write(laps: laps, lapSeconds: lap, directory: CommandLine.arguments[4]) ? 0 : 1)
 }
 
@@ -69,23 +76,32 @@ if CommandLine.arguments.count == 3, ["--write-sample", "--write-nmea"].contains
     // Two automatic trips with a stop between: the walk ends at the car, which waits 6 min.
     let waiting = Scenario.parked(seconds: 360)
     let parked = Scenario.parked(seconds: 420)
-    let scenario = Scenario(name: "sample", start: Coordinate(latitude: 52.5163, longitude: 13.3777),
-                            steps: walk.steps + waiting.steps + drive.steps + parked.steps)
+    let scenario = Scenario(
+        name: "sample", start: Coordinate(latitude: 52.5163, longitude: 13.3777),
+        steps: walk.steps + waiting.steps + drive.steps + parked.steps)
     var model = ReceiverModel()
     model.partialTPVs = true
     let trace = Simulator.run(scenario, model: model, seed: 2026)
     let fd = open(CommandLine.arguments[2], O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard fd >= 0 else { print("cannot write \(CommandLine.arguments[2])"); exit(1) }
+    guard fd >= 0 else {
+        print("cannot write \(CommandLine.arguments[2])")
+        exit(1)
+    }
     let writer = OutputWriter(fd: fd)
     do {
         if nmea {
-            try writer.writeLine("# gpstrackd sample route (seeded simulation): a 600 m walk, 6 min waiting, a 3 km drive, 7 min parked,")
-            try writer.writeLine("# after 5 min of cold start without a fix (gpsfake feeds gpsd before a client watches)")
+            try writer.writeLine(
+                "# gpstrackd sample route (seeded simulation): a 600 m walk, 6 min waiting, a 3 km drive, 7 min parked,"
+            )
+            try writer.writeLine(
+                "# after 5 min of cold start without a fix (gpsfake feeds gpsd before a client watches)")
             let t0 = trace.fixes.first?.time ?? 0
             for k in stride(from: 300, to: 0, by: -1) {
                 for s in NMEAWriter.sentences(Fix(mode: 1, time: t0 - Double(k))) { try writer.writeLine(s) }
             }
-            for fix in trace.fixes where fix.mode != 2 { for s in NMEAWriter.sentences(fix) { try writer.writeLine(s) } }
+            for fix in trace.fixes where fix.mode != 2 {
+                for s in NMEAWriter.sentences(fix) { try writer.writeLine(s) }
+            }
         } else {
             for line in GPSDLogWriter.header { try writer.writeLine(line) }
             for (i, fix) in trace.fixes.enumerated() {
@@ -128,14 +144,19 @@ func fmt(_ v: Double, _ decimals: Int = 1) -> String {
 }
 
 /// `gpstrack-bench --steps`: the step detector's figures alone.
-if CommandLine.arguments.dropFirst().first == "--steps" { StepBench.run(); exit(0) }
+if CommandLine.arguments.dropFirst().first == "--steps" {
+    StepBench.run()
+    exit(0)
+}
 
 print("Tracking quality over \(seeds.count) seeds (ReceiverModel defaults: 3 m wander, 1 m white noise,")
 print("1.5 % no-fix epochs, 1 % multipath jumps with large eph, 0.15 % jumps without):")
 print("naive: drop invalid fixes, 10 m filter, sum the hops; +eph50: also drop eph > 50 m")
 print("scenario            target        gpstrackd mean / worst      naive mean / worst      +eph50 mean / worst")
 for name in ["walk 2 km", "drive 14 km", "parked 30 min"] {
-    var ours: [Double] = [], naive: [Double] = [], cut: [Double] = []
+    var ours: [Double] = []
+    var naive: [Double] = []
+    var cut: [Double] = []
     for seed in seeds {
         var rng = SeededRandom(seed: seed &* 7919)
         var model = ReceiverModel()
@@ -143,10 +164,13 @@ for name in ["walk 2 km", "drive 14 km", "parked 30 min"] {
         switch name {
         case "walk 2 km": scenario = .walk(rng: &rng)
         case "drive 14 km": scenario = .drive(rng: &rng)
-        default: scenario = .parked(); model.wanderSigmaM = 4
+        default:
+            scenario = .parked()
+            model.wanderSigmaM = 4
         }
         let trace = Simulator.run(scenario, model: model, seed: seed)
-        let t = tracked(trace.fixes), n = NaiveOdometer.traveled(trace.fixes)
+        let t = tracked(trace.fixes)
+        let n = NaiveOdometer.traveled(trace.fixes)
         let c = NaiveOdometer.traveled(trace.fixes, maxErrorM: 50)
         let relative = { (x: Double) in trace.truePathM > 0 ? (x / trace.truePathM - 1) * 100 : x }
         ours.append(relative(t))
@@ -158,9 +182,10 @@ for name in ["walk 2 km", "drive 14 km", "parked 30 min"] {
     let unit = name.hasPrefix("parked") ? " m" : " %"
     let target = name.hasPrefix("walk") ? "within 3 %" : name.hasPrefix("drive") ? "within 2 %" : "<= 15 m"
     let pad = { (s: String, w: Int) in s + String(repeating: " ", count: max(0, w - s.count)) }
-    print(pad(name, 20) + pad(target, 14) + pad("\(fmt(mean(ours), 2))\(unit) / \(fmt(worst(ours), 2))\(unit)", 28)
-          + pad("\(fmt(mean(naive), 1))\(unit) / \(fmt(worst(naive), 1))\(unit)", 24)
-          + "\(fmt(mean(cut), 1))\(unit) / \(fmt(worst(cut), 1))\(unit)")
+    print(
+        pad(name, 20) + pad(target, 14) + pad("\(fmt(mean(ours), 2))\(unit) / \(fmt(worst(ours), 2))\(unit)", 28)
+            + pad("\(fmt(mean(naive), 1))\(unit) / \(fmt(worst(naive), 1))\(unit)", 24)
+            + "\(fmt(mean(cut), 1))\(unit) / \(fmt(worst(cut), 1))\(unit)")
 }
 
 /// `gpstrack-bench --quality`: the quality table alone.
@@ -235,7 +260,9 @@ do {
 }
 defer { unlink(manualConfig) }
 // Interleaved, best of five each: a load that comes and goes weighs on both alike.
-var best = Double.infinity, manualBest = Double.infinity, peakKiB = 0
+var best = Double.infinity
+var manualBest = Double.infinity
+var peakKiB = 0
 for _ in 0..<5 {
     manualBest = min(manualBest, replayRun(config: manualConfig).seconds)
     let run = replayRun(config: nil)
@@ -245,10 +272,15 @@ for _ in 0..<5 {
 let manual = (best: manualBest, peakKiB: 0)
 var selfUsage = rusage()
 getrusage(RUSAGE_SELF.rawValue, &selfUsage)
-print("replay of 100,000 fixes (gpstrackd replay, release): best of 5 \(fmt(best, 3)) s, \(Int(100_000 / best)) fixes/s, peak RSS \(fmt(Double(peakKiB) / 1024, 1)) MiB")
-print("replay per-fix cost: \(fmt(best / 100_000 * 1e6, 2)) µs with automatic trips (trip_mode = auto, the default), "
-      + "\(fmt(manual.best / 100_000 * 1e6, 2)) µs with the odometer alone (trip_mode = manual, as before issue 10)")
-print("(the spawning benchmark itself peaked at \(fmt(Double(selfUsage.ru_maxrss) / 1024, 1)) MiB; the child's figure cannot be below that)")
+print(
+    "replay of 100,000 fixes (gpstrackd replay, release): best of 5 \(fmt(best, 3)) s, \(Int(100_000 / best)) fixes/s, peak RSS \(fmt(Double(peakKiB) / 1024, 1)) MiB"
+)
+print(
+    "replay per-fix cost: \(fmt(best / 100_000 * 1e6, 2)) µs with automatic trips (trip_mode = auto, the default), "
+        + "\(fmt(manual.best / 100_000 * 1e6, 2)) µs with the odometer alone (trip_mode = manual, as before issue 10)")
+print(
+    "(the spawning benchmark itself peaked at \(fmt(Double(selfUsage.ru_maxrss) / 1024, 1)) MiB; the child's figure cannot be below that)"
+)
 
 FenceBench.run()
 RetentionBench.run()

@@ -16,12 +16,16 @@ struct ControlClient {
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { throw Unreachable(path: path, code: ENAMETOOLONG) }
+        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else {
+            throw Unreachable(path: path, code: ENAMETOOLONG)
+        }
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in bytes.enumerated() { raw[i] = b } }
         let s = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard s >= 0 else { throw Unreachable(path: path, code: errno) }
         let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard rc == 0 else {
             let code = errno

@@ -1,8 +1,9 @@
+import GPSTrackExport
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackExport
-import GPSTrackProtocol
 
 /// `export --format`: the daemon's pages (`export_page`) through the format's writer to
 /// standard output, a page at a time, so that a month exports in the memory of one page.
@@ -22,7 +23,9 @@ enum ExportCommand {
             while off < buffer.count {
                 let n = buffer.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + off, $0.count - off) }
                 if n < 0 && errno == EINTR { continue }
-                if n <= 0 { fail(.ioError, "gpstrackctl: cannot write the export: \(String(cString: strerror(errno)))") }
+                if n <= 0 {
+                    fail(.ioError, "gpstrackctl: cannot write the export: \(String(cString: strerror(errno)))")
+                }
                 off += n
             }
             buffer.removeAll(keepingCapacity: true)
@@ -32,8 +35,10 @@ enum ExportCommand {
     /// The local day `YYYY-MM-DD` (gpstrackctl's time zone, TZ) as [midnight, next midnight).
     static func day(_ text: String) -> (Double, Double)? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard text.count == 10, parts.count == 3, let y = Int32(parts[0]), let m = Int32(parts[1]), let d = Int32(parts[2]),
-              (1...12).contains(m), (1...31).contains(d), y >= 1970 else { return nil }
+        guard text.count == 10, parts.count == 3, let y = Int32(parts[0]), let m = Int32(parts[1]),
+            let d = Int32(parts[2]),
+            (1...12).contains(m), (1...31).contains(d), y >= 1970
+        else { return nil }
         func midnight(_ day: Int32) -> Double {
             var t = tm()
             t.tm_year = y - 1900
@@ -59,11 +64,14 @@ enum ExportCommand {
         var after: Int?
         var pages = 0
         repeat {
-            let reply = page(ExportScope(trip: scope.trip, since: scope.since, until: scope.until), after: after, path: path)
+            let reply = page(
+                ExportScope(trip: scope.trip, since: scope.since, until: scope.until), after: after, path: path)
             if pages == 0 {
                 if let why = reply.empty { fail(.noInput, "gpstrackctl: nothing to export: \(why)") }
                 guard let context = reply.context else {
-                    fail(.protocolError, "gpstrackctl: gpstrackd at \(path) sent a first export page without its context")
+                    fail(
+                        .protocolError, "gpstrackctl: gpstrackd at \(path) sent a first export page without its context"
+                    )
                 }
                 writer.begin(context)
             }
@@ -84,7 +92,9 @@ enum ExportCommand {
     static func page(_ scope: ExportScope, after: Int?, path: String) -> ExportPageReply {
         var client: ControlClient
         do { client = try ControlClient(path: path) } catch {
-            fail(.unavailable, "gpstrackctl: cannot reach gpstrackd at \(path): \(String(cString: strerror(error.code)))")
+            fail(
+                .unavailable, "gpstrackctl: cannot reach gpstrackd at \(path): \(String(cString: strerror(error.code)))"
+            )
         }
         defer { close(client.fd) }
         guard client.send(ControlRequest.exportPage(scope, after: after).line), let line = client.readLine() else {
@@ -95,7 +105,9 @@ enum ExportCommand {
             fail(.failure, "gpstrackctl: \((try? ReplyDecoder.decode(ErrorReply.self, from: value))?.error ?? line)")
         }
         do { return try ReplyDecoder.decode(ExportPageReply.self, from: value) } catch {
-            fail(.protocolError, "gpstrackctl: gpstrackd at \(path) sent an export page this gpstrackctl cannot read: \(error)")
+            fail(
+                .protocolError,
+                "gpstrackctl: gpstrackd at \(path) sent an export page this gpstrackctl cannot read: \(error)")
         }
     }
 }

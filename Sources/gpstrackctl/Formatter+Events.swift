@@ -12,32 +12,63 @@ extension Formatter {
 
     /// `time  name[ trip][: trip's ends][, figures][ fence (name) state][: counts][ at lat,lon]  #seq`.
     static func event(_ e: EventLine) -> String {
-        var time: String?, trip: Int?, ends = ""
-        var distance: Double?, limit: Double?, speed: Double?
-        var fence: EventLine.FenceChange?, counts: EventLine.FencesDetermined?
-        var lat: Double?, lon: Double?
+        var time: String?
+        var trip: Int?
+        var ends = ""
+        var distance: Double?
+        var limit: Double?
+        var speed: Double?
+        var fence: EventLine.FenceChange?
+        var counts: EventLine.FencesDetermined?
+        var lat: Double?
+        var lon: Double?
         switch e.body {
         case .enter(let f), .exit(let f), .dwell(let f), .state(let f):
-            time = f.time; fence = f; lat = f.lat; lon = f.lon
+            time = f.time
+            fence = f
+            lat = f.lat
+            lon = f.lon
         case .fencesDetermined(let c):
-            time = c.time; counts = c
+            time = c.time
+            counts = c
         case .tripStart(let t):
-            time = t.time; trip = t.trip; lat = t.lat; lon = t.lon
+            time = t.time
+            trip = t.trip
+            lat = t.lat
+            lon = t.lon
         case .tripEnd(let t):
-            time = t.end; trip = t.trip
-            ends = ": \(place(t.from)) → \(place(t.to)), \(num(t.traveledM)) m in \(num(t.durationS)) s (from \(localTime(t.start)))"
+            time = t.end
+            trip = t.trip
+            ends =
+                ": \(place(t.from)) → \(place(t.to)), \(num(t.traveledM)) m in \(num(t.durationS)) s (from \(localTime(t.start)))"
         case .tripStop(let t):
             time = t.time
         case .guardArmed(let g):
-            time = g.time; lat = g.lat; lon = g.lon
+            time = g.time
+            lat = g.lat
+            lon = g.lon
         case .guardBreach(let g):
-            time = g.time; distance = g.distanceM; lat = g.lat; lon = g.lon
+            time = g.time
+            distance = g.distanceM
+            lat = g.lat
+            lon = g.lon
         case .overspeedStart(let o):
-            time = o.time; limit = o.limitKmh; speed = o.speedMps; lat = o.lat; lon = o.lon
+            time = o.time
+            limit = o.limitKmh
+            speed = o.speedMps
+            lat = o.lat
+            lon = o.lon
         case .overspeedEnd(let o):
-            time = o.time; distance = o.distanceM; limit = o.limitKmh; speed = o.maxSpeedMps; lat = o.lat; lon = o.lon
+            time = o.time
+            distance = o.distanceM
+            limit = o.limitKmh
+            speed = o.maxSpeedMps
+            lat = o.lat
+            lon = o.lon
         case .discontinuity(let d):
-            time = d.time; lat = d.lat; lon = d.lon
+            time = d.time
+            lat = d.lat
+            lon = d.lon
         }
         var text = "\(localTime(time))  \(e.body.name)"
         if let trip { text += " \(trip)" }

@@ -1,8 +1,9 @@
+import GPSTrackExport
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackExport
-import GPSTrackProtocol
 
 let usage = """
     usage: gpstrackctl [--socket PATH] [--json] COMMAND
@@ -52,27 +53,41 @@ func fail(_ code: ExitCode, _ message: String) -> Never {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 // -h, --help and --version answer and exit 0, as every Unix tool does.
-if arguments.first == "-h" || arguments.first == "--help" { out(usage); exit(0) }
-if arguments.first == "--version" { out("gpstrackctl \(ControlRequest.version)"); exit(0) }
-let parser = ArgumentParser(valued: ["socket", "since", "until", "fence", "trip", "format", "day"], boolean: ["json", "help", "gpx"])
+if arguments.first == "-h" || arguments.first == "--help" {
+    out(usage)
+    exit(0)
+}
+if arguments.first == "--version" {
+    out("gpstrackctl \(ControlRequest.version)")
+    exit(0)
+}
+let parser = ArgumentParser(
+    valued: ["socket", "since", "until", "fence", "trip", "format", "day"], boolean: ["json", "help", "gpx"])
 let args: ArgumentParser.Result
 do { args = try parser.parse(arguments) } catch { fail(.usage, "gpstrackctl: \(error.message)\n\(usage)") }
-if args.flags.contains("help") { out(usage); exit(0) }
+if args.flags.contains("help") {
+    out(usage)
+    exit(0)
+}
 guard let command = args.positionals.first else { fail(.usage, "gpstrackctl: missing COMMAND\n\(usage)") }
 let json = args.flags.contains("json")
 /// The request, built as the shared type the daemon parses: a field renamed there fails here.
 let request: ControlRequest
 func noArguments() {
     guard args.positionals.count == 1 else { fail(.usage, "gpstrackctl: \(command) takes no argument\n\(usage)") }
-    let allowed: [String: Set<String>] = ["events": ["since", "fence"], "steps": ["since"], "export": ["since", "until", "trip", "gpx", "format", "day"]]
+    let allowed: [String: Set<String>] = [
+        "events": ["since", "fence"], "steps": ["since"], "export": ["since", "until", "trip", "gpx", "format", "day"],
+    ]
     for key in Set(args.options.keys).union(args.flags).subtracting(["socket", "json", "help"])
-        where !(allowed[command] ?? []).contains(key) {
+    where !(allowed[command] ?? []).contains(key) {
         fail(.usage, "gpstrackctl: --\(key) does not go with \(command)\n\(usage)")
     }
 }
 func time(_ key: String) -> Double? {
     guard let v = args.options[key] else { return nil }
-    guard let t = Timestamp.parse(v) else { fail(.usage, "gpstrackctl: --\(key) wants a UTC time like 2026-03-14T08:00:00Z") }
+    guard let t = Timestamp.parse(v) else {
+        fail(.usage, "gpstrackctl: --\(key) wants a UTC time like 2026-03-14T08:00:00Z")
+    }
     return t
 }
 switch command {
@@ -84,20 +99,43 @@ case "guard":
         fail(.usage, "gpstrackctl: guard needs on or off\n\(usage)")
     }
     request = .guard(args.positionals[1] == "on")
-case "status", "metrics": noArguments(); request = .status
-case "fences": noArguments(); request = .fences
-case "start": noArguments(); request = .start
-case "stop": noArguments(); request = .stop
-case "reset": noArguments(); request = .reset
-case "reload": noArguments(); request = .reload
-case "watch": noArguments(); request = .watch
-case "trips": noArguments(); request = .trips
-case "stops": noArguments(); request = .stops
-case "events": noArguments(); request = .events(since: time("since"), fence: args.options["fence"])
-case "steps": noArguments(); request = .steps(since: time("since"))
+case "status", "metrics":
+    noArguments()
+    request = .status
+case "fences":
+    noArguments()
+    request = .fences
+case "start":
+    noArguments()
+    request = .start
+case "stop":
+    noArguments()
+    request = .stop
+case "reset":
+    noArguments()
+    request = .reset
+case "reload":
+    noArguments()
+    request = .reload
+case "watch":
+    noArguments()
+    request = .watch
+case "trips":
+    noArguments()
+    request = .trips
+case "stops":
+    noArguments()
+    request = .stops
+case "events":
+    noArguments()
+    request = .events(since: time("since"), fence: args.options["fence"])
+case "steps":
+    noArguments()
+    request = .steps(since: time("since"))
 case "export":
     noArguments()
-    var since = time("since"), until = time("until")
+    var since = time("since")
+    var until = time("until")
     guard args.flags.contains("gpx") != (args.options["format"] != nil) else {
         fail(.usage, "gpstrackctl: export needs --format (or the earlier --gpx), one of them\n\(usage)")
     }
@@ -116,14 +154,17 @@ case "export":
         var title = trip.map { "gpstrackd trip \($0)" } ?? "gpstrackd track"
         if let d = args.options["day"] {
             guard since == nil, until == nil else { fail(.usage, "gpstrackctl: --day or --since/--until, not both") }
-            guard let (a, b) = ExportCommand.day(d) else { fail(.usage, "gpstrackctl: --day wants a date like 2026-03-14") }
+            guard let (a, b) = ExportCommand.day(d) else {
+                fail(.usage, "gpstrackctl: --day wants a date like 2026-03-14")
+            }
             // The last millisecond of the day: the daemon's until is inclusive.
             (since, until) = (a, b - 0.001)
             title = "gpstrackd \(d)"
         }
         if json { fail(.usage, "gpstrackctl: export --format writes its format; --json does not go with it") }
-        ExportCommand.run(ExportScope(trip: trip, since: since, until: until), format: format, title: title,
-                          path: args.options["socket"] ?? ControlRequest.defaultSocketPath)
+        ExportCommand.run(
+            ExportScope(trip: trip, since: since, until: until), format: format, title: title,
+            path: args.options["socket"] ?? ControlRequest.defaultSocketPath)
     }
     guard args.options["day"] == nil else { fail(.usage, "gpstrackctl: --day goes with --format") }
     request = .export(trip: trip, since: since, until: until)
@@ -136,14 +177,22 @@ var client: ControlClient
 do { client = try ControlClient(path: path) } catch {
     var hint = "is gpstrackd running? (systemctl start gpstrackd)"
     if error.code == EACCES { hint = "permission denied: the socket is for root and the gpstrack group" }
-    fail(.unavailable, "gpstrackctl: cannot reach gpstrackd at \(path): \(String(cString: strerror(error.code))); \(hint)")
+    fail(
+        .unavailable,
+        "gpstrackctl: cannot reach gpstrackd at \(path): \(String(cString: strerror(error.code))); \(hint)")
 }
 guard client.send(request.line) else { fail(.unavailable, "gpstrackctl: gpstrackd at \(path) hung up") }
-guard let first = client.readLine() else { fail(.unavailable, "gpstrackctl: gpstrackd at \(path) hung up without answering") }
+guard let first = client.readLine() else {
+    fail(.unavailable, "gpstrackctl: gpstrackd at \(path) hung up without answering")
+}
 let response = (try? JSONValue.parse(Array(first.utf8))) ?? .null
 guard response["ok"] == .bool(true) else {
-    if json { out(first) } else {
-        write(STDERR_FILENO, "gpstrackctl: \((try? ReplyDecoder.decode(ErrorReply.self, from: response))?.error ?? first)")
+    if json {
+        out(first)
+    } else {
+        write(
+            STDERR_FILENO, "gpstrackctl: \((try? ReplyDecoder.decode(ErrorReply.self, from: response))?.error ?? first)"
+        )
     }
     exit(ExitCode.failure.rawValue)
 }
@@ -151,7 +200,9 @@ guard response["ok"] == .bool(true) else {
 /// daemon's fault (another version?), said so, never a crash.
 func reply<T: Decodable>(_ type: T.Type) -> T {
     do { return try ReplyDecoder.decode(type, from: response) } catch {
-        fail(.protocolError, "gpstrackctl: gpstrackd at \(path) sent a \(command) reply this gpstrackctl cannot read: \(error)")
+        fail(
+            .protocolError,
+            "gpstrackctl: gpstrackd at \(path) sent a \(command) reply this gpstrackctl cannot read: \(error)")
     }
 }
 switch command {
@@ -187,15 +238,20 @@ case "events":
     if json { out(first) } else { for e in r.events { out(Formatter.event(e)) } }
 case "steps":
     let r = reply(StepsReply.self)
-    if json { out(first) } else {
+    if json {
+        out(first)
+    } else {
         let since = r.since.map { " since \(Formatter.localTime($0))" } ?? ""
-        out("\(Formatter.num(r.steps)) steps\(since), \(Formatter.num(r.distanceM)) m walked, "
-            + "\(Formatter.num(r.cadenceSpm)) steps/min while walking")
+        out(
+            "\(Formatter.num(r.steps)) steps\(since), \(Formatter.num(r.distanceM)) m walked, "
+                + "\(Formatter.num(r.cadenceSpm)) steps/min while walking")
         if let p = r.pedometer { out("now: " + Formatter.steps(p)) }
     }
 case "export":
     let r = reply(ExportReply.self)
-    if json { out(first) } else {
+    if json {
+        out(first)
+    } else {
         let bytes = Array(r.gpx.utf8)
         var off = 0
         while off < bytes.count {
@@ -212,7 +268,9 @@ case "watch":
         // read ends the watch with the field named.
         let event: WatchLine
         do { event = try ReplyDecoder.decode(WatchLine.self, line: line) } catch {
-            fail(.protocolError, "gpstrackctl: gpstrackd at \(path) sent a watch line this gpstrackctl cannot read: \(error)")
+            fail(
+                .protocolError,
+                "gpstrackctl: gpstrackd at \(path) sent a watch line this gpstrackctl cannot read: \(error)")
         }
         out(json ? line : Formatter.event(event))
     }

@@ -1,10 +1,11 @@
+import CCrash
+import GPSTrackCore
+import GPSTrackDaemon
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CCrash
-import GPSTrackCore
-import GPSTrackProtocol
-import GPSTrackDaemon
 
 // A fatal signal leaves the crashing thread's backtrace on stderr: the journal under systemd
 // (JOURNAL_STREAM set), where each line is logged at `crit`.

@@ -34,9 +34,11 @@ import Testing
         var rng = SeededRandom(seed: seed)
         var r = Recording()
         let scope = (35.0 * 35.0 - 6.0 * 6.0).squareRoot()
-        var wind = 240.0, target = 240.0
+        var wind = 240.0
+        var target = 240.0
         var bias = (e: 0.0, n: 0.0)
-        let decay = exp(-1.0 / 120), kick = 2.0 * (1 - decay * decay).squareRoot()
+        let decay = exp(-1.0 / 120)
+        let kick = 2.0 * (1 - decay * decay).squareRoot()
         var jumpAt = Set<Int>()
         while jumpAt.count < jumps { jumpAt.insert(Int(rng.uniform(300...Double(swingS - 300)))) }
         var dragged = anchor
@@ -55,10 +57,12 @@ import Testing
             let boat = Geodesic.destination(from: dragged, azimuth: bearing, distance: reach)
             bias.e = decay * bias.e + kick * rng.gaussian()
             bias.n = decay * bias.n + kick * rng.gaussian()
-            var e = bias.e + 1.5 * rng.gaussian(), n = bias.n + 1.5 * rng.gaussian()
+            var e = bias.e + 1.5 * rng.gaussian()
+            var n = bias.n + 1.5 * rng.gaussian()
             if jumpAt.contains(k) {
                 // Multipath: one fix 80-150 m off, with an honest-looking error estimate.
-                let off = rng.uniform(80...150), dir = rng.uniform(0...(2 * .pi))
+                let off = rng.uniform(80...150)
+                let dir = rng.uniform(0...(2 * .pi))
                 e += off * sin(dir)
                 n += off * cos(dir)
             }
@@ -71,7 +75,9 @@ import Testing
         return r
     }
 
-    @Test(.enabled(if: GeodSolveTruth.path != nil, "GeodSolve is installed by `make test`"), arguments: [1, 2, 3] as [UInt64])
+    @Test(
+        .enabled(if: GeodSolveTruth.path != nil, "GeodSolve is installed by `make test`"),
+        arguments: [1, 2, 3] as [UInt64])
     func theSwingRaisesNothingAndTheDragRaisesTheAlarmWithinAMinute(seed: UInt64) throws {
         let rec = Self.record(seed: seed)
         var watch = AnchorWatch(config: Self.config)
@@ -109,9 +115,14 @@ import Testing
         // Raised again once it has dragged the step farther than at the ack.
         let atAck = truth[rec.fixes.firstIndex { $0.time == raises[0] }!]
         let again = truth[rec.fixes.firstIndex { $0.time == raises[1] }!]
-        #expect(again > atAck + Self.config.redragM - 2 * Self.sigma, "seed \(seed): raised again at \(again) m, acked at \(atAck) m")
-        #expect(events.contains { if case .warning(let t, _, _) = $0 { t >= rec.dragStart && t <= raises[0] } else { false } },
-                "a warning comes before the alarm")
+        #expect(
+            again > atAck + Self.config.redragM - 2 * Self.sigma,
+            "seed \(seed): raised again at \(again) m, acked at \(atAck) m")
+        #expect(
+            events.contains {
+                if case .warning(let t, _, _) = $0 { t >= rec.dragStart && t <= raises[0] } else { false }
+            },
+            "a warning comes before the alarm")
     }
 
     @Test func fixesStoppingRaiseNoPositionOnceASilenceLatchedAndRepeatedUntilAcknowledged() {
@@ -149,7 +160,9 @@ import Testing
         let away = Geodesic.destination(from: Self.anchor, azimuth: 45, distance: 60)
         var events: [AnchorEvent] = []
         for k in 0..<200 { events += watch.ingest(at: away, errorM: 5, time: Self.t0 + Double(k)) }
-        let alarms = events.compactMap { e -> (Double, Int)? in if case .alarm(let t, _, _, let n) = e { (t, n) } else { nil } }
+        let alarms = events.compactMap { e -> (Double, Int)? in
+            if case .alarm(let t, _, _, let n) = e { (t, n) } else { nil }
+        }
         // Five fixes spanning 15 s: the raise at the 16th fix (t0 + 15), then every 60 s.
         #expect(alarms.map(\.0) == [15, 75, 135, 195].map { Self.t0 + $0 }, "\(alarms)")
         #expect(alarms.map(\.1) == [0, 1, 2, 3])
@@ -158,7 +171,10 @@ import Testing
         for k in 200..<400 { after += watch.ingest(at: away, errorM: 5, time: Self.t0 + Double(k)) }
         #expect(after.isEmpty, "acknowledged and not dragging farther: quiet, \(after)")
         let raised = watch.raise(time: Self.t0 + 400)
-        guard case .raised(let t, let most)? = raised.first, raised.count == 1 else { Issue.record("\(raised)"); return }
+        guard case .raised(let t, let most)? = raised.first, raised.count == 1 else {
+            Issue.record("\(raised)")
+            return
+        }
         #expect(t == Self.t0 + 400 && abs(most - 60) < 1e-6, "the farthest: 60 m, \(most)")
         #expect(watch.state == nil)
     }

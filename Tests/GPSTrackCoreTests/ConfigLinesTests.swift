@@ -1,6 +1,6 @@
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
+import Testing
 
 /// Line ends and bytes of configuration files.
 @Suite struct ConfigLinesTests {
@@ -9,7 +9,10 @@ import GPSTrackProtocol
     }
 
     func failure(_ bytes: [UInt8]) -> ConfigError? {
-        do { _ = try parse(bytes); return nil } catch { return error }
+        do {
+            _ = try parse(bytes)
+            return nil
+        } catch { return error }
     }
 
     @Test func crlfAndAnUnterminatedLastLineAreLines() throws {

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
+import Testing
 
 @Suite struct ConfigParserTests {
     @Test func parsesKeysCommentsAndDefaults() throws {
@@ -53,13 +53,17 @@ import GPSTrackProtocol
     }
 
     @Test func tripKeys() throws {
-        let c = try ConfigParser.parse("trip_mode = manual\nmin_stop_s = 120\nmin_trip_distance_m = 500\nmin_trip_s = 30\nmax_gap_s = 600\n",
-                                       file: "t.conf")
+        let c = try ConfigParser.parse(
+            "trip_mode = manual\nmin_stop_s = 120\nmin_trip_distance_m = 500\nmin_trip_s = 30\nmax_gap_s = 600\n",
+            file: "t.conf")
         #expect(c.tracker.tripMode == .manual)
-        #expect(c.tracker.minStopS == 120 && c.tracker.minTripDistanceM == 500 && c.tracker.minTripS == 30 && c.tracker.maxGapS == 600)
+        #expect(
+            c.tracker.minStopS == 120 && c.tracker.minTripDistanceM == 500 && c.tracker.minTripS == 30
+                && c.tracker.maxGapS == 600)
         #expect(TrackerConfig().tripMode == .auto, "automatic trips by default")
-        let g = try ConfigParser.parse("guard = on\nguard_after_s = 60\nguard_radius_m = 150\nspeed_limit_kmh = 80\noverspeed_min_s = 5\n",
-                                       file: "t.conf")
+        let g = try ConfigParser.parse(
+            "guard = on\nguard_after_s = 60\nguard_radius_m = 150\nspeed_limit_kmh = 80\noverspeed_min_s = 5\n",
+            file: "t.conf")
         #expect(g.tracker.guardOn && g.tracker.guardAfterS == 60 && g.tracker.guardRadiusM == 150)
         #expect(g.tracker.speedLimitKmh == 80 && g.tracker.overspeedMinS == 5)
         #expect(TrackerConfig().speedLimitKmh == nil && !TrackerConfig().guardOn)
@@ -76,31 +80,39 @@ import GPSTrackProtocol
 
 @Suite struct PedometerConfigTests {
     @Test func pedometerKeys() throws {
-        let c = try ConfigParser.parse("pedometer = off\niio_root = /tmp/sys\niio_dev_root = /tmp/dev\nstride_m = 0.82\n", file: "p.conf")
+        let c = try ConfigParser.parse(
+            "pedometer = off\niio_root = /tmp/sys\niio_dev_root = /tmp/dev\nstride_m = 0.82\n", file: "p.conf")
         #expect(c.pedometer == .off && c.iioRoot == "/tmp/sys" && c.iioDevRoot == "/tmp/dev" && c.strideM == 0.82)
         let d = Configuration()
-        #expect(d.pedometer == .auto && d.iioRoot == "/sys/bus/iio/devices" && d.iioDevRoot == "/dev" && d.strideM == 0.7)
+        #expect(
+            d.pedometer == .auto && d.iioRoot == "/sys/bus/iio/devices" && d.iioDevRoot == "/dev" && d.strideM == 0.7)
     }
 
-    @Test(arguments: [("pedometer = maybe\n", "expected auto or off"), ("stride_m = 9\n", "expected metres"),
-                      ("stride_m = nan\n", "expected metres")])
+    @Test(arguments: [
+        ("pedometer = maybe\n", "expected auto or off"), ("stride_m = 9\n", "expected metres"),
+        ("stride_m = nan\n", "expected metres"),
+    ])
     func badPedometerValues(text: String, message: String) {
         #expect(throws: ConfigError.self) { try ConfigParser.parse(text, file: "p.conf") }
-        do { _ = try ConfigParser.parse(text, file: "p.conf") } catch { #expect(error.description.contains("p.conf:1: ") && error.description.contains(message)) }
+        do { _ = try ConfigParser.parse(text, file: "p.conf") } catch {
+            #expect(error.description.contains("p.conf:1: ") && error.description.contains(message))
+        }
     }
 }
 
 @Suite struct SampleConfigTests {
     /// The pedometer's keys are documented in the sample configuration.
     @Test func theSampleConfigListsThePedometerKeys() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let text = try String(contentsOf: root.appendingPathComponent("config/gpstrackd.conf"), encoding: .utf8)
-        let documented = Set(text.split(separator: "\n").compactMap { line -> String? in
-            var l = line.drop { $0 == "#" || $0 == " " }
-            guard let eq = l.firstIndex(of: "=") else { return nil }
-            l = l[..<eq]
-            return l.trimmingCharacters(in: .whitespaces)
-        })
+        let documented = Set(
+            text.split(separator: "\n").compactMap { line -> String? in
+                var l = line.drop { $0 == "#" || $0 == " " }
+                guard let eq = l.firstIndex(of: "=") else { return nil }
+                l = l[..<eq]
+                return l.trimmingCharacters(in: .whitespaces)
+            })
         for key in ["pedometer", "iio_root", "iio_dev_root", "stride_m"] {
             #expect(ConfigParser.keys.contains(key))
             #expect(documented.contains(key), "\(key) is not in config/gpstrackd.conf")

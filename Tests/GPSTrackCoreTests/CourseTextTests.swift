@@ -1,6 +1,6 @@
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
+import Testing
 
 @Suite struct CourseTextTests {
     @Test(arguments: [

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GPSTrackCore
 @testable import GPSTrackProtocol
 
@@ -15,7 +16,8 @@ import Testing
         // libgps turns an unreadable time into 1900-01-01: no usable time.
         #expect(verdict(Fix(mode: 3, time: -2_209_075_200, latitude: 1, longitude: 1)) == .rejected(.noTime))
         #expect(verdict(Fix(mode: 3, time: FixFactory.t0, latitude: 91, longitude: 1)) == .rejected(.invalidPosition))
-        #expect(verdict(Fix(mode: 3, time: FixFactory.t0, latitude: 1, longitude: -180.5)) == .rejected(.invalidPosition))
+        #expect(
+            verdict(Fix(mode: 3, time: FixFactory.t0, latitude: 1, longitude: -180.5)) == .rejected(.invalidPosition))
         #expect(verdict(Fix(mode: 2, time: FixFactory.t0, latitude: .nan, longitude: 1)) == .rejected(.invalidPosition))
         #expect(verdict(Fix(mode: 2, time: FixFactory.t0, latitude: 0, longitude: 0)) == .rejected(.invalidPosition))
         #expect(verdict(FixFactory.at(0, mode: 7)) == .rejected(.noFix))
@@ -27,9 +29,11 @@ import Testing
         #expect(verdict(FixFactory.at(0, eph: 50.5)) == .rejected(.lowAccuracy))
         #expect(verdict(FixFactory.at(0, eph: -1)) == .rejected(.lowAccuracy))
         var f = FixFactory.at(0, eph: .nan)
-        f.epx = 40; f.epy = 40  // hypot = 56.6 m
+        f.epx = 40
+        f.epy = 40  // hypot = 56.6 m
         #expect(verdict(f) == .rejected(.lowAccuracy))
-        f.epx = 20; f.epy = 20  // 28.3 m
+        f.epx = 20
+        f.epy = 20  // 28.3 m
         #expect(verdict(f) == .accepted)
         // No estimate at all: accepted, judged with the assumed error.
         #expect(verdict(FixFactory.at(0, eph: .nan)) == .accepted)

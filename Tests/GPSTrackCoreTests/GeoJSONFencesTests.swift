@@ -1,14 +1,16 @@
+import GPSTrackSim
 import Testing
+
 @testable import GPSTrackCore
 @testable import GPSTrackProtocol
-import GPSTrackSim
 
 @Suite struct GeoJSONFencesTests {
     static func collection(_ features: String) -> String {
         #"{"type":"FeatureCollection","features":[\#(features)]}"#
     }
 
-    static let good = #"{"type":"Feature","id":"a","properties":{"radius":50},"geometry":{"type":"Point","coordinates":[8.5,47.3]}}"#
+    static let good =
+        #"{"type":"Feature","id":"a","properties":{"radius":50},"geometry":{"type":"Point","coordinates":[8.5,47.3]}}"#
 
     func load(_ text: String) throws(FenceError) -> FenceIndex {
         let fences = try GeoJSONFences.parse(Array(text.utf8), file: "f.geojson")
@@ -16,24 +18,38 @@ import GPSTrackSim
     }
 
     @Test func speedLimitsAreReadAndChecked() throws {
-        let idx = try load(Self.collection(#"{"type":"Feature","id":"z","properties":{"radius":50,"speed_limit_kmh":30},"geometry":{"type":"Point","coordinates":[8.5,47.3]}}"#))
+        let idx = try load(
+            Self.collection(
+                #"{"type":"Feature","id":"z","properties":{"radius":50,"speed_limit_kmh":30},"geometry":{"type":"Point","coordinates":[8.5,47.3]}}"#
+            ))
         #expect(idx.fences[0].speedLimitKmh == 30)
         #expect(try load(Self.collection(Self.good)).fences[0].speedLimitKmh == nil)
-        #expect { _ = try load(Self.collection(#"{"type":"Feature","id":"z","properties":{"radius":50,"speed_limit_kmh":"fast"},"geometry":{"type":"Point","coordinates":[8.5,47.3]}}"#)) }
-            throws: { ($0 as? FenceError)?.description.contains("feature 0 (id \"z\"): speed_limit_kmh must be a number of km/h > 0") == true }
+        #expect {
+            _ = try load(
+                Self.collection(
+                    #"{"type":"Feature","id":"z","properties":{"radius":50,"speed_limit_kmh":"fast"},"geometry":{"type":"Point","coordinates":[8.5,47.3]}}"#
+                ))
+        } throws: {
+            ($0 as? FenceError)?.description.contains(
+                "feature 0 (id \"z\"): speed_limit_kmh must be a number of km/h > 0") == true
+        }
     }
 
     @Test func readsCirclesPolygonsAndProperties() throws {
-        let text = Self.collection(Self.good + "," + #"""
-            {"type":"Feature","properties":{"id":"b","name":"Bee","dwell_s":30,"notify":["exit"]},
-             "geometry":{"type":"Polygon","coordinates":[[[8,47],[8.1,47],[8.1,47.1],[8,47.1],[8,47]]]}},
-            {"type":"Feature","id":7,"properties":{},"geometry":{"type":"MultiPolygon","coordinates":[[[[9,47],[9.1,47],[9.1,47.1],[9,47]]]]}}
-            """#)
+        let text = Self.collection(
+            Self.good + "," + #"""
+                {"type":"Feature","properties":{"id":"b","name":"Bee","dwell_s":30,"notify":["exit"]},
+                 "geometry":{"type":"Polygon","coordinates":[[[8,47],[8.1,47],[8.1,47.1],[8,47.1],[8,47]]]}},
+                {"type":"Feature","id":7,"properties":{},"geometry":{"type":"MultiPolygon","coordinates":[[[[9,47],[9.1,47],[9.1,47.1],[9,47]]]]}}
+                """#)
         let idx = try load(text)
         #expect(idx.fences.map(\.id) == ["a", "b", "7"])
         #expect(idx.fences[1].name == "Bee" && idx.fences[1].dwellS == 30 && idx.fences[1].notify == [.exit])
         #expect(idx.fences[0].notify == Set(Fence.Notify.allCases))
-        guard case .circle(let c, let r) = idx.fences[0].shape else { Issue.record("circle"); return }
+        guard case .circle(let c, let r) = idx.fences[0].shape else {
+            Issue.record("circle")
+            return
+        }
         #expect(c == Coordinate(latitude: 47.3, longitude: 8.5) && r == 50)
     }
 
@@ -47,66 +63,177 @@ import GPSTrackSim
     static let badCases: [Bad] = [(String, String, String)]([
         ("{not json", "f.geojson: not valid JSON", ""),
         (#"{"type":"Feature"}"#, "not a GeoJSON FeatureCollection", ""),
-        (collection(#"{"type":"Feature","id":"r","geometry":{"type":"Polygon","coordinates":[[[8,47],[8.1,47],[8,47]]]}}"#),
-         "feature 0 (id \"r\")", "has 3 positions; a linear ring needs at least 4"),
-        (collection(#"{"type":"Feature","id":"o","geometry":{"type":"Polygon","coordinates":[[[8,47],[8.1,47],[8.1,47.1],[8,47.1]]]}}"#),
-         "feature 0 (id \"o\")", "not closed"),
-        (collection(#"{"type":"Feature","id":"bow","geometry":{"type":"Polygon","coordinates":[[[8,47],[8.1,47.1],[8.1,47],[8,47.1],[8,47]]]}}"#),
-         "feature 0 (id \"bow\")", "Self-intersection"),
-        (collection(#"{"type":"Feature","id":"c","properties":{},"geometry":{"type":"Point","coordinates":[8,47]}}"#),
-         "feature 0 (id \"c\")", "needs properties.radius"),
-        (collection(#"{"type":"Feature","id":"c","properties":{"radius":0},"geometry":{"type":"Point","coordinates":[8,47]}}"#),
-         "(id \"c\")", "radius must be"),
-        (collection(#"{"type":"Feature","id":"c","properties":{"radius":-5},"geometry":{"type":"Point","coordinates":[8,47]}}"#),
-         "(id \"c\")", "radius must be"),
-        (collection(#"{"type":"Feature","id":"c","properties":{"radius":"big"},"geometry":{"type":"Point","coordinates":[8,47]}}"#),
-         "(id \"c\")", "radius must be"),
-        (collection(#"{"type":"Feature","id":"c","properties":{"radius":1e999},"geometry":{"type":"Point","coordinates":[8,47]}}"#),
-         "f.geojson: not valid JSON", ""),
-        (collection(#"{"type":"Feature","id":"x","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[200,47]}}"#),
-         "(id \"x\")", "coordinates out of range"),
-        (collection(#"{"type":"Feature","id":"y","geometry":{"type":"Polygon","coordinates":[[[8,47],[8.1,95],[8.1,47.1],[8,47]]]}}"#),
-         "(id \"y\")", "coordinates out of range"),
+        (
+            collection(
+                #"{"type":"Feature","id":"r","geometry":{"type":"Polygon","coordinates":[[[8,47],[8.1,47],[8,47]]]}}"#),
+            "feature 0 (id \"r\")", "has 3 positions; a linear ring needs at least 4"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"o","geometry":{"type":"Polygon","coordinates":[[[8,47],[8.1,47],[8.1,47.1],[8,47.1]]]}}"#
+            ),
+            "feature 0 (id \"o\")", "not closed"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"bow","geometry":{"type":"Polygon","coordinates":[[[8,47],[8.1,47.1],[8.1,47],[8,47.1],[8,47]]]}}"#
+            ),
+            "feature 0 (id \"bow\")", "Self-intersection"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"c","properties":{},"geometry":{"type":"Point","coordinates":[8,47]}}"#),
+            "feature 0 (id \"c\")", "needs properties.radius"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"c","properties":{"radius":0},"geometry":{"type":"Point","coordinates":[8,47]}}"#
+            ),
+            "(id \"c\")", "radius must be"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"c","properties":{"radius":-5},"geometry":{"type":"Point","coordinates":[8,47]}}"#
+            ),
+            "(id \"c\")", "radius must be"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"c","properties":{"radius":"big"},"geometry":{"type":"Point","coordinates":[8,47]}}"#
+            ),
+            "(id \"c\")", "radius must be"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"c","properties":{"radius":1e999},"geometry":{"type":"Point","coordinates":[8,47]}}"#
+            ),
+            "f.geojson: not valid JSON", ""
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"x","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[200,47]}}"#
+            ),
+            "(id \"x\")", "coordinates out of range"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"y","geometry":{"type":"Polygon","coordinates":[[[8,47],[8.1,95],[8.1,47.1],[8,47]]]}}"#
+            ),
+            "(id \"y\")", "coordinates out of range"
+        ),
         (collection(good + "," + good), "feature 1 (id \"a\")", "duplicate id"),
-        (collection(#"{"type":"Feature","id":"am","geometry":{"type":"Polygon","coordinates":[[[179,-17],[-179,-17],[-179,-16],[179,-16],[179,-17]]]}}"#),
-         "(id \"am\")", "antimeridian"),
-        (collection(#"{"type":"Feature","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[8,47]}}"#),
-         "feature 0", "no id"),
+        (
+            collection(
+                #"{"type":"Feature","id":"am","geometry":{"type":"Polygon","coordinates":[[[179,-17],[-179,-17],[-179,-16],[179,-16],[179,-17]]]}}"#
+            ),
+            "(id \"am\")", "antimeridian"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[8,47]}}"#),
+            "feature 0", "no id"
+        ),
         // A LineString is a corridor now (issue 11): without width_m it is refused for that.
-        (collection(#"{"type":"Feature","id":"l","geometry":{"type":"LineString","coordinates":[[8,47],[9,47]]}}"#),
-         "(id \"l\")", "needs properties.width_m"),
-        (collection(#"{"type":"Feature","id":"g","geometry":{"type":"GeometryCollection","geometries":[],"coordinates":[]}}"#),
-         "(id \"g\")", "GeometryCollection is not a fence"),
-        (collection(#"{"type":"Feature","id":"w0","properties":{"width_m":0},"geometry":{"type":"LineString","coordinates":[[8,47],[9,47]]}}"#),
-         "(id \"w0\")", "width_m must be"),
-        (collection(#"{"type":"Feature","id":"wn","properties":{"width_m":-50},"geometry":{"type":"LineString","coordinates":[[8,47],[9,47]]}}"#),
-         "(id \"wn\")", "width_m must be"),
-        (collection(#"{"type":"Feature","id":"ws","properties":{"width_m":"50"},"geometry":{"type":"LineString","coordinates":[[8,47],[9,47]]}}"#),
-         "(id \"ws\")", "width_m must be"),
-        (collection(#"{"type":"Feature","id":"wnull","properties":{"width_m":null},"geometry":{"type":"LineString","coordinates":[[8,47],[9,47]]}}"#),
-         "(id \"wnull\")", "width_m must be"),
-        (collection(#"{"type":"Feature","id":"winf","properties":{"width_m":1e999},"geometry":{"type":"LineString","coordinates":[[8,47],[9,47]]}}"#),
-         "f.geojson: not valid JSON", ""),
-        (collection(#"{"type":"Feature","id":"l1","properties":{"width_m":50},"geometry":{"type":"LineString","coordinates":[[8,47]]}}"#),
-         "(id \"l1\")", "line 0 has 1 position; a line needs at least 2"),
-        (collection(#"{"type":"Feature","id":"l0","properties":{"width_m":50},"geometry":{"type":"LineString","coordinates":[]}}"#),
-         "(id \"l0\")", "line 0 has 0 positions"),
-        (collection(#"{"type":"Feature","id":"m1","properties":{"width_m":50},"geometry":{"type":"MultiLineString","coordinates":[[[8,47],[9,47]],[[8,46]]]}}"#),
-         "(id \"m1\")", "line 1 has 1 position"),
-        (collection(#"{"type":"Feature","id":"m0","properties":{"width_m":50},"geometry":{"type":"MultiLineString","coordinates":[]}}"#),
-         "(id \"m0\")", "MultiLineString needs at least one line"),
-        (collection(#"{"type":"Feature","id":"lr","properties":{"width_m":50},"geometry":{"type":"LineString","coordinates":[[8,47],[8,91]]}}"#),
-         "(id \"lr\")", "coordinates out of range"),
-        (collection(#"{"type":"Feature","id":"lx","properties":{"width_m":50},"geometry":{"type":"LineString","coordinates":[[8,47],[-181,47]]}}"#),
-         "(id \"lx\")", "coordinates out of range"),
-        (collection(#"{"type":"Feature","id":"lp","properties":{"width_m":50},"geometry":{"type":"LineString","coordinates":[[8,47],[9]]}}"#),
-         "(id \"lp\")", "a position must be [longitude, latitude]"),
-        (collection(#"{"type":"Feature","id":"ln","properties":{"width_m":50},"geometry":{"type":"LineString","coordinates":[[8,47],"x"]}}"#),
-         "(id \"ln\")", "a position must be"),
-        (collection(#"{"type":"Feature","id":"lam","properties":{"width_m":50},"geometry":{"type":"LineString","coordinates":[[179,-17],[-179,-17]]}}"#),
-         "(id \"lam\")", "antimeridian"),
-        (collection(#"{"type":"Feature","id":"n","properties":{"radius":5,"notify":["arrive"]},"geometry":{"type":"Point","coordinates":[8,47]}}"#),
-         "(id \"n\")", "notify must be"),
+        (
+            collection(#"{"type":"Feature","id":"l","geometry":{"type":"LineString","coordinates":[[8,47],[9,47]]}}"#),
+            "(id \"l\")", "needs properties.width_m"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"g","geometry":{"type":"GeometryCollection","geometries":[],"coordinates":[]}}"#
+            ),
+            "(id \"g\")", "GeometryCollection is not a fence"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"w0","properties":{"width_m":0},"geometry":{"type":"LineString","coordinates":[[8,47],[9,47]]}}"#
+            ),
+            "(id \"w0\")", "width_m must be"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"wn","properties":{"width_m":-50},"geometry":{"type":"LineString","coordinates":[[8,47],[9,47]]}}"#
+            ),
+            "(id \"wn\")", "width_m must be"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"ws","properties":{"width_m":"50"},"geometry":{"type":"LineString","coordinates":[[8,47],[9,47]]}}"#
+            ),
+            "(id \"ws\")", "width_m must be"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"wnull","properties":{"width_m":null},"geometry":{"type":"LineString","coordinates":[[8,47],[9,47]]}}"#
+            ),
+            "(id \"wnull\")", "width_m must be"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"winf","properties":{"width_m":1e999},"geometry":{"type":"LineString","coordinates":[[8,47],[9,47]]}}"#
+            ),
+            "f.geojson: not valid JSON", ""
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"l1","properties":{"width_m":50},"geometry":{"type":"LineString","coordinates":[[8,47]]}}"#
+            ),
+            "(id \"l1\")", "line 0 has 1 position; a line needs at least 2"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"l0","properties":{"width_m":50},"geometry":{"type":"LineString","coordinates":[]}}"#
+            ),
+            "(id \"l0\")", "line 0 has 0 positions"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"m1","properties":{"width_m":50},"geometry":{"type":"MultiLineString","coordinates":[[[8,47],[9,47]],[[8,46]]]}}"#
+            ),
+            "(id \"m1\")", "line 1 has 1 position"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"m0","properties":{"width_m":50},"geometry":{"type":"MultiLineString","coordinates":[]}}"#
+            ),
+            "(id \"m0\")", "MultiLineString needs at least one line"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"lr","properties":{"width_m":50},"geometry":{"type":"LineString","coordinates":[[8,47],[8,91]]}}"#
+            ),
+            "(id \"lr\")", "coordinates out of range"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"lx","properties":{"width_m":50},"geometry":{"type":"LineString","coordinates":[[8,47],[-181,47]]}}"#
+            ),
+            "(id \"lx\")", "coordinates out of range"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"lp","properties":{"width_m":50},"geometry":{"type":"LineString","coordinates":[[8,47],[9]]}}"#
+            ),
+            "(id \"lp\")", "a position must be [longitude, latitude]"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"ln","properties":{"width_m":50},"geometry":{"type":"LineString","coordinates":[[8,47],"x"]}}"#
+            ),
+            "(id \"ln\")", "a position must be"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"lam","properties":{"width_m":50},"geometry":{"type":"LineString","coordinates":[[179,-17],[-179,-17]]}}"#
+            ),
+            "(id \"lam\")", "antimeridian"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"n","properties":{"radius":5,"notify":["arrive"]},"geometry":{"type":"Point","coordinates":[8,47]}}"#
+            ),
+            "(id \"n\")", "notify must be"
+        ),
         (String(repeating: "[", count: 100_000), "f.geojson: not valid JSON", ""),
         // Features become fences as they are read; the errors stay those of the whole file: bad
         // JSON after a bad feature, a collection whose "type" comes after its features and is
@@ -114,9 +241,16 @@ import GPSTrackSim
         (#"{"type":"FeatureCollection","features":[{"type":"Feature"}],"x":}"#, "f.geojson: not valid JSON", ""),
         (#"{"features":[{"type":"Feature"}],"type":"Feature"}"#, "not a GeoJSON FeatureCollection", ""),
         (#"{"type":"FeatureCollection","features":[\#(good)],"features":{}}"#, "without a \"features\" array", ""),
-        (#"{"type":"FeatureCollection","features":[\#(good)],"features":[{"type":"Feature","id":"q"}]}"#, "feature 0 (id \"q\")", "no geometry"),
-        (collection(#"{"type":"Feature","id":"e1"},{"type":"Feature","id":"e2","properties":{"radius":-1},"geometry":{"type":"Point","coordinates":[8,47]}}"#),
-         "feature 0 (id \"e1\")", "no geometry"),
+        (
+            #"{"type":"FeatureCollection","features":[\#(good)],"features":[{"type":"Feature","id":"q"}]}"#,
+            "feature 0 (id \"q\")", "no geometry"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"e1"},{"type":"Feature","id":"e2","properties":{"radius":-1},"geometry":{"type":"Point","coordinates":[8,47]}}"#
+            ),
+            "feature 0 (id \"e1\")", "no geometry"
+        ),
     ]).map { Bad(text: $0.0, place: $0.1, reason: $0.2) }
 
     @Test(arguments: badCases)
@@ -145,14 +279,16 @@ import GPSTrackSim
         var rng = SeededRandom(seed: 99)
         let origin = Coordinate(latitude: 47.3, longitude: 8.4)
         func point(_ e: Double, _ n: Double) -> Coordinate {
-            Geodesic.destination(from: Geodesic.destination(from: origin, azimuth: 90, distance: e), azimuth: 0, distance: n)
+            Geodesic.destination(
+                from: Geodesic.destination(from: origin, azimuth: 90, distance: e), azimuth: 0, distance: n)
         }
         let fences = FenceGenerator.fences(count: 10_000, origin: origin, sideM: 20_000, seed: 99)
         let idx = try FenceIndex(fences: fences, file: "many")
         func rayCast(_ ring: [Coordinate], _ p: Coordinate) -> Bool {
             var inside = false
             for (a, b) in zip(ring, ring.dropFirst()) where (a.latitude > p.latitude) != (b.latitude > p.latitude) {
-                let x = a.longitude + (p.latitude - a.latitude) / (b.latitude - a.latitude) * (b.longitude - a.longitude)
+                let x =
+                    a.longitude + (p.latitude - a.latitude) / (b.latitude - a.latitude) * (b.longitude - a.longitude)
                 if p.longitude < x { inside.toggle() }
             }
             return inside
@@ -170,7 +306,8 @@ import GPSTrackSim
             }
             // Points within a centimetre of a boundary could go either way: leave them out.
             let found = Set(idx.candidates(near: p, marginM: 1).filter { idx.signedDistance(fence: $0, point: p) > 0 })
-            let near = Set(idx.candidates(near: p, marginM: 1).filter { abs(idx.signedDistance(fence: $0, point: p)) < 0.01 })
+            let near = Set(
+                idx.candidates(near: p, marginM: 1).filter { abs(idx.signedDistance(fence: $0, point: p)) < 0.01 })
             #expect(found.subtracting(near) == expected.subtracting(near))
             checked += expected.count
         }

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
+import Testing
 
 /// Cross-checks the geodesics (GeographicLib through CGeodesic) against GeographicLib's own `GeodSolve` binary
 /// (geographiclib-tools, installed by `make test`) on seeded random pairs: global ones,
@@ -24,8 +24,9 @@ import GPSTrackSim
                 if lon > 180 { lon -= 360 }
                 b = Coordinate(latitude: -a.latitude + rng.uniform(-0.5...0.5), longitude: lon)
             default:
-                b = Coordinate(latitude: max(-90, min(90, a.latitude + rng.uniform(-1e-4...1e-4))),
-                               longitude: a.longitude + rng.uniform(-1e-4...1e-4))
+                b = Coordinate(
+                    latitude: max(-90, min(90, a.latitude + rng.uniform(-1e-4...1e-4))),
+                    longitude: a.longitude + rng.uniform(-1e-4...1e-4))
             }
             out.append((a, b))
         }
@@ -35,12 +36,14 @@ import GPSTrackSim
     @Test(.enabled(if: geodSolve != nil, "needs GeodSolve (geographiclib-tools); scripts/deps.sh test installs it"))
     func matchesGeodSolveOnRandomPairs() throws {
         let pairs = Self.pairs()
-        let input = pairs.map { "\($0.0.latitude) \($0.0.longitude) \($0.1.latitude) \($0.1.longitude)" }
+        let input =
+            pairs.map { "\($0.0.latitude) \($0.0.longitude) \($0.1.latitude) \($0.1.longitude)" }
             .joined(separator: "\n") + "\n"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.geodSolve!)
         process.arguments = ["-i", "-p", "9"]
-        let stdin = Pipe(), stdout = Pipe()
+        let stdin = Pipe()
+        let stdout = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         try process.run()
@@ -54,7 +57,8 @@ import GPSTrackSim
             let fields = line.split(separator: " ").compactMap { Double($0) }
             try #require(fields.count == 3)
             let ours = Geodesic.distance(pair.0, pair.1)
-            #expect(abs(ours - fields[2]) <= max(1e-6, fields[2] * 1e-12), "\(pair) GeodSolve \(fields[2]) ours \(ours)")
+            #expect(
+                abs(ours - fields[2]) <= max(1e-6, fields[2] * 1e-12), "\(pair) GeodSolve \(fields[2]) ours \(ours)")
         }
     }
 
@@ -66,7 +70,8 @@ import GPSTrackSim
         var pairs: [(Coordinate, Coordinate)] = []
         for _ in 0..<400 {
             let a = Coordinate(latitude: rng.uniform(-85...85), longitude: rng.uniform(-180...180))
-            let d = rng.uniform(1...1500), az = rng.uniform(0...360)
+            let d = rng.uniform(1...1500)
+            let az = rng.uniform(0...360)
             // The far end from GeodSolve's own direct problem would be as good; the distance is
             // what is checked, and GeodSolve's inverse below is the reference for it.
             var lon = a.longitude + d * sin(az * .pi / 180) / (111_320 * max(cos(a.latitude * .pi / 180), 0.05))
@@ -74,11 +79,14 @@ import GPSTrackSim
             let lat = max(-89.9, min(89.9, a.latitude + d * cos(az * .pi / 180) / 110_574))
             pairs.append((a, Coordinate(latitude: lat, longitude: lon)))
         }
-        let input = pairs.map { "\($0.0.latitude) \($0.0.longitude) \($0.1.latitude) \($0.1.longitude)" }.joined(separator: "\n") + "\n"
+        let input =
+            pairs.map { "\($0.0.latitude) \($0.0.longitude) \($0.1.latitude) \($0.1.longitude)" }.joined(
+                separator: "\n") + "\n"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.geodSolve!)
         process.arguments = ["-i", "-p", "9"]
-        let stdin = Pipe(), stdout = Pipe()
+        let stdin = Pipe()
+        let stdout = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         try process.run()
@@ -93,7 +101,11 @@ import GPSTrackSim
             let fields = line.split(separator: " ").compactMap { Double($0) }
             try #require(fields.count == 3)
             #expect(abs(Geodesic.shortDistance(pair.0, pair.1) - fields[2]) <= 1e-4, "\(pair) GeodSolve \(fields[2])")
-            if abs(pair.0.latitude) < 80, abs(pair.1.latitude - pair.0.latitude) < 0.01, abs(pair.1.longitude - pair.0.longitude) < 0.01 { planar += 1 }
+            if abs(pair.0.latitude) < 80, abs(pair.1.latitude - pair.0.latitude) < 0.01,
+                abs(pair.1.longitude - pair.0.longitude) < 0.01
+            {
+                planar += 1
+            }
         }
         #expect(planar > 100, "most pairs take the plane, so the check means something")
     }

@@ -53,15 +53,22 @@ import Testing
     func inverseAzimuthsMatchGeodSolve() throws {
         let pairs = Self.points().filter { $0.0 != $0.1 }
         let input = pairs.map { "\($0.0.latitude) \($0.0.longitude) \($0.1.latitude) \($0.1.longitude)" }
-        let rows = Self.numbers(try GeodSolveTruth.run(["-i", "-p", "12"], input: input.joined(separator: "\n") + "\n"), each: 3)
+        let rows = Self.numbers(
+            try GeodSolveTruth.run(["-i", "-p", "12"], input: input.joined(separator: "\n") + "\n"), each: 3)
         try #require(rows.count == pairs.count)
         for (pair, row) in zip(pairs, rows) {
             let ours = Geodesic.inverse(pair.0, pair.1)
-            #expect(abs(ours.distance - row[2]) <= max(1e-6, row[2] * 1e-12), "\(pair) s12 GeodSolve \(row[2]) ours \(ours.distance)")
+            #expect(
+                abs(ours.distance - row[2]) <= max(1e-6, row[2] * 1e-12),
+                "\(pair) s12 GeodSolve \(row[2]) ours \(ours.distance)")
             // At a pole the azimuth depends on the longitude's convention: compare elsewhere.
             guard abs(pair.0.latitude) < 90, abs(pair.1.latitude) < 90 else { continue }
-            #expect(abs(Self.angle(ours.azimuth1, row[0])) <= 1e-7, "\(pair) azi1 GeodSolve \(row[0]) ours \(ours.azimuth1)")
-            #expect(abs(Self.angle(ours.azimuth2, row[1])) <= 1e-7, "\(pair) azi2 GeodSolve \(row[1]) ours \(ours.azimuth2)")
+            #expect(
+                abs(Self.angle(ours.azimuth1, row[0])) <= 1e-7, "\(pair) azi1 GeodSolve \(row[0]) ours \(ours.azimuth1)"
+            )
+            #expect(
+                abs(Self.angle(ours.azimuth2, row[1])) <= 1e-7, "\(pair) azi2 GeodSolve \(row[1]) ours \(ours.azimuth2)"
+            )
         }
     }
 
@@ -72,7 +79,8 @@ import Testing
             (start: pair.0, azimuth: rng.uniform(-180...180), distance: rng.uniform(0...20_003_000))
         }
         let input = problems.map { "\($0.start.latitude) \($0.start.longitude) \($0.azimuth) \($0.distance)" }
-        let rows = Self.numbers(try GeodSolveTruth.run(["-p", "12"], input: input.joined(separator: "\n") + "\n"), each: 3)
+        let rows = Self.numbers(
+            try GeodSolveTruth.run(["-p", "12"], input: input.joined(separator: "\n") + "\n"), each: 3)
         try #require(rows.count == problems.count)
         let ours = problems.map { Geodesic.destination(from: $0.start, azimuth: $0.azimuth, distance: $0.distance) }
         let truths = rows.map { Coordinate(latitude: $0[0], longitude: $0[1]) }

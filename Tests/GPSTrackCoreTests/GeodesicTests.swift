@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GPSTrackCore
 @testable import GPSTrackProtocol
 
@@ -15,22 +16,31 @@ import Testing
     }
 
     static let cases: [Case] = [
-        Case(name: "JFK to Heathrow", a: .init(latitude: 40.6397, longitude: -73.7789),
-             b: .init(latitude: 51.4700, longitude: -0.4543), distance: 5555072.557912726, azimuth1: 51.38039610644007),
-        Case(name: "Eiffel Tower to Sydney Opera House", a: .init(latitude: 48.8584, longitude: 2.2945),
-             b: .init(latitude: -33.8568, longitude: 151.2153), distance: 16960891.134302385, azimuth1: 68.12144240957544),
-        Case(name: "nearly antipodal on the equator", a: .init(latitude: 0, longitude: 0),
-             b: .init(latitude: 0.5, longitude: 179.7), distance: 19944127.420750458, azimuth1: 15.55688279349054),
-        Case(name: "exactly antipodal", a: .init(latitude: 30, longitude: 0),
-             b: .init(latitude: -30, longitude: 180), distance: 20003931.458625447, azimuth1: 0),
-        Case(name: "across the north pole", a: .init(latitude: 89.9, longitude: 0),
-             b: .init(latitude: 89.9, longitude: 180), distance: 22338.795682520, azimuth1: 0),
-        Case(name: "across the south pole", a: .init(latitude: -89.99, longitude: 45),
-             b: .init(latitude: -89.99, longitude: -135), distance: 2233.879590954, azimuth1: -180),
-        Case(name: "sub-metre hop in Berlin", a: .init(latitude: 52.52, longitude: 13.405),
-             b: .init(latitude: 52.520001, longitude: 13.405001), distance: 0.130346585, azimuth1: 31.38330837241320),
-        Case(name: "9 m hop in Tokyo", a: .init(latitude: 35.6586, longitude: 139.7454),
-             b: .init(latitude: 35.6586, longitude: 139.7455), distance: 9.055069823, azimuth1: 89.99997085228625),
+        Case(
+            name: "JFK to Heathrow", a: .init(latitude: 40.6397, longitude: -73.7789),
+            b: .init(latitude: 51.4700, longitude: -0.4543), distance: 5555072.557912726, azimuth1: 51.38039610644007),
+        Case(
+            name: "Eiffel Tower to Sydney Opera House", a: .init(latitude: 48.8584, longitude: 2.2945),
+            b: .init(latitude: -33.8568, longitude: 151.2153), distance: 16960891.134302385, azimuth1: 68.12144240957544
+        ),
+        Case(
+            name: "nearly antipodal on the equator", a: .init(latitude: 0, longitude: 0),
+            b: .init(latitude: 0.5, longitude: 179.7), distance: 19944127.420750458, azimuth1: 15.55688279349054),
+        Case(
+            name: "exactly antipodal", a: .init(latitude: 30, longitude: 0),
+            b: .init(latitude: -30, longitude: 180), distance: 20003931.458625447, azimuth1: 0),
+        Case(
+            name: "across the north pole", a: .init(latitude: 89.9, longitude: 0),
+            b: .init(latitude: 89.9, longitude: 180), distance: 22338.795682520, azimuth1: 0),
+        Case(
+            name: "across the south pole", a: .init(latitude: -89.99, longitude: 45),
+            b: .init(latitude: -89.99, longitude: -135), distance: 2233.879590954, azimuth1: -180),
+        Case(
+            name: "sub-metre hop in Berlin", a: .init(latitude: 52.52, longitude: 13.405),
+            b: .init(latitude: 52.520001, longitude: 13.405001), distance: 0.130346585, azimuth1: 31.38330837241320),
+        Case(
+            name: "9 m hop in Tokyo", a: .init(latitude: 35.6586, longitude: 139.7454),
+            b: .init(latitude: 35.6586, longitude: 139.7455), distance: 9.055069823, azimuth1: 89.99997085228625),
     ]
 
     @Test(arguments: cases)
@@ -69,8 +79,11 @@ import Testing
             let bound = Geodesic.closeUpperBound(a, b)
             #expect(bound >= Geodesic.distance(a, b))
         }
-        #expect(Geodesic.closeUpperBound(.init(latitude: 85, longitude: 0), .init(latitude: 85, longitude: 0.001)) == .infinity)
-        #expect(Geodesic.closeUpperBound(.init(latitude: 10, longitude: 0), .init(latitude: 11, longitude: 0)) == .infinity)
+        #expect(
+            Geodesic.closeUpperBound(.init(latitude: 85, longitude: 0), .init(latitude: 85, longitude: 0.001))
+                == .infinity)
+        #expect(
+            Geodesic.closeUpperBound(.init(latitude: 10, longitude: 0), .init(latitude: 11, longitude: 0)) == .infinity)
     }
 }
 
@@ -79,7 +92,7 @@ struct SeededRandomLCG {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next(_ lo: Double, _ hi: Double) -> Double {
-        state = state &* 6364136223846793005 &+ 1442695040888963407
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         return lo + (hi - lo) * Double(state >> 11) * 0x1.0p-53
     }
 }

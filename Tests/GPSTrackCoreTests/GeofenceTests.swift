@@ -1,7 +1,9 @@
+import GPSTrackSim
 import Testing
+
 @testable import GPSTrackCore
 @testable import GPSTrackProtocol
-import GPSTrackSim
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,14 +28,19 @@ import Glibc
     }
 
     func run(_ session: inout TrackingSession, _ fixes: [Fix]) -> [FenceEvent] {
-        fixes.flatMap { session.ingest($0) }.compactMap { if case .fence(let f) = $0.event { return f }; return nil }
+        fixes.flatMap { session.ingest($0) }.compactMap {
+            if case .fence(let f) = $0.event { return f }
+            return nil
+        }
     }
 
     @Test func circleCrossingsInOrder() throws {
         let idx = try Self.index([Fence(index: 0, id: "c", shape: .circle(center: Self.base, radiusM: 100))])
         var session = TrackingSession(config: TrackerConfig(), fences: idx)
         // From 301 m west to 299 m east at 5 m/s.
-        let fixes = (0...120).map { FixFactory.at(Double($0), east: -301 + 5 * Double($0), eph: 4, speed: 5, track: 90) }
+        let fixes = (0...120).map {
+            FixFactory.at(Double($0), east: -301 + 5 * Double($0), eph: 4, speed: 5, track: 90)
+        }
         let events = run(&session, fixes)
         // Found outside at the first fix: counted in the determination, no event (issue 11).
         #expect(events.map(\.kind) == [.enter, .exit])
@@ -45,11 +52,14 @@ import Glibc
     }
 
     @Test func polygonWithHole() throws {
-        let outer = Self.square(half: 300), hole = Self.square(half: 100)
+        let outer = Self.square(half: 300)
+        let hole = Self.square(half: 100)
         let idx = try Self.index([Fence(index: 0, id: "p", shape: .polygons([[outer, hole.reversed()]]))])
         #expect(idx.signedDistance(fence: 0, point: Self.base) < -90, "the hole's centre is outside")
         var session = TrackingSession(config: TrackerConfig(), fences: idx)
-        let fixes = (0...160).map { FixFactory.at(Double($0), east: -400 + 5 * Double($0), eph: 4, speed: 5, track: 90) }
+        let fixes = (0...160).map {
+            FixFactory.at(Double($0), east: -400 + 5 * Double($0), eph: 4, speed: 5, track: 90)
+        }
         let events = run(&session, fixes).map(\.kind)
         // Outside, into the ring, out into the hole, back into the ring, out on the far side.
         #expect(events == [.enter, .exit, .enter, .exit])
@@ -64,7 +74,8 @@ import Glibc
         for i in 1...600 {
             let angle = Double(i) * 0.002
             let r = 196 + 3 * rng.gaussian()
-            fixes.append(FixFactory.at(Double(i), east: r * sin(angle), north: r * cos(angle), eph: 5, speed: 1.2, track: 90))
+            fixes.append(
+                FixFactory.at(Double(i), east: r * sin(angle), north: r * cos(angle), eph: 5, speed: 1.2, track: 90))
         }
         let events = run(&session, fixes).map(\.kind)
         #expect(events == [.enter])
@@ -77,7 +88,10 @@ import Glibc
         ])
         var session = TrackingSession(config: TrackerConfig(), fences: idx)
         let sequenced = session.ingest(FixFactory.at(0, eph: 4))
-        let events = sequenced.compactMap { if case .fence(let f) = $0.event { return f }; return nil }
+        let events = sequenced.compactMap {
+            if case .fence(let f) = $0.event { return f }
+            return nil
+        }
         // The fence found outside has no event of its own (issue 11), only its count.
         #expect(events.count == 1)
         #expect(events.contains { $0.fence == 0 && $0.kind == .enter })
@@ -89,10 +103,11 @@ import Glibc
     }
 
     @Test func fixLostAndRegained() throws {
-        let idx = try Self.index([Fence(index: 0, id: "c", shape: .circle(center: Self.base, radiusM: 100), dwellS: 60)])
+        let idx = try Self.index([Fence(index: 0, id: "c", shape: .circle(center: Self.base, radiusM: 100), dwellS: 60)]
+        )
         var session = TrackingSession(config: TrackerConfig(), fences: idx)
         var fixes = (0..<10).map { FixFactory.at(Double($0), eph: 4) }
-        fixes += (10..<40).map { FixFactory.at(Double($0), mode: 1) }          // 30 s without a fix
+        fixes += (10..<40).map { FixFactory.at(Double($0), mode: 1) }  // 30 s without a fix
         fixes += (40..<50).map { FixFactory.at(Double($0), east: 1, eph: 4) }  // back, same place
         let events = run(&session, fixes)
         #expect(events.map(\.kind) == [.enter, .state(.unknown), .state(.inside)])
@@ -106,13 +121,16 @@ import Glibc
     }
 
     @Test func dwellUsesFixTime() throws {
-        let idx = try Self.index([Fence(index: 0, id: "c", shape: .circle(center: Self.base, radiusM: 100), dwellS: 60)])
+        let idx = try Self.index([Fence(index: 0, id: "c", shape: .circle(center: Self.base, radiusM: 100), dwellS: 60)]
+        )
         var session = TrackingSession(config: TrackerConfig(), fences: idx)
         let events = run(&session, (0...200).map { FixFactory.at(Double($0) * 0.5, eph: 4) })
         #expect(events.map(\.kind) == [.enter, .dwell])
         #expect(events[1].time == FixFactory.t0 + 60)
         // notify without dwell: no dwell event, but the state is kept.
-        let quiet = try Self.index([Fence(index: 0, id: "c", shape: .circle(center: Self.base, radiusM: 100), dwellS: 60, notify: [.exit])])
+        let quiet = try Self.index([
+            Fence(index: 0, id: "c", shape: .circle(center: Self.base, radiusM: 100), dwellS: 60, notify: [.exit])
+        ])
         var s2 = TrackingSession(config: TrackerConfig(), fences: quiet)
         #expect(run(&s2, (0...200).map { FixFactory.at(Double($0), eph: 4) }).isEmpty)
         #expect(s2.geofences?.statuses[0].state == .inside)
@@ -121,7 +139,9 @@ import Glibc
     @Test func sequenceNumbersOnlyGrow() throws {
         let idx = try Self.index([Fence(index: 0, id: "c", shape: .circle(center: Self.base, radiusM: 50))])
         var session = TrackingSession(config: TrackerConfig(), fences: idx, firstSeq: 41)
-        let fixes = (0...200).map { FixFactory.at(Double($0), east: -200 + 3 * Double($0), eph: 4, speed: 3, track: 90) }
+        let fixes = (0...200).map {
+            FixFactory.at(Double($0), east: -200 + 3 * Double($0), eph: 4, speed: 3, track: 90)
+        }
         let seqs = fixes.flatMap { session.ingest($0) }.map(\.seq)
         #expect(seqs.first == 42)
         #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 })
@@ -136,7 +156,8 @@ import Glibc
             """
         let fences = try GeoJSONFences.parse(Array(json.utf8), file: "fiji.geojson")
         let idx = try FenceIndex(fences: fences, file: "fiji.geojson")
-        let east = Coordinate(latitude: -16.5, longitude: 179.99), west = Coordinate(latitude: -16.5, longitude: -179.99)
+        let east = Coordinate(latitude: -16.5, longitude: 179.99)
+        let west = Coordinate(latitude: -16.5, longitude: -179.99)
         #expect(idx.signedDistance(fence: 0, point: east) > 1000)
         #expect(idx.signedDistance(fence: 0, point: west) > 1000, "the seam at 180° is no boundary")
         #expect(idx.signedDistance(fence: 0, point: Coordinate(latitude: -16.5, longitude: 0)) < 0)
@@ -146,7 +167,10 @@ import Glibc
 
 @Suite struct GeofenceMemoryTests {
     func fenceEvents(_ events: [TrackingSession.Sequenced]) -> [FenceEvent.Kind] {
-        events.compactMap { if case .fence(let f) = $0.event { return f.kind }; return nil }
+        events.compactMap {
+            if case .fence(let f) = $0.event { return f.kind }
+            return nil
+        }
     }
 
     @Test func aReloadKeepsMembershipSoThereIsNoSecondEnter() throws {
@@ -154,7 +178,8 @@ import Glibc
         var session = TrackingSession(config: TrackerConfig(), fences: try FenceIndex(fences: [circle], file: "a"))
         #expect(fenceEvents(session.ingest(FixFactory.at(0, eph: 4))) == [.enter])
         // The same fence and a new one.
-        let other = Fence(index: 1, id: "far", shape: .circle(center: FixFactory.at(0, east: 5000).coordinate, radiusM: 100))
+        let other = Fence(
+            index: 1, id: "far", shape: .circle(center: FixFactory.at(0, east: 5000).coordinate, radiusM: 100))
         session.replaceFences(try FenceIndex(fences: [circle, other], file: "b"))
         let after = fenceEvents(session.ingest(FixFactory.at(1, east: 1, eph: 4)))
         // The new fence found outside is only counted (issue 11).
@@ -182,8 +207,9 @@ import Glibc
 /// Issue 11, part 1: a determination of 10,000 fences writes one summary, not 10,000 events.
 @Suite struct DeterminationTests {
     @Test func tenThousandFencesALossAndAReturnWriteNoFlood() throws {
-        let origin = Geodesic.destination(from: Geodesic.destination(from: FixFactory.base, azimuth: 270, distance: 10_000),
-                                          azimuth: 180, distance: 10_000)
+        let origin = Geodesic.destination(
+            from: Geodesic.destination(from: FixFactory.base, azimuth: 270, distance: 10_000),
+            azimuth: 180, distance: 10_000)
         let fences = FenceGenerator.fences(count: 10_000, origin: origin, sideM: 20_000, seed: 11)
         let idx = try FenceIndex(fences: fences, file: "many.geojson")
         var session = TrackingSession(config: TrackerConfig(), fences: idx)
@@ -202,7 +228,11 @@ import Glibc
         // 30 s without a fix: stale after 15 s; then the fix returns at the same place.
         let lost = feed((10..<40).map { FixFactory.at(Double($0), mode: 1) })
         #expect(lost.count <= inside + 2)
-        #expect(lost.allSatisfy { if case .fence(let f) = $0.event { return f.kind == .state(.unknown) }; return false })
+        #expect(
+            lost.allSatisfy {
+                if case .fence(let f) = $0.event { return f.kind == .state(.unknown) }
+                return false
+            })
         let back = feed((40..<45).map { FixFactory.at(Double($0), east: 1, eph: 4) })
         #expect(back.count <= inside + 2)
         let kinds = back.map { e -> String in

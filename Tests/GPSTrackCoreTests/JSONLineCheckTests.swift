@@ -1,6 +1,6 @@
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
+import Testing
 
 @Suite struct JSONLineCheckTests {
     func check(_ s: String, max: Int = 65536) -> JSONLineCheck.Outcome {
@@ -13,7 +13,8 @@ import GPSTrackProtocol
     }
 
     @Test func insignificantWhitespaceGoesAway() {
-        #expect(compact(#"{"class": "TPV", "mode": 3, "lat": 52.5, "sats": [ 1 , 2 ],"x":{ } }"#)
+        #expect(
+            compact(#"{"class": "TPV", "mode": 3, "lat": 52.5, "sats": [ 1 , 2 ],"x":{ } }"#)
                 == #"{"class":"TPV","mode":3,"lat":52.5,"sats":[1,2],"x":{}}"#)
         #expect(compact("\t{ \"a\" :\r\n \"b c\" } \r") == #"{"a":"b c"}"#, "spaces inside strings stay")
         #expect(compact(#"{"s":"\"\\\/\b\f\n\r\t\u00e9é"}"#) == #"{"s":"\"\\\/\b\f\n\r\t\u00e9é"}"#)
@@ -27,7 +28,10 @@ import GPSTrackProtocol
 
     static let refusals: [(String, String)] = [
         // The line that hangs libgps 3.22's gps_unpack: two objects joined by a bare CR.
-        (#"{"class":"DEVICE","activated":0}"# + "\r" + #"{"class":"DEVICE","activated":0}"#, "more than one JSON object"),
+        (
+            #"{"class":"DEVICE","activated":0}"# + "\r" + #"{"class":"DEVICE","activated":0}"#,
+            "more than one JSON object"
+        ),
         (#"{"a":1}{"b":2}"#, "more than one JSON object"),
         (#"{"a":1} x"#, "data after the JSON object"),
         (#"[1,2]"#, "not a JSON object"),
@@ -53,7 +57,10 @@ import GPSTrackProtocol
 
     @Test(arguments: refusals)
     func refused(_ line: String, _ reason: String) {
-        guard case .malformed(let why) = check(line) else { Issue.record("accepted: \(line)"); return }
+        guard case .malformed(let why) = check(line) else {
+            Issue.record("accepted: \(line)")
+            return
+        }
         #expect(why.contains(reason), "\(why)")
     }
 
@@ -61,13 +68,19 @@ import GPSTrackProtocol
         for bad: [UInt8] in [[0xFF], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xE2, 0x82], [0xF4, 0x90, 0x80, 0x80]] {
             let line = Array(#"{"a":""#.utf8) + bad + Array(#""}"#.utf8)
             guard case .malformed(let why) = JSONLineCheck.check(line[...], maxBytes: 100) else {
-                Issue.record("accepted \(bad)"); continue
+                Issue.record("accepted \(bad)")
+                continue
             }
             #expect(why.contains("invalid UTF-8"))
         }
         #expect(check(#"{"a":"1234"}"#, max: 12) == .object(Array(#"{"a":"1234"}"#.utf8)))
-        guard case .malformed(let why) = check(#"{"a":"12345"}"#, max: 12) else { Issue.record("too long"); return }
+        guard case .malformed(let why) = check(#"{"a":"12345"}"#, max: 12) else {
+            Issue.record("too long")
+            return
+        }
         #expect(why.contains("longer than 12 bytes"))
-        #expect(compact(String(repeating: #"{"a":"#, count: 8) + "1" + String(repeating: "}", count: 8)) != nil, "8 deep is allowed")
+        #expect(
+            compact(String(repeating: #"{"a":"#, count: 8) + "1" + String(repeating: "}", count: 8)) != nil,
+            "8 deep is allowed")
     }
 }

@@ -1,7 +1,7 @@
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
+import Testing
 
 /// The odometer counts every accepted movement, in either trip mode, and its straight line
 /// never exceeds it: checked after every fix, at every trip end and at the feed's end, over
@@ -49,7 +49,8 @@ import GPSTrackSim
             model.reportsVelocity = velocity
             let trace = Simulator.run(day.scenario, model: model, seed: seed)
             for mode in [TrackerConfig.TripMode.auto, .manual] {
-                let t = Self.run(trace.fixes, config: Self.config(mode), label: "seed \(seed) \(mode) velocity \(velocity)")
+                let t = Self.run(
+                    trace.fixes, config: Self.config(mode), label: "seed \(seed) \(mode) velocity \(velocity)")
                 #expect(t.trip.traveledM > 10_000, "a day of two drives and a walk")
             }
         }
@@ -78,11 +79,14 @@ import GPSTrackSim
         model.reportsVelocity = velocity
         model.honestJumpProbability = 0
         model.lyingJumpProbability = 0
-        let trace = Simulator.run(Scenario(name: "short move", start: FixFactory.base, steps: steps), model: model, seed: 11)
+        let trace = Simulator.run(
+            Scenario(name: "short move", start: FixFactory.base, steps: steps), model: model, seed: 11)
         let truth = try GeodSolveTruth.lengths([Array(trace.truth[400...480])])[0]
         for mode in [TrackerConfig.TripMode.auto, .manual] {
             let t = Self.run(trace.fixes, config: Self.config(mode), label: "short move \(mode)")
-            #expect(abs(t.trip.traveledM / truth - 1) <= 0.10, "\(mode), velocity \(velocity): \(t.trip.traveledM) m of \(truth) m")
+            #expect(
+                abs(t.trip.traveledM / truth - 1) <= 0.10,
+                "\(mode), velocity \(velocity): \(t.trip.traveledM) m of \(truth) m")
             if mode == .auto {
                 #expect(t.trips.tripCount == 0, "too short for a trip")
                 #expect(t.trips.shortMoves == 1, "one short move ended at the stop")
@@ -101,13 +105,15 @@ import GPSTrackSim
         model.reportsVelocity = false
         model.honestJumpProbability = 0
         model.lyingJumpProbability = 0
-        var trace = Simulator.run(Scenario(name: "walk", start: FixFactory.base, steps: steps), model: model, seed: seed)
+        var trace = Simulator.run(
+            Scenario(name: "walk", start: FixFactory.base, steps: steps), model: model, seed: seed)
         for i in trace.fixes.indices { trace.fixes[i].eph *= 3.6 }
         let trueStraight = try GeodSolveTruth.distance(trace.truth[0], try #require(trace.truth.last))
         for mode in [TrackerConfig.TripMode.auto, .manual] {
             let t = Self.run(trace.fixes, config: Self.config(mode), label: "speedless walk \(seed) \(mode)")
-            #expect(abs(t.trip.straightLineM - trueStraight) <= 15,
-                    "seed \(seed) \(mode): straight line \(t.trip.straightLineM) m, true \(trueStraight) m")
+            #expect(
+                abs(t.trip.straightLineM - trueStraight) <= 15,
+                "seed \(seed) \(mode): straight line \(t.trip.straightLineM) m, true \(trueStraight) m")
             let end = try #require(t.trip.lastDelivered)
             let off = try GeodSolveTruth.distance(end, try #require(trace.truth.last))
             #expect(off <= 15, "seed \(seed) \(mode): the summary ends \(off) m from where the receiver was")

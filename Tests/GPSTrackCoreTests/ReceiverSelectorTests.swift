@@ -1,6 +1,6 @@
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
+import Testing
 
 /// Which of several receivers on one gpsd the tracker follows.
 @Suite struct ReceiverSelectorTests {
@@ -14,7 +14,9 @@ import GPSTrackProtocol
         var s = ReceiverSelector(device: "/dev/b", staleAfterS: 15)
         #expect(s.offer(Self.fix(0, "/dev/a", eph: 2)) == .ignore)
         #expect(s.offer(Self.fix(0, "/dev/b", eph: 20)) == .follow)
-        for k in 1...30 { #expect(s.offer(Self.fix(Double(k), "/dev/a", eph: 2)) == .ignore, "better, but not the one configured") }
+        for k in 1...30 {
+            #expect(s.offer(Self.fix(Double(k), "/dev/a", eph: 2)) == .ignore, "better, but not the one configured")
+        }
         #expect(s.followed == "/dev/b")
         #expect(s.receivers.map(\.path) == ["/dev/a", "/dev/b"])
         #expect(s.receivers[0].ignored == 31 && s.receivers[1].ignored == 0)
@@ -54,7 +56,9 @@ import GPSTrackProtocol
         var failedOver: Double?
         for k in 11...30 {
             _ = s.offer(Self.fix(Double(k), "/dev/a", mode: 1))
-            if case .failover = s.offer(Self.fix(Double(k) + 0.5, "/dev/b")) { failedOver = failedOver ?? Double(k) + 0.5 }
+            if case .failover = s.offer(Self.fix(Double(k) + 0.5, "/dev/b")) {
+                failedOver = failedOver ?? Double(k) + 0.5
+            }
         }
         let at = try #require(failedOver)
         #expect(at - 10 > 15 / 3 && at - 10 < 15, "after a third of stale_after_s, before the fix is lost: \(at)")

@@ -1,20 +1,28 @@
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
+import Testing
 
 /// Invariants over seeded simulated traces (the quality figures themselves are in `make bench`).
 @Suite struct SimulatedTraceTests {
     static let seeds: [UInt64] = [1, 2, 3, 5, 8]
 
-    func run(_ trace: SimulatedTrace, config: TrackerConfig = TrackerTests.odometer,
-             each: (Tracker) -> Void = { _ in }) -> Tracker {
+    func run(
+        _ trace: SimulatedTrace, config: TrackerConfig = TrackerTests.odometer,
+        each: (Tracker) -> Void = { _ in }
+    ) -> Tracker {
         var tracker = Tracker(config: config)
         var assembler = EpochAssembler()
         for fix in trace.fixes {
-            for epoch in assembler.add(fix) { _ = tracker.ingest(epoch); each(tracker) }
+            for epoch in assembler.add(fix) {
+                _ = tracker.ingest(epoch)
+                each(tracker)
+            }
         }
-        for epoch in assembler.flush() { _ = tracker.ingest(epoch); each(tracker) }
+        for epoch in assembler.flush() {
+            _ = tracker.ingest(epoch)
+            each(tracker)
+        }
         return tracker
     }
 

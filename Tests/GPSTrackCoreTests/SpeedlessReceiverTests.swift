@@ -1,7 +1,7 @@
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
+import Testing
 
 /// Receivers that report no speed, as gpsd passes them on: gpsd makes a speed up from the
 /// hop between its fixes (with no track) and reports a pessimistic eph (HDOP × 15 m, 20-30 m
@@ -31,7 +31,9 @@ import GPSTrackSim
         var session = TrackingSession(config: TrackerConfig())
         // Walking east at 1.4 m/s; at second 15 the receiver jumps 60 m north and is back
         // on the line at second 16. Each speed is what gpsd derives: the hop over the second.
-        var fixes = (0..<30).map { s in FixFactory.at(Double(s), east: 1.4 * Double(s), north: s == 15 ? 60 : 0, eph: 23) }
+        var fixes = (0..<30).map { s in
+            FixFactory.at(Double(s), east: 1.4 * Double(s), north: s == 15 ? 60 : 0, eph: 23)
+        }
         for i in fixes.indices.dropFirst() {
             fixes[i].speed = Geodesic.distance(fixes[i - 1].coordinate, fixes[i].coordinate)
         }
@@ -41,7 +43,9 @@ import GPSTrackSim
             if case .rejected(.outlierJump) = session.tracker.lastOutcome { rejected += 1 }
         }
         #expect(rejected == 1, "the jump out is rejected; the way back is no jump from the fix before it")
-        #expect(session.tracker.trip.traveledM < 45, "29 steps of 1.4 m, never the 120 m out and back: \(session.tracker.trip.traveledM)")
+        #expect(
+            session.tracker.trip.traveledM < 45,
+            "29 steps of 1.4 m, never the 120 m out and back: \(session.tracker.trip.traveledM)")
     }
 
     /// A 600 m walk (turns of 30-100° every 80-250 m) from a receiver without speed, with
@@ -51,11 +55,13 @@ import GPSTrackSim
     func aSpeedlessWalksCornersAreCounted(seed: UInt64) throws {
         var rng = SeededRandom(seed: seed)
         let walk = Scenario.walk(lengthM: 600, rng: &rng).steps
-        let steps = Array(repeating: Scenario.Step(speed: 0, heading: 0), count: 400) + walk
+        let steps =
+            Array(repeating: Scenario.Step(speed: 0, heading: 0), count: 400) + walk
             + Array(repeating: Scenario.Step(speed: 0, heading: 0), count: 400)
         var model = ReceiverModel()
         model.reportsVelocity = false
-        var trace = Simulator.run(Scenario(name: "walk", start: FixFactory.base, steps: steps), model: model, seed: seed)
+        var trace = Simulator.run(
+            Scenario(name: "walk", start: FixFactory.base, steps: steps), model: model, seed: seed)
         for i in trace.fixes.indices { trace.fixes[i].eph *= 3.6 }
         let truth = try GeodSolveTruth.lengths([Array(trace.truth[400...(400 + walk.count)])])[0]
         let r = TripDetectionTests.run(trace.fixes)
@@ -69,9 +75,11 @@ import GPSTrackSim
         model.reportsVelocity = false
         model.honestJumpProbability = 0
         model.lyingJumpProbability = 0
-        var trace = Simulator.run(Scenario(name: "parked", start: FixFactory.base,
-                                           steps: Array(repeating: Scenario.Step(speed: 0, heading: 0, wanderScale: 3), count: 7200)),
-                                  model: model, seed: 7)
+        var trace = Simulator.run(
+            Scenario(
+                name: "parked", start: FixFactory.base,
+                steps: Array(repeating: Scenario.Step(speed: 0, heading: 0, wanderScale: 3), count: 7200)),
+            model: model, seed: 7)
         for i in trace.fixes.indices { trace.fixes[i].eph *= 3.6 }
         let r = TripDetectionTests.run(trace.fixes)
         #expect(r.ends.isEmpty && r.starts.isEmpty)
@@ -84,7 +92,9 @@ import GPSTrackSim
     @Test func aDepartureAtADeliveredFixIsCountedOnce() {
         var fixes: [Fix] = []
         for s in 0..<400 { fixes.append(FixFactory.at(Double(s), eph: 5, speed: 0, track: 0)) }
-        for k in 1...60 { fixes.append(FixFactory.at(Double(399 + k), east: Double(k) * 10, eph: 5, speed: 10, track: 90)) }
+        for k in 1...60 {
+            fixes.append(FixFactory.at(Double(399 + k), east: Double(k) * 10, eph: 5, speed: 10, track: 90))
+        }
         for s in 460..<860 { fixes.append(FixFactory.at(Double(s), east: 600, eph: 5, speed: 0, track: 0)) }
         let r = TripDetectionTests.run(fixes)
         #expect(r.ends.count == 1)

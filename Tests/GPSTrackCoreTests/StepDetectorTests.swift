@@ -1,7 +1,7 @@
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
+import Testing
 
 /// The step detector on seeded simulated recordings (seeds other than the ones it was tuned on).
 @Suite struct StepDetectorTests {
@@ -58,8 +58,8 @@ import GPSTrackSim
         for (i, s) in trace.samples.enumerated() {
             hostile.append(s)
             if i % 97 == 0 { hostile.append(AccelSample(t: s.t, x: .nan, y: .infinity, z: 0)) }
-            if i % 89 == 0 { hostile.append(AccelSample(t: s.t - 5, x: 1e6, y: 1e6, z: 1e6)) }   // back in time
-            if i % 83 == 0 { hostile.append(s) }                                                  // repeated
+            if i % 89 == 0 { hostile.append(AccelSample(t: s.t - 5, x: 1e6, y: 1e6, z: 1e6)) }  // back in time
+            if i % 83 == 0 { hostile.append(s) }  // repeated
         }
         let d = Self.count(hostile)
         #expect(abs(d.steps - clean) <= 2, "\(d.steps) vs \(clean)")

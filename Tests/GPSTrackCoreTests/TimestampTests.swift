@@ -1,6 +1,6 @@
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
+import Testing
 
 @Suite struct TimestampTests {
     // 1773475358 is what libgps's gps_unpack gives for "2026-03-14T08:02:38.000Z"; 951782400 is

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GPSTrackCore
 @testable import GPSTrackProtocol
 
@@ -31,7 +32,8 @@ import Testing
         // 20 minutes wandering on a 6 m circle with Doppler speed near zero.
         for i in 0..<1200 {
             let a = Double(i) * 0.05
-            _ = tracker.ingest(FixFactory.at(Double(i), east: 6 * cos(a), north: 6 * sin(a), eph: 8, speed: 0.1, track: 10))
+            _ = tracker.ingest(
+                FixFactory.at(Double(i), east: 6 * cos(a), north: 6 * sin(a), eph: 8, speed: 0.1, track: 10))
         }
         #expect(tracker.trip.traveledM == 0)
         #expect(tracker.counters.accepted == 1200)
@@ -45,8 +47,10 @@ import Testing
         // course turns to a new direction every 3 s.
         for i in 0..<600 {
             let a = Double(i) * 100 * Double.pi / 180
-            _ = tracker.ingest(FixFactory.at(Double(i), east: 7 * sin(a), north: 7 * cos(a), eph: 22,
-                                             speed: 0.6 + Double((i * 3) % 12) * 0.2, track: Double(((i / 3) * 137) % 360)))
+            _ = tracker.ingest(
+                FixFactory.at(
+                    Double(i), east: 7 * sin(a), north: 7 * cos(a), eph: 22,
+                    speed: 0.6 + Double((i * 3) % 12) * 0.2, track: Double(((i / 3) * 137) % 360)))
         }
         #expect(tracker.counters.accepted == 600)
         #expect(tracker.trip.traveledM <= 15, "standing still: at most 15 m, as for a parked receiver")
@@ -86,7 +90,10 @@ import Testing
     @Test func startStopAndReset() {
         var tracker = Tracker(config: Self.odometer)
         let events = tracker.ingest(FixFactory.at(0, speed: 2, track: 90))
-        guard case .tripStart(_, let t, _) = events.first else { Issue.record("no trip_start"); return }
+        guard case .tripStart(_, let t, _) = events.first else {
+            Issue.record("no trip_start")
+            return
+        }
         #expect(t == FixFactory.t0)
         _ = tracker.ingest(FixFactory.at(10, east: 20, speed: 2, track: 90))
         #expect(abs(tracker.trip.traveledM - 20) < 0.01)

@@ -1,7 +1,7 @@
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
+import Testing
 
 /// Automatic trips on seeded simulated days (`DayScenario`): drive, 20 min parked, a walk, 2 h
 /// parked with a wandering receiver, a drive with 60-120 s traffic-light pauses, parked.
@@ -44,18 +44,22 @@ import GPSTrackSim
         #expect(r.ends.map(\.id) == [1, 2, 3])
         #expect(r.tracker.trips.tripCount == 3)
         for (i, (truth, f)) in zip(day.trips, r.ends).enumerated() {
-            let trueStart = t0 + Double(truth.start), trueEnd = t0 + Double(truth.end)
+            let trueStart = t0 + Double(truth.start)
+            let trueEnd = t0 + Double(truth.end)
             #expect(abs(f.start - trueStart) <= 30, "\(label) trip \(i + 1): starts \(f.start - trueStart) s off")
             #expect(abs(f.end - trueEnd) <= 30, "\(label) trip \(i + 1): ends \(f.end - trueEnd) s off")
             #expect(r.starts[i].time == f.start, "trip_start is backdated to the departure")
             let tolerance = truth.kind == .walk ? 0.03 : 0.02
-            #expect(abs(f.traveledM / truths[i] - 1) <= tolerance,
-                    "\(label) trip \(i + 1) (\(truth.kind)): \(f.traveledM) m, true \(truths[i]) m")
+            #expect(
+                abs(f.traveledM / truths[i] - 1) <= tolerance,
+                "\(label) trip \(i + 1) (\(truth.kind)): \(f.traveledM) m, true \(truths[i]) m")
             // The ends: where the receiver really was when it left and where it settled (after
             // the walk it wanders threefold, sigma 9 m: the median of 5 min of it is looser).
             let fromError = try GeodSolveTruth.distance(f.from, trace.truth[truth.start])
             let toError = try GeodSolveTruth.distance(f.to, trace.truth[truth.end])
-            #expect(fromError < 15 && toError < (i == 1 ? 25 : 15), "\(label) trip \(i + 1): ends \(fromError) m and \(toError) m off")
+            #expect(
+                fromError < 15 && toError < (i == 1 ? 25 : 15),
+                "\(label) trip \(i + 1): ends \(fromError) m and \(toError) m off")
             #expect(f.maxSpeedMps > 0 && f.movingS > 0 && f.movingS <= f.durationS + 0.001)
         }
         let total = r.ends.map(\.traveledM).reduce(0, +)
@@ -68,12 +72,15 @@ import GPSTrackSim
         let t0 = try #require(trace.fixes.first?.time)
         // A poor sky view where the walk ends: the receiver reports 80 m of error for the 2 h.
         let (arrived, left) = (t0 + Double(day.trips[1].end), t0 + Double(day.trips[2].start))
-        for i in trace.fixes.indices where (trace.fixes[i].time ?? 0) > arrived + 1 && (trace.fixes[i].time ?? 0) < left - 5 {
+        for i in trace.fixes.indices
+        where (trace.fixes[i].time ?? 0) > arrived + 1 && (trace.fixes[i].time ?? 0) < left - 5 {
             trace.fixes[i].eph = 80
         }
         let r = Self.run(trace.fixes)
         try #require(r.ends.count == 3)
-        #expect(abs(r.ends[1].end - arrived) <= 30, "the walk ends on arrival, not when fixes come back: \(r.ends[1].end - arrived) s")
+        #expect(
+            abs(r.ends[1].end - arrived) <= 30,
+            "the walk ends on arrival, not when fixes come back: \(r.ends[1].end - arrived) s")
         #expect(abs(r.ends[2].start - left) <= 30)
     }
 
@@ -97,7 +104,8 @@ import GPSTrackSim
         var starts: [Int] = []
         for (i, fix) in trace.fixes.enumerated() {
             if i > 0, i % 997 == 0 {
-                let trip = tracker.trip, state = tracker.trips.encodedState()
+                let trip = tracker.trip
+                let state = tracker.trips.encodedState()
                 tracker = Tracker()
                 tracker.restore(trip: trip)
                 let restored = tracker.restore(trips: state)
@@ -113,7 +121,8 @@ import GPSTrackSim
         for (a, b) in zip(ends, whole) {
             #expect(a.id == b.id)
             #expect(abs(a.start - b.start) <= 5 && abs(a.end - b.end) <= 5)
-            #expect(abs(a.traveledM / b.traveledM - 1) < 0.01, "\(a.traveledM) m after restarts, \(b.traveledM) m without")
+            #expect(
+                abs(a.traveledM / b.traveledM - 1) < 0.01, "\(a.traveledM) m after restarts, \(b.traveledM) m without")
         }
         #expect(abs(tracker.trip.traveledM - whole.map(\.traveledM).reduce(0, +)) < 0.01 * tracker.trip.traveledM)
     }

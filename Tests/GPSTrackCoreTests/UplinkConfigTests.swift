@@ -1,11 +1,12 @@
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
+import Testing
 
 /// The HTTP uplinks' keys: values read, and every bad one an error naming its line.
 @Suite struct UplinkConfigTests {
     @Test func traccarKeys() throws {
-        let c = try ConfigParser.parse("""
+        let c = try ConfigParser.parse(
+            """
             traccar_url = https://traccar.example.org:5055/
             traccar_device_id = box 25
             traccar_format = json
@@ -26,8 +27,9 @@ import GPSTrackProtocol
     }
 
     @Test func webhookKeys() throws {
-        let c = try ConfigParser.parse("webhook_url = https://ntfy.sh/box\nwebhook_events = enter, trip_end\nwebhook_format = ntfy\n"
-                                       + "webhook_token_file = /etc/gpstrackd/token\n", file: "w.conf")
+        let c = try ConfigParser.parse(
+            "webhook_url = https://ntfy.sh/box\nwebhook_events = enter, trip_end\nwebhook_format = ntfy\n"
+                + "webhook_token_file = /etc/gpstrackd/token\n", file: "w.conf")
         #expect(c.webhook.url == "https://ntfy.sh/box" && c.webhook.events == ["enter", "trip_end"])
         #expect(c.webhook.format == .ntfy && c.webhook.tokenFile == "/etc/gpstrackd/token")
         #expect(try ConfigParser.parse("", file: "w.conf").webhook.events == ["guard_breach", "overspeed_start"])

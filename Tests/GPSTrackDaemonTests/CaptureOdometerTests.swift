@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
+import Testing
 
 /// The odometer over every real capture in `../shared/gpsd-captures`, replayed through
 /// `gpstrackd replay`: a receiver standing still travels 0 m in the default trip mode, a
@@ -48,7 +48,8 @@ import GPSTrackSim
         let logs = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("json").path)
             .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }
         guard !out.isEmpty, Set(logs) == Set(out.map(\.name)), logs.count == out.count else {
-            throw Malformed(description: "\(table.path): rows \(out.map(\.name).sorted()) do not match json/ \(logs.sorted())")
+            throw Malformed(
+                description: "\(table.path): rows \(out.map(\.name).sorted()) do not match json/ \(logs.sorted())")
         }
         return out
     }
@@ -60,9 +61,11 @@ import GPSTrackSim
         let text = try String(contentsOfFile: path, encoding: .utf8)
         var points: [Coordinate] = []
         for line in text.split(whereSeparator: \.isNewline) {
-            guard let o = ExecutableRunner.json(String(line)), o["class"] as? String == "TPV", (o["mode"] as? Int ?? 0) >= 2,
-                  o["time"] != nil, let lat = o["lat"] as? Double, let lon = o["lon"] as? Double,
-                  (o["eph"] as? Double ?? 0) <= maxErrorM else { continue }
+            guard let o = ExecutableRunner.json(String(line)), o["class"] as? String == "TPV",
+                (o["mode"] as? Int ?? 0) >= 2,
+                o["time"] != nil, let lat = o["lat"] as? Double, let lon = o["lon"] as? Double,
+                (o["eph"] as? Double ?? 0) <= maxErrorM
+            else { continue }
             points.append(Coordinate(latitude: lat, longitude: lon))
         }
         guard let first = points.first, let last = points.last else { throw Malformed(description: "\(path): no fix") }
@@ -73,26 +76,38 @@ import GPSTrackSim
     func replay(_ c: Capture, tripMode: String?) throws -> [String: Any] {
         var args = ["replay", Self.folder.appendingPathComponent("json/\(c.name).json").path]
         if let tripMode {
-            args.insert(contentsOf: ["--config", try ExecutableRunner.temporaryFile("odometer-\(c.name)-\(tripMode).conf",
-                                                                                   contents: "trip_mode = \(tripMode)\n")], at: 1)
+            args.insert(
+                contentsOf: [
+                    "--config",
+                    try ExecutableRunner.temporaryFile(
+                        "odometer-\(c.name)-\(tripMode).conf",
+                        contents: "trip_mode = \(tripMode)\n"),
+                ], at: 1)
         }
         let r = try ExecutableRunner.run(args)
         try #require(r.status == 0, "\(c.name): \(r.stderr)")
         let lines = r.lines.compactMap(ExecutableRunner.json)
         let mode = tripMode ?? "default"
         for e in lines where e["event"] as? String == "trip_end" {
-            let traveled = try #require(e["traveled_m"] as? Double), straight = try #require(e["straight_line_m"] as? Double)
-            #expect(straight <= traveled + Self.rounding, "\(c.name) \(mode) trip_end: \(straight) m straight, \(traveled) m traveled")
+            let traveled = try #require(e["traveled_m"] as? Double)
+            let straight = try #require(e["straight_line_m"] as? Double)
+            #expect(
+                straight <= traveled + Self.rounding,
+                "\(c.name) \(mode) trip_end: \(straight) m straight, \(traveled) m traveled")
         }
         let s = try #require(lines.last?["summary"] as? [String: Any], "\(c.name): no summary")
-        let traveled = try #require(s["traveled_m"] as? Double), straight = try #require(s["straight_line_m"] as? Double)
-        #expect(straight <= traveled + Self.rounding, "\(c.name) \(mode): \(straight) m straight, \(traveled) m traveled")
+        let traveled = try #require(s["traveled_m"] as? Double)
+        let straight = try #require(s["straight_line_m"] as? Double)
+        #expect(
+            straight <= traveled + Self.rounding, "\(c.name) \(mode): \(straight) m straight, \(traveled) m traveled")
         return s
     }
 
     @Test func everyCaptureTravelsWhatItMoved() throws {
         let captures = try Self.captures()
-        #expect(captures.filter { $0.kind == "MOVING" }.count >= 7 && captures.filter { $0.kind == "STATIONARY" }.count >= 12)
+        #expect(
+            captures.filter { $0.kind == "MOVING" }.count >= 7
+                && captures.filter { $0.kind == "STATIONARY" }.count >= 12)
         for c in captures {
             let auto = try replay(c, tripMode: nil)
             _ = try replay(c, tripMode: "manual")

@@ -1,12 +1,14 @@
 import Foundation
-import Testing
 import GPSTrackProtocol
+import Testing
 
 /// gpstrackctl is a socket client: it links the protocol module alone, none of the daemon's
 /// C libraries (issue 13).
 @Suite struct ClientFootprintTests {
     @Test func gpstrackctlLinksNoneOfTheDaemonsLibraries() throws {
-        let ctl = URL(fileURLWithPath: ExecutableRunner.binary).deletingLastPathComponent().appendingPathComponent("gpstrackctl").path
+        let ctl = URL(fileURLWithPath: ExecutableRunner.binary).deletingLastPathComponent().appendingPathComponent(
+            "gpstrackctl"
+        ).path
         #expect(FileManager.default.isExecutableFile(atPath: ctl), "gpstrackctl is built beside gpstrackd")
         let r = try ExecutableRunner.run([ctl], executable: "/usr/bin/ldd")
         #expect(r.status == 0, "ldd \(ctl): \(r.stderr)")

@@ -17,7 +17,11 @@ struct ClockCheckTests {
     /// 2.5 epochs a second (4 sentences at 0.1 s); returns the status after the feed and the
     /// daemon's journal entries.
     static func run(shift: Double, name: String) throws
-        -> (StatusReply, metrics: String, entries: [[String: Any]], sky: (StatusReply.SkyStatus, text: String), log: String) {
+        -> (
+            StatusReply, metrics: String, entries: [[String: Any]], sky: (StatusReply.SkyStatus, text: String),
+            log: String
+        )
+    {
         try LiveHarness.ensureJournald()
         let trace = LiveDaemonTests.walk(seconds: 20, seed: 7)
         let padding = 10
@@ -32,22 +36,32 @@ struct ClockCheckTests {
         let port = LiveHarness.freePort()
         let feed = try LiveHarness.Feed(log: log, port: port, cycle: 0.1)
         defer { feed.stop() }
-        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)"],
-                                                   extraConfig: "clock_offset_warn_s = \(Int(bound))\n")
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(port)"],
+            extraConfig: "clock_offset_warn_s = \(Int(bound))\n")
         try daemon.waitFor("fix_acquired")
         // While the feed plays: gpsd's SKY (from the GSA sentences) in status, JSON and text.
         var sky: StatusReply.SkyStatus?
         var text = ""
         try LiveHarness.waitFor("the sky in status", timeout: 30) {
-            let line = try ExecutableRunner.run(["--socket", daemon.socketPath, "--json", "status"], executable: MetricsTests.ctl).stdout
-            sky = (try? ReplyDecoder.decode(StatusReply.self, line: line.split(separator: "\n").first.map(String.init) ?? ""))?.sky
-            text = try ExecutableRunner.run(["--socket", daemon.socketPath, "status"], executable: MetricsTests.ctl).stdout
+            let line = try ExecutableRunner.run(
+                ["--socket", daemon.socketPath, "--json", "status"], executable: MetricsTests.ctl
+            ).stdout
+            sky =
+                (try? ReplyDecoder.decode(
+                    StatusReply.self, line: line.split(separator: "\n").first.map(String.init) ?? ""))?.sky
+            text = try ExecutableRunner.run(["--socket", daemon.socketPath, "status"], executable: MetricsTests.ctl)
+                .stdout
             return sky?.hdop != nil && sky?.satellitesUsed != nil
         }
         try daemon.waitFor("gpsd_lost", containing: "no report")
-        let status = try ExecutableRunner.run(["--socket", daemon.socketPath, "--json", "status"], executable: MetricsTests.ctl)
-        let s = try ReplyDecoder.decode(StatusReply.self, line: status.stdout.split(separator: "\n").first.map(String.init) ?? "")
-        let metrics = try ExecutableRunner.run(["--socket", daemon.socketPath, "metrics"], executable: MetricsTests.ctl).stdout
+        let status = try ExecutableRunner.run(
+            ["--socket", daemon.socketPath, "--json", "status"], executable: MetricsTests.ctl)
+        let s = try ReplyDecoder.decode(
+            StatusReply.self, line: status.stdout.split(separator: "\n").first.map(String.init) ?? "")
+        let metrics = try ExecutableRunner.run(
+            ["--socket", daemon.socketPath, "metrics"], executable: MetricsTests.ctl
+        ).stdout
         #expect(daemon.stop() == 0)
         return (s, metrics, try daemon.entries(), (sky!, text), try String(contentsOfFile: log, encoding: .utf8))
     }
@@ -57,19 +71,24 @@ struct ClockCheckTests {
     static func withSatellitesInView(_ path: String) throws -> String {
         let prns = [5, 7, 9, 13, 15, 17, 19, 21, 23, 2, 4, 6]
         let gsv = (0..<3).map { k in
-            let sats = prns[(k * 4)..<(k * 4 + 4)].map { String(format: "%02d,%02d,%03d,40", $0, 20 + $0, 10 * $0) }.joined(separator: ",")
+            let sats = prns[(k * 4)..<(k * 4 + 4)].map { String(format: "%02d,%02d,%03d,40", $0, 20 + $0, 10 * $0) }
+                .joined(separator: ",")
             let body = "GPGSV,3,\(k + 1),12,\(sats)"
             let sum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
             return "$" + body + "*" + String(format: "%02X", sum) + "\r"
         }
-        let lines = lines(try String(contentsOfFile: path, encoding: .utf8)).flatMap { $0.hasPrefix("$GPGSA") ? [$0] + gsv : [$0] }
+        let lines = lines(try String(contentsOfFile: path, encoding: .utf8)).flatMap {
+            $0.hasPrefix("$GPGSA") ? [$0] + gsv : [$0]
+        }
         try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
     /// The lines of an NMEA log, split at the line feed's byte ("\r\n" is one Character to Swift).
     static func lines(_ text: String) -> [String] {
-        Array(text.utf8).split(separator: 10, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        Array(text.utf8).split(separator: 10, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
     }
 
     static func events(_ entries: [[String: Any]], _ name: String) -> [[String: Any]] {
@@ -95,17 +114,23 @@ struct ClockCheckTests {
     @Test(.enabled(if: LiveHarness.available, "gpsd, gpsd-clients and systemd are installed by `make test`"))
     func aFeedTimedNowWarnsNot() throws {
         let (s, _, entries, sky, log) = try Self.run(shift: 0, name: "clock-now.nmea")
-        #expect(Self.events(entries, "clock_offset").isEmpty && Self.events(entries, "clock_in_line").isEmpty,
-                "\(Self.events(entries, "clock_offset").map { $0["MESSAGE"] ?? "" })")
+        #expect(
+            Self.events(entries, "clock_offset").isEmpty && Self.events(entries, "clock_in_line").isEmpty,
+            "\(Self.events(entries, "clock_offset").map { $0["MESSAGE"] ?? "" })")
         let offset = try #require(s.clockOffsetS, "a clock check was made")
         #expect(abs(offset) < Self.bound, "offset \(offset) s")
         #expect(s.counters.fixesAccepted >= 10, "\(s.counters)")
         // The feed's GSA sentences are the truth: nine satellites used, and one epoch's PDOP, HDOP, VDOP.
         #expect(sky.0.satellitesUsed == 9, "\(sky.0)")
-        let written = Set(Self.lines(log).filter { $0.hasPrefix("$GPGSA,A,3") }.map { line in
-            line.split(separator: "*")[0].split(separator: ",", omittingEmptySubsequences: false)[15...17].map { Double($0) ?? -1 }
-        })
-        #expect(written.contains([sky.0.pdop ?? 0, sky.0.hdop ?? 0, sky.0.vdop ?? 0]), "\(sky.0) not among \(written.sorted { $0[1] < $1[1] })")
+        let written = Set(
+            Self.lines(log).filter { $0.hasPrefix("$GPGSA,A,3") }.map { line in
+                line.split(separator: "*")[0].split(separator: ",", omittingEmptySubsequences: false)[15...17].map {
+                    Double($0) ?? -1
+                }
+            })
+        #expect(
+            written.contains([sky.0.pdop ?? 0, sky.0.hdop ?? 0, sky.0.vdop ?? 0]),
+            "\(sky.0) not among \(written.sorted { $0[1] < $1[1] })")
         #expect(sky.text.contains("sky       9 of "), "\(sky.text)")
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
+import Testing
 
 /// Configuration files through the built executable: every error names `file:line`.
 @Suite struct ConfigFileTests {
@@ -16,7 +16,8 @@ import GPSTrackProtocol
     }
 
     @Test func aCRLFConfigWithABadValueExits78NamingItsLine() throws {
-        let conf = try Self.file("crlf.conf", Array("# saved on Windows\r\nmqtt_topic = a\r\nmax_speed_mps = -5\r\n".utf8))
+        let conf = try Self.file(
+            "crlf.conf", Array("# saved on Windows\r\nmqtt_topic = a\r\nmax_speed_mps = -5\r\n".utf8))
         let r = try ExecutableRunner.run(["replay", "--config", conf, try Self.emptyLog()])
         #expect(r.status == 78)
         #expect(r.stderr.contains("\(conf):3: max_speed_mps: must be > 0"), "\(r.stderr)")
@@ -45,7 +46,9 @@ import GPSTrackProtocol
 
     @Test func aFencesFileThatIsNoFileNamesTheConfigLine() throws {
         let dir = NSTemporaryDirectory()
-        for (target, what) in [("/dev/zero", "a character device"), (dir, "a directory"), ("/nonexistent/f.geojson", "No such file")] {
+        for (target, what) in [
+            ("/dev/zero", "a character device"), (dir, "a directory"), ("/nonexistent/f.geojson", "No such file"),
+        ] {
             let conf = try Self.file("fences-\(what.count).conf", Array("# fences\r\nfences = \(target)\r\n".utf8))
             let r = try ExecutableRunner.run(["replay", "--config", conf, try Self.emptyLog()])
             #expect(r.status == 78)
@@ -59,10 +62,15 @@ import GPSTrackProtocol
     @Test func theMQTTPasswordFileNamesTheConfigLine() throws {
         let state = NSTemporaryDirectory() + "gpstrackd-pw-\(getpid())"
         let empty = try Self.file("empty-password", [])
-        for (file, problem) in [("/nonexistent/pw", "cannot read"), (empty, "the first line is empty"), ("/dev/zero", "not a regular file")] {
-            let conf = try Self.file("pw-\(problem.count).conf", Array("mqtt_host = 127.0.0.1\nmqtt_password_file = \(file)\n".utf8))
-            let r = try ExecutableRunner.run(["--config", conf, "--log", "stderr", "--state-dir", state,
-                                              "--socket", state + ".sock", "--gpsd", "127.0.0.1:1"])
+        for (file, problem) in [
+            ("/nonexistent/pw", "cannot read"), (empty, "the first line is empty"), ("/dev/zero", "not a regular file"),
+        ] {
+            let conf = try Self.file(
+                "pw-\(problem.count).conf", Array("mqtt_host = 127.0.0.1\nmqtt_password_file = \(file)\n".utf8))
+            let r = try ExecutableRunner.run([
+                "--config", conf, "--log", "stderr", "--state-dir", state,
+                "--socket", state + ".sock", "--gpsd", "127.0.0.1:1",
+            ])
             #expect(r.status == 78)
             #expect(r.stderr.contains("\(conf):2: mqtt_password_file \(file): "), "\(r.stderr)")
             #expect(r.stderr.contains(problem), "\(r.stderr)")

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
+import Testing
 
 /// The control socket and gpstrackctl against a real daemon (and, where figures matter, a real
 /// gpsd fed by gpsfake).
@@ -12,13 +12,15 @@ struct ControlSocketTests {
 
     /// gpstrackctl, beside the daemon's binary (the checkout's own folder may be named gpstrackd).
     static var ctl: String {
-        URL(fileURLWithPath: ExecutableRunner.binary).deletingLastPathComponent().appendingPathComponent("gpstrackctl").path
+        URL(fileURLWithPath: ExecutableRunner.binary).deletingLastPathComponent().appendingPathComponent("gpstrackctl")
+            .path
     }
 
     static func run(_ args: [String], as user: (uid: Int, gid: Int)? = nil) throws -> ExecutableRunner.Result {
         guard let user else { return try ExecutableRunner.run(args, executable: ctl) }
-        return try ExecutableRunner.run(["--reuid=\(user.uid)", "--regid=\(user.gid)", "--clear-groups", ctl] + args,
-                                        executable: "/usr/bin/setpriv")
+        return try ExecutableRunner.run(
+            ["--reuid=\(user.uid)", "--regid=\(user.gid)", "--clear-groups", ctl] + args,
+            executable: "/usr/bin/setpriv")
     }
 
     @Test func everyCommandAgainstAFedDaemonAndStatusMatchesReplay() throws {
@@ -34,10 +36,12 @@ struct ControlSocketTests {
         pipe.executableURL = URL(fileURLWithPath: "/usr/bin/gpspipe")
         pipe.arguments = ["-w", "-o", capture, "127.0.0.1:\(port)"]
         let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)", "--fences", fences])
-        try LiveHarness.waitFor("gpsd", timeout: 20) { (try? daemon.entries("gpsd_connected").isEmpty == false) ?? false }
+        try LiveHarness.waitFor("gpsd", timeout: 20) {
+            (try? daemon.entries("gpsd_connected").isEmpty == false) ?? false
+        }
         try pipe.run()
         try daemon.waitFor("gpsd_lost", containing: "no report")
-        kill(pipe.processIdentifier, SIGKILL)   // gpspipe writes each line as it comes
+        kill(pipe.processIdentifier, SIGKILL)  // gpspipe writes each line as it comes
         pipe.waitUntilExit()
 
         let sock = daemon.socketPath
@@ -71,7 +75,8 @@ struct ControlSocketTests {
         let human = try Self.run(["--socket", sock, "status"])
         #expect(human.status == 0 && human.stdout.contains("fences    1 loaded"))
         let fencesTable = try Self.run(["--socket", sock, "fences"])
-        #expect(fencesTable.status == 0 && fencesTable.stdout.contains("ring") && fencesTable.stdout.contains("Ring road"))
+        #expect(
+            fencesTable.status == 0 && fencesTable.stdout.contains("ring") && fencesTable.stdout.contains("Ring road"))
         #expect(try Self.run(["--socket", sock, "--json", "status"]).stdout.hasPrefix(#"{"ok":true"#))
         let missing = try Self.run(["--socket", sock, "state", "nope"])
         #expect(missing.status == 1 && missing.stderr.contains("unknown fence"))
@@ -86,8 +91,9 @@ struct ControlSocketTests {
     @Test(.needs(.root)) func mutatingCommandsNeedAPrivilegedPeer() throws {
         // The socket's group is nogroup: nobody may read, but is neither root, nor the
         // daemon's user, nor in the admin group.
-        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())"],
-                                                   extraConfig: "socket_group = nogroup\nadmin_group = root\n")
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())"],
+            extraConfig: "socket_group = nogroup\nadmin_group = root\n")
         try daemon.waitFor("started", timeout: 20)
         let sock = daemon.socketPath
         var st = stat()
@@ -119,7 +125,9 @@ struct ControlSocketTests {
         #expect(c.request(#"{"cmd":42}"#)?["error"] as? String == #""cmd" must be a string"#)
         #expect((c.request(#"{"cmd":"explode"}"#)?["error"] as? String)?.hasPrefix(#"unknown cmd "explode""#) == true)
         #expect(c.request(#"{"cmd":"state","fence":5}"#)?["error"] as? String == #""fence" must be a string"#)
-        #expect(c.request(#"{"cmd":"status","extra":true}"#)?["error"] as? String == #"unexpected field "extra" for status"#)
+        #expect(
+            c.request(#"{"cmd":"status","extra":true}"#)?["error"] as? String == #"unexpected field "extra" for status"#
+        )
         #expect(c.request("[1,2]")?["error"] as? String == "a request is a JSON object")
         // The connection is still usable after all of that.
         #expect(c.request(#"{"cmd":"status"}"#)?["ok"] as? Bool == true)
@@ -131,7 +139,8 @@ struct ControlSocketTests {
         // Over 64 KiB without a newline: an error, then the connection closes.
         let big = try SocketClient(path: daemon.socketPath)
         big.send("{\"cmd\":\"" + String(repeating: "x", count: 70_000))
-        #expect((ExecutableRunner.json(big.readLine() ?? "")?["error"] as? String)?.contains("longer than 65536") == true)
+        #expect(
+            (ExecutableRunner.json(big.readLine() ?? "")?["error"] as? String)?.contains("longer than 65536") == true)
         #expect(big.readLine() == nil)
         // A request cut off by a hang-up, then others are still served.
         let cut = try SocketClient(path: daemon.socketPath)
@@ -143,7 +152,8 @@ struct ControlSocketTests {
     }
 
     @Test func idleConnectionsAreClosed() throws {
-        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())"], extraConfig: "idle_timeout_s = 1\n")
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())"], extraConfig: "idle_timeout_s = 1\n")
         try daemon.waitFor("started", timeout: 20)
         let idle = try SocketClient(path: daemon.socketPath, timeout: 10)
         #expect(idle.request(#"{"cmd":"status"}"#)?["ok"] as? Bool == true)
@@ -160,30 +170,38 @@ struct ControlSocketTests {
         for c in clients { c.send("{\"cmd\":\"status\"}\n") }
         var good = 0
         for c in clients {
-            if let r = ExecutableRunner.json(c.readLine() ?? ""), r["ok"] as? Bool == true, r["counters"] != nil { good += 1 }
+            if let r = ExecutableRunner.json(c.readLine() ?? ""), r["ok"] as? Bool == true, r["counters"] != nil {
+                good += 1
+            }
         }
         #expect(good == 200)
         #expect(daemon.stop() == 0)
 
-        let small = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())"], extraConfig: "max_clients = 3\n")
+        let small = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())"], extraConfig: "max_clients = 3\n")
         try small.waitFor("started", timeout: 20)
         let held = try (0..<3).map { _ in try SocketClient(path: small.socketPath) }
         for c in held { #expect(c.request(#"{"cmd":"status"}"#)?["ok"] as? Bool == true) }
         let fourth = try SocketClient(path: small.socketPath)
-        #expect((ExecutableRunner.json(fourth.readLine() ?? "")?["error"] as? String)?.hasPrefix("too many clients") == true)
+        #expect(
+            (ExecutableRunner.json(fourth.readLine() ?? "")?["error"] as? String)?.hasPrefix("too many clients") == true
+        )
         #expect(small.stop() == 0)
     }
 
     @Test func aWatcherThatNeverReadsIsDroppedAndOthersAreServed() throws {
         // 10,000 circles of 1 km around the walk's start: the first fix enters them all, 10,000
         // `enter` events at once (fences found outside no longer make events: issue 11).
-        let fences = (0..<10_000).map { Fence(index: $0, id: "c\($0)", shape: .circle(center: LiveDaemonTests.base, radiusM: 1000)) }
+        let fences = (0..<10_000).map {
+            Fence(index: $0, id: "c\($0)", shape: .circle(center: LiveDaemonTests.base, radiusM: 1000))
+        }
         let file = try ExecutableRunner.temporaryFile("many.geojson", contents: FenceGenerator.geoJSON(fences))
         let trace = LiveDaemonTests.walk(seconds: 60, seed: 9)
         let log = try LiveHarness.nmeaFile("watch.nmea", fixes: trace.fixes, padding: 400)
         let port = LiveHarness.freePort()
-        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)", "--fences", file],
-                                                   extraConfig: "watch_queue_bytes = 262144\n")
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(port)", "--fences", file],
+            extraConfig: "watch_queue_bytes = 262144\n")
         try daemon.waitFor("started", timeout: 30)
         let reader = try SocketClient(path: daemon.socketPath, timeout: 30)
         #expect(reader.request(#"{"cmd":"watch"}"#)?["watching"] as? Bool == true)
@@ -199,7 +217,7 @@ struct ControlSocketTests {
             done.signal()
         }
         let stalled = try SocketClient(path: daemon.socketPath)
-        stalled.send("{\"cmd\":\"watch\"}\n")   // and never reads again
+        stalled.send("{\"cmd\":\"watch\"}\n")  // and never reads again
         let feed = try LiveHarness.Feed(log: log, port: port)
         defer { feed.stop() }
         try daemon.waitFor("watch_dropped", timeout: 60)
@@ -216,6 +234,14 @@ struct ControlSocketTests {
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var n = 0
-    var value: Int { lock.lock(); defer { lock.unlock() }; return n }
-    func increment() { lock.lock(); n += 1; lock.unlock() }
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return n
+    }
+    func increment() {
+        lock.lock()
+        n += 1
+        lock.unlock()
+    }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import GPSTrackCore
-@testable import GPSTrackDaemon
 import GPSTrackProtocol
 import GPSTrackSim
 import Testing
+
+@testable import GPSTrackDaemon
 
 /// The distance today across a local midnight (the fixes' times, the test process's time zone,
 /// as the daemon's): each day's part against GeodSolve's length of the true path in it, and a
@@ -37,13 +38,20 @@ struct DayDistanceTests {
                 _ = sink.take(TrackerStep(events: reset, force: true), session: session)
             }
         }
-        let (before, after) = (try GeodSolveTruth.lengths([Array(trace.truth[0...599])])[0],
-                               try GeodSolveTruth.lengths([Array(trace.truth[600...])])[0])
-        let first = try #require(evening), second = try #require(sink.status(session: session))
-        #expect(first.date == Self.date(midnight - 1) && second.date == Self.date(midnight), "\(first.date), \(second.date)")
+        let (before, after) = (
+            try GeodSolveTruth.lengths([Array(trace.truth[0...599])])[0],
+            try GeodSolveTruth.lengths([Array(trace.truth[600...])])[0]
+        )
+        let first = try #require(evening)
+        let second = try #require(sink.status(session: session))
+        #expect(
+            first.date == Self.date(midnight - 1) && second.date == Self.date(midnight), "\(first.date), \(second.date)"
+        )
         // The walk's tolerance, a little wider: what the odometer holds back at midnight is the next day's.
         #expect(abs(first.traveledM / before - 1) <= 0.1, "before midnight \(first.traveledM) m of \(before) m")
         #expect(abs(second.traveledM / after - 1) <= 0.1, "after midnight \(second.traveledM) m of \(after) m")
-        #expect(second.traveledM > atReset + 0.8 * 1.4 * 299, "the reset at \(atReset) m took nothing off: \(second.traveledM) m")
+        #expect(
+            second.traveledM > atReset + 0.8 * 1.4 * 299,
+            "the reset at \(atReset) m took nothing off: \(second.traveledM) m")
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
+import Testing
+
 @testable import GPSTrackDaemon
 
 /// Track points taken while the store cannot write (issue 13): kept in memory, bounded, the
@@ -10,7 +11,9 @@ import GPSTrackProtocol
 @Suite struct DegradedPointsTests {
     static func points(_ n: Int, from t0: Double) -> [Store.PointRow] {
         (0..<n).map { i in
-            Store.PointRow(time: t0 + Double(i), latitude: 48.0 + Double(i) * 1e-6, longitude: 11.0, altitude: 500, eph: 3, mode: 3)
+            Store.PointRow(
+                time: t0 + Double(i), latitude: 48.0 + Double(i) * 1e-6, longitude: 11.0, altitude: 500, eph: 3, mode: 3
+            )
         }
     }
 
@@ -28,7 +31,8 @@ import GPSTrackProtocol
 
         try FileManager.default.removeItem(atPath: dir + "/gpstrackd.db")
         let later = Self.points(5, from: 1_773_475_200)
-        #expect(store.commit(events: [], trip: Trip(), fences: [:], points: later, force: true), "the database opens again")
+        #expect(
+            store.commit(events: [], trip: Trip(), fences: [:], points: later, force: true), "the database opens again")
         #expect(store.degradedReason == nil)
         let written = store.points(trip: nil, since: nil, until: nil).flatMap(\.1)
         #expect(written.count == 125, "the spell's points and the later ones")
@@ -55,8 +59,9 @@ import GPSTrackProtocol
     }
 
     static func event(_ seq: UInt64, _ kind: String) -> Store.EventRow {
-        Store.EventRow(seq: seq, time: 1_773_475_000 + Double(seq), event: kind, fence: "f1",
-                       json: #"{"event":"\#(kind)","fence":"f1","seq":\#(seq)}"#)
+        Store.EventRow(
+            seq: seq, time: 1_773_475_000 + Double(seq), event: kind, fence: "f1",
+            json: #"{"event":"\#(kind)","fence":"f1","seq":\#(seq)}"#)
     }
 
     /// At the stop, what cannot be written is named (issue 30): how many events of which kinds,
@@ -67,14 +72,22 @@ import GPSTrackProtocol
         try FileManager.default.createDirectory(atPath: dir + "/gpstrackd.db", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = Store(directory: dir, journal: Journal(target: .stderr))
-        let events = [Self.event(1, "enter"), Self.event(2, "exit"), Self.event(3, "enter"), Self.event(4, "trip_stop")]
-        #expect(!store.commit(events: events, trip: Trip(), fences: [:], points: Self.points(7, from: 1_773_475_000), force: true))
+        let events = [
+            Self.event(1, "enter"), Self.event(2, "exit"), Self.event(3, "enter"), Self.event(4, "trip_stop"),
+        ]
+        #expect(
+            !store.commit(
+                events: events, trip: Trip(), fences: [:], points: Self.points(7, from: 1_773_475_000), force: true))
         let entry = try #require(store.stopEntry(unsavedMessages: ["transition": 2, "location": 5]))
         #expect(entry.event.rawValue == "storage_at_stop" && entry.priority == .err)
-        #expect(entry.message.contains("4 events (2 enter, 1 exit, 1 trip_stop), 7 track points, 7 MQTT messages (5 location, 2 transition)"),
-                "\(entry.message)")
+        #expect(
+            entry.message.contains(
+                "4 events (2 enter, 1 exit, 1 trip_stop), 7 track points, 7 MQTT messages (5 location, 2 transition)"),
+            "\(entry.message)")
         let fields = Dictionary(entry.fields.map { ($0.0.rawValue, $0.1) }, uniquingKeysWith: { a, _ in a })
-        #expect(fields["GPSTRACK_UNWRITTEN_EVENTS"] == "4" && fields["GPSTRACK_UNWRITTEN_KINDS"] == "enter:2,exit:1,trip_stop:1")
+        #expect(
+            fields["GPSTRACK_UNWRITTEN_EVENTS"] == "4"
+                && fields["GPSTRACK_UNWRITTEN_KINDS"] == "enter:2,exit:1,trip_stop:1")
         #expect(fields["GPSTRACK_UNWRITTEN_POINTS"] == "7" && fields["GPSTRACK_UNWRITTEN_MESSAGES"] == "7")
         try FileManager.default.removeItem(atPath: dir + "/gpstrackd.db")
         #expect(store.commit(events: [], trip: Trip(), fences: [:], points: [], force: true))

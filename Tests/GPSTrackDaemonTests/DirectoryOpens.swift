@@ -8,7 +8,9 @@ final class DirectoryOpens {
 
     init(_ path: String) throws {
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard fd >= 0, inotify_add_watch(fd, path, UInt32(IN_OPEN)) >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        guard fd >= 0, inotify_add_watch(fd, path, UInt32(IN_OPEN)) >= 0 else {
+            throw POSIXError(.init(rawValue: errno) ?? .EIO)
+        }
     }
 
     /// Opens of the directory itself seen so far (an event naming a file in it is not one).
@@ -19,7 +21,8 @@ final class DirectoryOpens {
             guard n > 0 else { break }
             var at = 0
             while at + MemoryLayout<inotify_event>.size <= n {
-                let length = buffer.withUnsafeBytes { $0.load(fromByteOffset: at + 12, as: UInt32.self) }   // inotify_event.len
+                // inotify_event.len
+                let length = buffer.withUnsafeBytes { $0.load(fromByteOffset: at + 12, as: UInt32.self) }
                 at += MemoryLayout<inotify_event>.size + Int(length)
                 if length == 0 { seen += 1 }
             }

@@ -16,7 +16,10 @@ import Testing
         var targets: [String] = []
         var fenced = false
         for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("```") { fenced.toggle(); continue }
+            if line.hasPrefix("```") {
+                fenced.toggle()
+                continue
+            }
             if fenced { continue }
             var rest = Substring(line)
             while let open = rest.range(of: "](") {
@@ -54,7 +57,9 @@ import Testing
                 if target.contains("://") || target.hasPrefix("mailto:") || target.hasPrefix("#") { continue }
                 let path = String(target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
                 let url = dir.appendingPathComponent(path).standardizedFileURL
-                #expect(FileManager.default.fileExists(atPath: url.path), "\(file): the link \(target) names no file (\(url.path))")
+                #expect(
+                    FileManager.default.fileExists(atPath: url.path),
+                    "\(file): the link \(target) names no file (\(url.path))")
                 checked += 1
             }
         }

@@ -1,19 +1,24 @@
 import Foundation
+import GPSTrackDaemon
 import Testing
+
 @testable import GPSTrackCore
 @testable import GPSTrackProtocol
-import GPSTrackDaemon
 
 /// Event lines (`watch`, `events`, replay, the store) are `EventLine`s and `NoticeLine`s of
 /// GPSTrackProtocol (issue 13): the daemon encodes the core's events with `EventJSON`, gpstrackctl
 /// decodes them with `ReplyDecoder`. The line is the one written before the types, every kind
 /// reads back as itself, and a line that does not read names its field.
 @Suite struct EventLineTests {
-    static let t0 = 1_773_475_200.0   // 2026-03-14T08:00:00Z
+    static let t0 = 1_773_475_200.0  // 2026-03-14T08:00:00Z
     static let home = Coordinate(latitude: 48.5, longitude: 2.25)
 
-    static func fence(_ kind: FenceEvent.Kind, id: String, name: String?, at: Coordinate?, time: Double, crossed: Bool = false) throws -> FenceEvent {
-        let index = try FenceIndex(fences: [Fence(index: 0, id: id, name: name, shape: .circle(center: home, radiusM: 100))], file: "test.geojson")
+    static func fence(
+        _ kind: FenceEvent.Kind, id: String, name: String?, at: Coordinate?, time: Double, crossed: Bool = false
+    ) throws -> FenceEvent {
+        let index = try FenceIndex(
+            fences: [Fence(index: 0, id: id, name: name, shape: .circle(center: home, radiusM: 100))],
+            file: "test.geojson")
         return FenceEvent(kind: kind, fence: 0, in: index, time: time, coordinate: at, crossed: crossed)
     }
 
@@ -21,37 +26,78 @@ import GPSTrackDaemon
     /// value is missing, absent where the kind leaves it out, figures rounded as written here).
     static func everyKind() throws -> [(TrackingSession.Event, String)] {
         let t = "2026-03-14T08:00:00.000Z"
-        var trip = TripFigures(id: 4, start: t0, end: t0 + 600, from: home, to: Coordinate(latitude: 48.6, longitude: 2.5),
-                               traveledM: 5000.126, straightLineM: 4100, movingS: 540.04, maxSpeedMps: 19.444)
+        var trip = TripFigures(
+            id: 4, start: t0, end: t0 + 600, from: home, to: Coordinate(latitude: 48.6, longitude: 2.5),
+            traveledM: 5000.126, straightLineM: 4100, movingS: 540.04, maxSpeedMps: 19.444)
         trip.fromFences = ["Home"]
         trip.toFences = ["Work", "Car \"park\""]
         return [
-            (.fence(try fence(.enter, id: "home", name: "Home", at: home, time: t0)),
-             #"{"event":"enter","fence":"home","name":"Home","time":"\#(t)","lat":48.5,"lon":2.25,"#),
-            (.fence(try fence(.exit, id: "gate", name: nil, at: Coordinate(latitude: 48.5, longitude: 2), time: t0 + 1.5, crossed: true)),
-             #"{"event":"exit","fence":"gate","name":null,"time":"2026-03-14T08:00:01.500Z","lat":48.5,"lon":2.0,"crossed":true,"#),
-            (.fence(try fence(.dwell, id: "home", name: "Home", at: home, time: t0)),
-             #"{"event":"dwell","fence":"home","name":"Home","time":"\#(t)","lat":48.5,"lon":2.25,"#),
-            (.fence(try fence(.state(.unknown), id: "home", name: "Home", at: nil, time: t0)),
-             #"{"event":"state","fence":"home","name":"Home","state":"unknown","time":"\#(t)","lat":null,"lon":null,"#),
-            (.fencesDetermined(FenceCounts(inside: 1, outside: 2, unknown: 0, time: t0)),
-             #"{"event":"fences_determined","inside":1,"outside":2,"unknown":0,"time":"\#(t)","#),
-            (.tracker(.tripStart(trip: nil, time: t0, at: home)), #"{"event":"trip_start","time":"\#(t)","lat":48.5,"lon":2.25,"#),
-            (.tracker(.tripStart(trip: 4, time: t0, at: home)), #"{"event":"trip_start","trip":4,"time":"\#(t)","lat":48.5,"lon":2.25,"#),
-            (.tracker(.tripEnd(trip)),
-             #"{"event":"trip_end","trip":4,"start":"\#(t)","end":"2026-03-14T08:10:00.000Z","#
-                + #""from":{"lat":48.5,"lon":2.25,"fences":["Home"]},"to":{"lat":48.6,"lon":2.5,"fences":["Work","Car \"park\""]},"#
-                + #""traveled_m":5000.13,"straight_line_m":4100.0,"duration_s":600.0,"moving_s":540.0,"max_speed_mps":19.44,"avg_speed_mps":8.33,"#),
+            (
+                .fence(try fence(.enter, id: "home", name: "Home", at: home, time: t0)),
+                #"{"event":"enter","fence":"home","name":"Home","time":"\#(t)","lat":48.5,"lon":2.25,"#
+            ),
+            (
+                .fence(
+                    try fence(
+                        .exit, id: "gate", name: nil, at: Coordinate(latitude: 48.5, longitude: 2), time: t0 + 1.5,
+                        crossed: true)),
+                #"{"event":"exit","fence":"gate","name":null,"time":"2026-03-14T08:00:01.500Z","lat":48.5,"lon":2.0,"crossed":true,"#
+            ),
+            (
+                .fence(try fence(.dwell, id: "home", name: "Home", at: home, time: t0)),
+                #"{"event":"dwell","fence":"home","name":"Home","time":"\#(t)","lat":48.5,"lon":2.25,"#
+            ),
+            (
+                .fence(try fence(.state(.unknown), id: "home", name: "Home", at: nil, time: t0)),
+                #"{"event":"state","fence":"home","name":"Home","state":"unknown","time":"\#(t)","lat":null,"lon":null,"#
+            ),
+            (
+                .fencesDetermined(FenceCounts(inside: 1, outside: 2, unknown: 0, time: t0)),
+                #"{"event":"fences_determined","inside":1,"outside":2,"unknown":0,"time":"\#(t)","#
+            ),
+            (
+                .tracker(.tripStart(trip: nil, time: t0, at: home)),
+                #"{"event":"trip_start","time":"\#(t)","lat":48.5,"lon":2.25,"#
+            ),
+            (
+                .tracker(.tripStart(trip: 4, time: t0, at: home)),
+                #"{"event":"trip_start","trip":4,"time":"\#(t)","lat":48.5,"lon":2.25,"#
+            ),
+            (
+                .tracker(.tripEnd(trip)),
+                #"{"event":"trip_end","trip":4,"start":"\#(t)","end":"2026-03-14T08:10:00.000Z","#
+                    + #""from":{"lat":48.5,"lon":2.25,"fences":["Home"]},"to":{"lat":48.6,"lon":2.5,"fences":["Work","Car \"park\""]},"#
+                    + #""traveled_m":5000.13,"straight_line_m":4100.0,"duration_s":600.0,"moving_s":540.0,"max_speed_mps":19.44,"avg_speed_mps":8.33,"#
+            ),
             (.tracker(.tripStop(time: nil, traveledM: -0.0)), #"{"event":"trip_stop","time":null,"traveled_m":0.0,"#),
-            (.tracker(.tripStop(time: t0, traveledM: 12.345)), #"{"event":"trip_stop","time":"\#(t)","traveled_m":12.35,"#),
-            (.tracker(.guardArmed(time: t0, at: home, radiusM: 24.96)), #"{"event":"guard_armed","time":"\#(t)","lat":48.5,"lon":2.25,"radius_m":25.0,"#),
-            (.tracker(.guardBreach(time: t0, at: Coordinate(latitude: 48.501, longitude: 2.25), parkedAt: home, distanceM: 130.04)),
-             #"{"event":"guard_breach","time":"\#(t)","lat":48.501,"lon":2.25,"distance_m":130.0,"parked":{"lat":48.5,"lon":2.25,"fences":[]},"#),
-            (.tracker(.overspeedStart(time: t0, at: home, limitKmh: 50, speedMps: 13.8889)),
-             #"{"event":"overspeed_start","time":"\#(t)","lat":48.5,"lon":2.25,"limit_kmh":50.0,"speed_mps":13.89,"#),
-            (.tracker(.overspeedEnd(time: t0, at: home, limitKmh: 50, maxSpeedMps: 16.666, durationS: 12.04, distanceM: 180.26)),
-             #"{"event":"overspeed_end","time":"\#(t)","lat":48.5,"lon":2.25,"limit_kmh":50.0,"max_speed_mps":16.67,"duration_s":12.0,"distance_m":180.3,"#),
-            (.tracker(.discontinuity(time: t0, at: home, counted: false)), #"{"event":"discontinuity","time":"\#(t)","lat":48.5,"lon":2.25,"counted":false,"#),
+            (
+                .tracker(.tripStop(time: t0, traveledM: 12.345)),
+                #"{"event":"trip_stop","time":"\#(t)","traveled_m":12.35,"#
+            ),
+            (
+                .tracker(.guardArmed(time: t0, at: home, radiusM: 24.96)),
+                #"{"event":"guard_armed","time":"\#(t)","lat":48.5,"lon":2.25,"radius_m":25.0,"#
+            ),
+            (
+                .tracker(
+                    .guardBreach(
+                        time: t0, at: Coordinate(latitude: 48.501, longitude: 2.25), parkedAt: home, distanceM: 130.04)),
+                #"{"event":"guard_breach","time":"\#(t)","lat":48.501,"lon":2.25,"distance_m":130.0,"parked":{"lat":48.5,"lon":2.25,"fences":[]},"#
+            ),
+            (
+                .tracker(.overspeedStart(time: t0, at: home, limitKmh: 50, speedMps: 13.8889)),
+                #"{"event":"overspeed_start","time":"\#(t)","lat":48.5,"lon":2.25,"limit_kmh":50.0,"speed_mps":13.89,"#
+            ),
+            (
+                .tracker(
+                    .overspeedEnd(
+                        time: t0, at: home, limitKmh: 50, maxSpeedMps: 16.666, durationS: 12.04, distanceM: 180.26)),
+                #"{"event":"overspeed_end","time":"\#(t)","lat":48.5,"lon":2.25,"limit_kmh":50.0,"max_speed_mps":16.67,"duration_s":12.0,"distance_m":180.3,"#
+            ),
+            (
+                .tracker(.discontinuity(time: t0, at: home, counted: false)),
+                #"{"event":"discontinuity","time":"\#(t)","lat":48.5,"lon":2.25,"counted":false,"#
+            ),
         ]
     }
 
@@ -82,15 +128,24 @@ import GPSTrackDaemon
     /// A notice (the daemon's own news on `watch`): name, message, then the journal's fields as
     /// the entry has them; read back, in name order.
     @Test func aNoticeKeepsItsFields() throws {
-        let notice = NoticeLine(event: "pedometer_found", message: "Pedometer: \"lsm6dsl\"",
-                                fields: [.init("source", "iio:device0"), .init("kind", "counter")])
+        let notice = NoticeLine(
+            event: "pedometer_found", message: "Pedometer: \"lsm6dsl\"",
+            fields: [.init("source", "iio:device0"), .init("kind", "counter")])
         let line = ReplyEncoder.encode(notice)
-        #expect(line == #"{"event":"pedometer_found","message":"Pedometer: \"lsm6dsl\"","source":"iio:device0","kind":"counter"}"#)
+        #expect(
+            line
+                == #"{"event":"pedometer_found","message":"Pedometer: \"lsm6dsl\"","source":"iio:device0","kind":"counter"}"#
+        )
         let back = try ReplyDecoder.decode(WatchLine.self, line: line)
-        #expect(back == .notice(NoticeLine(event: "pedometer_found", message: "Pedometer: \"lsm6dsl\"",
-                                           fields: [.init("kind", "counter"), .init("source", "iio:device0")])))
+        #expect(
+            back
+                == .notice(
+                    NoticeLine(
+                        event: "pedometer_found", message: "Pedometer: \"lsm6dsl\"",
+                        fields: [.init("kind", "counter"), .init("source", "iio:device0")])))
         if case .notice(let n) = back { #expect(n["source"] == "iio:device0" && n["gpsd"] == nil) }
-        #expect(try ReplyDecoder.decode(WatchLine.self, line: #"{"event":"fix_lost","message":"GPS fix lost"}"#)
+        #expect(
+            try ReplyDecoder.decode(WatchLine.self, line: #"{"event":"fix_lost","message":"GPS fix lost"}"#)
                 == .notice(NoticeLine(event: "fix_lost", message: "GPS fix lost")))
     }
 
@@ -98,18 +153,29 @@ import GPSTrackDaemon
     @Test func aLineThatDoesNotReadNamesTheField() {
         let t = "2026-03-14T08:00:00.000Z"
         let cases: [(String, any Decodable.Type, String)] = [
-            (#"{"event":"enter","fence":"home","name":null,"time":"\#(t)","lat":"48.5","lon":2,"seq":1}"#, EventLine.self, "lat"),
+            (
+                #"{"event":"enter","fence":"home","name":null,"time":"\#(t)","lat":"48.5","lon":2,"seq":1}"#,
+                EventLine.self, "lat"
+            ),
             (#"{"event":"trip_start","time":"\#(t)","lat":1,"lon":2}"#, EventLine.self, "seq"),
             (#"{"event":"warp","seq":1}"#, EventLine.self, "event"),
-            (#"{"event":"state","fence":"a","name":null,"time":"\#(t)","lat":null,"lon":null,"seq":1}"#, EventLine.self, "state"),
+            (
+                #"{"event":"state","fence":"a","name":null,"time":"\#(t)","lat":null,"lon":null,"seq":1}"#,
+                EventLine.self, "state"
+            ),
             (#"{"event":"trip_end","trip":1.5,"seq":2}"#, WatchLine.self, "trip"),
             (#"{"event":"enter","fence":"a","seq":1}"#, WatchLine.self, "name"),
             (#"{"event":"gpsd_lost","message":"Lost gpsd","gpsd":2947}"#, WatchLine.self, "gpsd"),
             (#"{"event":"gpsd_lost"}"#, WatchLine.self, "message"),
             (#"{"message":"x"}"#, WatchLine.self, "event"),
-            (#"{"ok":true,"events":[{"event":"guard_breach","time":"\#(t)","lat":1,"lon":2,"distance_m":3,"parked":{"lat":1,"lon":2},"seq":2}]}"#,
-             EventsReply.self, "events[0].parked.fences"),
-            (#"{"ok":true,"events":[{"event":"fences_determined","inside":1,"outside":0,"unknown":0,"seq":2}]}"#, EventsReply.self, "events[0].time"),
+            (
+                #"{"ok":true,"events":[{"event":"guard_breach","time":"\#(t)","lat":1,"lon":2,"distance_m":3,"parked":{"lat":1,"lon":2},"seq":2}]}"#,
+                EventsReply.self, "events[0].parked.fences"
+            ),
+            (
+                #"{"ok":true,"events":[{"event":"fences_determined","inside":1,"outside":0,"unknown":0,"seq":2}]}"#,
+                EventsReply.self, "events[0].time"
+            ),
         ]
         for (line, type, path) in cases {
             do {
@@ -122,7 +188,8 @@ import GPSTrackDaemon
     }
 
     static var ctl: String {
-        URL(fileURLWithPath: ExecutableRunner.binary).deletingLastPathComponent().appendingPathComponent("gpstrackctl").path
+        URL(fileURLWithPath: ExecutableRunner.binary).deletingLastPathComponent().appendingPathComponent("gpstrackctl")
+            .path
     }
 
     /// gpstrackctl prints every kind for people (after the local time), then stops at a watch
@@ -131,17 +198,24 @@ import GPSTrackDaemon
         let kinds = try Self.everyKind().enumerated().map { i, k in
             EventJSON.encode(TrackingSession.Sequenced(seq: UInt64(i + 1), event: k.0))
         }
-        let notice = ReplyEncoder.encode(NoticeLine(event: "gpsd_lost", message: "Lost gpsd: refused; retrying",
-                                                    fields: [.init("gpsd", "127.0.0.1:2947")]))
+        let notice = ReplyEncoder.encode(
+            NoticeLine(
+                event: "gpsd_lost", message: "Lost gpsd: refused; retrying",
+                fields: [.init("gpsd", "127.0.0.1:2947")]))
         let bad = #"{"event":"exit","fence":"gate","name":null,"time":"2026-03-14T08:00:00.000Z","lat":1,"lon":null}"#
         let stream = ([ReplyEncoder.encode(WatchReply())] + kinds + [notice, bad]).joined(separator: "\n")
         for json in [false, true] {
-            let sock = FileManager.default.temporaryDirectory.appendingPathComponent("ctl-watch-\(getpid())-\(json).sock").path
+            let sock = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "ctl-watch-\(getpid())-\(json).sock"
+            ).path
             let server = try OneReplyServer(path: sock, reply: stream)
-            let r = try ExecutableRunner.run(["--socket", sock] + (json ? ["--json"] : []) + ["watch"], executable: Self.ctl)
+            let r = try ExecutableRunner.run(
+                ["--socket", sock] + (json ? ["--json"] : []) + ["watch"], executable: Self.ctl)
             server.wait()
             #expect(r.status == 76, "exit \(r.status), \(r.stderr)")
-            #expect(r.stderr.contains("watch line") && r.stderr.contains("\"seq\" is missing") && r.stderr.contains("cannot read"), "\(r.stderr)")
+            #expect(
+                r.stderr.contains("watch line") && r.stderr.contains("\"seq\" is missing")
+                    && r.stderr.contains("cannot read"), "\(r.stderr)")
             let out = r.lines
             #expect(out.count == kinds.count + 2, "the first line, every event and the notice: \(r.stdout)")
             if json {
@@ -179,9 +253,12 @@ import GPSTrackDaemon
         let good = EventJSON.encode(TrackingSession.Sequenced(seq: 1, event: try Self.everyKind()[0].0))
         let reply = #"{"ok":true,"events":[\#(good),{"event":"trip_stop","traveled_m":1.0,"seq":2}]}"#
         for json in [false, true] {
-            let sock = FileManager.default.temporaryDirectory.appendingPathComponent("ctl-events-\(getpid())-\(json).sock").path
+            let sock = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "ctl-events-\(getpid())-\(json).sock"
+            ).path
             let server = try OneReplyServer(path: sock, reply: reply)
-            let r = try ExecutableRunner.run(["--socket", sock] + (json ? ["--json"] : []) + ["events"], executable: Self.ctl)
+            let r = try ExecutableRunner.run(
+                ["--socket", sock] + (json ? ["--json"] : []) + ["events"], executable: Self.ctl)
             server.wait()
             #expect(r.status == 76, "exit \(r.status), \(r.stderr)")
             #expect(r.stderr.contains("\"events[1].time\"") && r.stderr.contains("cannot read"), "\(r.stderr)")
@@ -212,25 +289,34 @@ struct StoredEventLineTests {
         let first = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())"])
         try first.waitFor("started", timeout: 20)
         #expect(first.stop() == 0)
-        let good = #"{"event":"enter","fence":"home","name":"Home","time":"2026-03-14T08:00:00.000Z","lat":48.5,"lon":2.25,"seq":1}"#
+        let good =
+            #"{"event":"enter","fence":"home","name":"Home","time":"2026-03-14T08:00:00.000Z","lat":48.5,"lon":2.25,"seq":1}"#
         let bad = #"{"event":"enter","fence":"home","time":"2026-03-14T08:00:01.000Z","seq":2}"#
-        let insert = "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\n"
+        let insert =
+            "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\n"
             + "c.executemany('INSERT INTO events (seq, time, event, fence, json) VALUES (?, ?, ?, ?, ?)', "
             + "[(1, 1773475200.0, 'enter', 'home', sys.argv[2]), (2, 1773475201.0, 'enter', 'home', sys.argv[3])])\nc.commit()"
-        let r = try ExecutableRunner.run(["-c", insert, first.stateDirectory + "/gpstrackd.db", good, bad], executable: "/usr/bin/python3")
+        let r = try ExecutableRunner.run(
+            ["-c", insert, first.stateDirectory + "/gpstrackd.db", good, bad], executable: "/usr/bin/python3")
         #expect(r.status == 0, "\(r.stderr)")
 
-        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())"],
-                                                   stateDirectory: first.stateDirectory)
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())"],
+            stateDirectory: first.stateDirectory)
         try daemon.waitFor("started", timeout: 20)
-        let ctl = URL(fileURLWithPath: ExecutableRunner.binary).deletingLastPathComponent().appendingPathComponent("gpstrackctl").path
+        let ctl = URL(fileURLWithPath: ExecutableRunner.binary).deletingLastPathComponent().appendingPathComponent(
+            "gpstrackctl"
+        ).path
         let events = try ExecutableRunner.run(["--socket", daemon.socketPath, "--json", "events"], executable: ctl)
         #expect(events.status == 0, "\(events.stderr)")
-        #expect(events.stdout == #"{"ok":true,"events":["# + good + "]}\n", "the good row as it was stored, the bad one left out")
+        #expect(
+            events.stdout == #"{"ok":true,"events":["# + good + "]}\n",
+            "the good row as it was stored, the bad one left out")
         try daemon.waitFor("events_unreadable", timeout: 10)
         let said = try daemon.entries("events_unreadable")
         #expect(said.count == 1 && said.first?["PRIORITY"] as? String == "4", "\(said)")
-        #expect((said.first?["MESSAGE"] as? String)?.contains(#"1 stored events do not read as events"#) == true
+        #expect(
+            (said.first?["MESSAGE"] as? String)?.contains(#"1 stored events do not read as events"#) == true
                 && (said.first?["MESSAGE"] as? String)?.contains(#""name" is missing"#) == true, "\(said)")
         #expect(daemon.stop() == 0)
     }

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
+import Testing
 
 /// The seeded day the export tests read back: a 3 km drive from home to the shop, a stop there,
 /// a 800 m walk, parked again 10 min, played once through gpsfake into a real daemon whose store each
@@ -29,22 +29,30 @@ struct ExportDay {
 
     private static func play() throws -> ExportDay {
         try LiveHarness.ensureJournald()
-        var day = DayScenario.make(seed: 29, firstDriveM: 3000, walkM: 800, secondDriveM: 1000,
-                                   shortPark: 420, longPark: 600, lastPark: 300)
+        var day = DayScenario.make(
+            seed: 29, firstDriveM: 3000, walkM: 800, secondDriveM: 1000,
+            shortPark: 420, longPark: 600, lastPark: 300)
         // Two trips: the day up to 10 min after the walk, parked under a clear sky (the day's
         // poor-sky wander would hold the walk's end back beyond the cut).
         let cut = day.trips[1].end + 600
-        day.scenario.steps = day.scenario.steps.prefix(cut).map { var s = $0; s.wanderScale = min(s.wanderScale, 1); return s }
+        day.scenario.steps = day.scenario.steps.prefix(cut).map {
+            var s = $0
+            s.wanderScale = min(s.wanderScale, 1)
+            return s
+        }
         day.trips = Array(day.trips.prefix(2))
         let trace = Simulator.run(day.scenario, seed: 29)
-        let home = trace.truth[0], shop = trace.truth[day.trips[0].end]
-        let fences = try ExecutableRunner.temporaryFile("export-day.geojson", contents: """
-            {"type":"FeatureCollection","features":[
-             {"type":"Feature","id":"home","properties":{"name":"Home","radius":80},
-              "geometry":{"type":"Point","coordinates":[\(home.longitude),\(home.latitude)]}},
-             {"type":"Feature","id":"shop","properties":{"name":"Shop","radius":60},
-              "geometry":{"type":"Point","coordinates":[\(shop.longitude),\(shop.latitude)]}}]}
-            """)
+        let home = trace.truth[0]
+        let shop = trace.truth[day.trips[0].end]
+        let fences = try ExecutableRunner.temporaryFile(
+            "export-day.geojson",
+            contents: """
+                {"type":"FeatureCollection","features":[
+                 {"type":"Feature","id":"home","properties":{"name":"Home","radius":80},
+                  "geometry":{"type":"Point","coordinates":[\(home.longitude),\(home.latitude)]}},
+                 {"type":"Feature","id":"shop","properties":{"name":"Shop","radius":60},
+                  "geometry":{"type":"Point","coordinates":[\(shop.longitude),\(shop.latitude)]}}]}
+                """)
         let log = try LiveHarness.nmeaFile("export-day.nmea", fixes: trace.fixes, padding: 400)
         let port = LiveHarness.freePort()
         let feed = try LiveHarness.Feed(log: log, port: port)
@@ -56,14 +64,16 @@ struct ExportDay {
         let stops = try #require(client.request(#"{"cmd":"stops"}"#)?["stops"] as? [[String: Any]])
         #expect(daemon.stop() == 0)
         let first = try #require(trace.fixes.first?.time)
-        return ExportDay(stateDirectory: daemon.stateDirectory, fences: fences, trips: trips, stops: stops,
-                         truth: Array(trace.truth.prefix(cut)), dayText: String(Timestamp.iso8601(first).prefix(10)))
+        return ExportDay(
+            stateDirectory: daemon.stateDirectory, fences: fences, trips: trips, stops: stops,
+            truth: Array(trace.truth.prefix(cut)), dayText: String(Timestamp.iso8601(first).prefix(10)))
     }
 
     /// A daemon over the day's store, with no receiver to read (its gpsd port is closed).
     func daemon() throws -> LiveHarness.DaemonProcess {
-        let d = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())", "--fences", fences],
-                                              stateDirectory: stateDirectory)
+        let d = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())", "--fences", fences],
+            stateDirectory: stateDirectory)
         try LiveHarness.waitFor("the control socket", timeout: 30) {
             (try? SocketClient(path: d.socketPath))?.request(#"{"cmd":"status"}"#) != nil
         }
@@ -71,15 +81,19 @@ struct ExportDay {
     }
 
     /// `gpstrackctl export --format FORMAT ARGS` against `daemon`, its output in a file.
-    static func export(_ daemon: LiveHarness.DaemonProcess, _ format: String, _ args: [String] = [],
-                       file: String) throws -> (status: Int32, path: String, stdout: String, stderr: String) {
+    static func export(
+        _ daemon: LiveHarness.DaemonProcess, _ format: String, _ args: [String] = [],
+        file: String
+    ) throws -> (status: Int32, path: String, stdout: String, stderr: String) {
         let r = try ControlSocketTests.run(["--socket", daemon.socketPath, "export", "--format", format] + args)
         let path = try ExecutableRunner.temporaryFile(file, contents: r.stdout)
         return (r.status, path, r.stdout, r.stderr)
     }
 
     /// Runs a tool, its standard output and status.
-    static func tool(_ path: String, _ args: [String], stdin: Data? = nil) throws -> (status: Int32, out: String, err: String) {
+    static func tool(_ path: String, _ args: [String], stdin: Data? = nil) throws -> (
+        status: Int32, out: String, err: String
+    ) {
         let r = try ExecutableRunner.run(args, stdin: stdin, executable: path)
         return (r.status, r.stdout, r.stderr)
     }

@@ -1,15 +1,18 @@
 import Foundation
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
+import Testing
 
 /// `gpstrackctl export --format` of a seeded day (two trips, stops, fence events), read back by
 /// readers that share no code with the writers: GDAL's ogrinfo (GeoJSON, KML), xmllint against
 /// the GPX 1.1 schema and gpsbabel (GPX), Python's csv module (CSV).
-@Suite(.serialized, .needsLiveParts, .needs(.tool("/usr/bin/ogrinfo", package: "gdal-bin"),
-                                            .tool("/usr/bin/gpsbabel", package: "gpsbabel"),
-                                            .tool("/usr/bin/xmllint", package: "libxml2-utils")))
+@Suite(
+    .serialized, .needsLiveParts,
+    .needs(
+        .tool("/usr/bin/ogrinfo", package: "gdal-bin"),
+        .tool("/usr/bin/gpsbabel", package: "gpsbabel"),
+        .tool("/usr/bin/xmllint", package: "libxml2-utils")))
 struct ExportFormatsTests {
     /// The published GPX 1.1 schema (scripts/deps.sh test puts it there).
     static let gpxSchema = "Tests/schemas/gpx-1.1.xsd"
@@ -62,29 +65,37 @@ struct ExportFormatsTests {
         let trips = features.filter { $0.fields["kind"] == "trip" }
         let stops = features.filter { $0.fields["kind"] == "stop" }
         let events = features.filter { !["trip", "stop"].contains($0.fields["kind"] ?? "") }
-        try #require(day.trips.count == 2 && day.trips.allSatisfy { $0["state"] as? String == "ended" },
-                     "the seeded day makes two ended trips: \(day.trips)")
+        try #require(
+            day.trips.count == 2 && day.trips.allSatisfy { $0["state"] as? String == "ended" },
+            "the seeded day makes two ended trips: \(day.trips)")
         #expect(trips.count == 2 && trips.allSatisfy { $0.type == "LINESTRING" })
         #expect(stops.count == day.stops.count && stops.count >= 1 && stops.allSatisfy { $0.type == "POINT" })
-        #expect(events.count >= 3 && events.allSatisfy { $0.type == "POINT" && $0.fields["time"] != nil },
-                "exit home, enter and exit the shop at least: \(events.map(\.fields))")
+        #expect(
+            events.count >= 3 && events.allSatisfy { $0.type == "POINT" && $0.fields["time"] != nil },
+            "exit home, enter and exit the shop at least: \(events.map(\.fields))")
         #expect(events.contains { $0.fields["kind"] == "enter" && $0.fields["fence"] == "shop" })
         for (t, d) in zip(trips, day.trips) {
             #expect(t.fields["id"] == "\(d["id"] as? Int ?? -1)")
             // GDAL reads the times as dates (its own parser) and prints them its way.
-            #expect(Self.digits(t.fields["start"]) == Self.digits(d["started_at"] as? String)
+            #expect(
+                Self.digits(t.fields["start"]) == Self.digits(d["started_at"] as? String)
                     && Self.digits(t.fields["end"]) == Self.digits(d["ended_at"] as? String),
-                    "start \(t.fields["start"] ?? "none"), trips says \(d["started_at"] ?? "none")")
-            for (field, key) in [("distance_m", "traveled_m"), ("duration_s", "duration_s"), ("moving_s", "moving_s"),
-                                 ("max_speed_mps", "max_speed_mps"), ("avg_speed_mps", "avg_speed_mps")] {
-                let exported = Double(t.fields[field] ?? "") ?? .nan, told = d[key] as? Double ?? .infinity
-                #expect(abs(exported - told) < 0.005, "trip \(d["id"] ?? "?") \(field): \(exported), trips says \(told)")
+                "start \(t.fields["start"] ?? "none"), trips says \(d["started_at"] ?? "none")")
+            for (field, key) in [
+                ("distance_m", "traveled_m"), ("duration_s", "duration_s"), ("moving_s", "moving_s"),
+                ("max_speed_mps", "max_speed_mps"), ("avg_speed_mps", "avg_speed_mps"),
+            ] {
+                let exported = Double(t.fields[field] ?? "") ?? .nan
+                let told = d[key] as? Double ?? .infinity
+                #expect(
+                    abs(exported - told) < 0.005, "trip \(d["id"] ?? "?") \(field): \(exported), trips says \(told)")
             }
             // The line is the trip's track: GeodSolve's length of it is the odometer's distance
             // (which LiveTripTests checks against the truth) within the jitter it filters out.
             let length = try GeodSolveTruth.lengths([t.coordinates])[0]
             let traveled = d["traveled_m"] as? Double ?? 0
-            #expect(t.coordinates.count > 20 && abs(length / traveled - 1) < 0.05, "line \(length) m, trip \(traveled) m")
+            #expect(
+                t.coordinates.count > 20 && abs(length / traveled - 1) < 0.05, "line \(length) m, trip \(traveled) m")
         }
         #expect(stops.first?.fields["fences"] == "Shop", "the first stop is at the shop: \(stops.first?.fields ?? [:])")
         #expect(daemon.stop() == 0)
@@ -96,59 +107,76 @@ struct ExportFormatsTests {
         let r = try ExportDay.export(daemon, "kml", ["--day", day.dayText], file: "day.kml")
         try #require(r.status == 0, "\(r.stderr)")
         let features = try Self.ogr(r.path)
-        let trips = features.filter { $0.layer == "Trips" }, stops = features.filter { $0.layer == "Stops" }
+        let trips = features.filter { $0.layer == "Trips" }
+        let stops = features.filter { $0.layer == "Stops" }
         #expect(trips.count == 2 && trips.allSatisfy { $0.type == "LINESTRING" && $0.coordinates.count > 20 })
         #expect(stops.count == day.stops.count && stops.allSatisfy { $0.type == "POINT" })
         #expect(features.filter { $0.layer == "Events" }.count >= 3)
         for (t, d) in zip(trips, day.trips) {
             #expect(t.fields["Name"] == "Trip \(d["id"] as? Int ?? -1)")
-            let exported = Double(t.fields["distance_m"] ?? "") ?? .nan, told = d["traveled_m"] as? Double ?? .infinity
+            let exported = Double(t.fields["distance_m"] ?? "") ?? .nan
+            let told = d["traveled_m"] as? Double ?? .infinity
             #expect(abs(exported - told) < 0.005, "KML distance \(exported), trips says \(told)")
             // The TimeSpan, as GDAL reads it (its own date parser).
-            #expect(Self.digits(t.fields["begin"]) == Self.digits(d["started_at"] as? String)
+            #expect(
+                Self.digits(t.fields["begin"]) == Self.digits(d["started_at"] as? String)
                     && Self.digits(t.fields["end"]) == Self.digits(d["ended_at"] as? String),
-                    "TimeSpan \(t.fields["begin"] ?? "none")...\(t.fields["end"] ?? "none"), trip \(d["started_at"] ?? "?")")
+                "TimeSpan \(t.fields["begin"] ?? "none")...\(t.fields["end"] ?? "none"), trip \(d["started_at"] ?? "?")"
+            )
         }
         #expect(daemon.stop() == 0)
     }
 
     @Test func gpxIsValidGPX11AndGPSBabelReadsItsPointsAndWaypoints() throws {
-        try #require(FileManager.default.fileExists(atPath: Self.gpxSchema), "\(Self.gpxSchema): the GPX 1.1 schema, in the repository")
+        try #require(
+            FileManager.default.fileExists(atPath: Self.gpxSchema),
+            "\(Self.gpxSchema): the GPX 1.1 schema, in the repository")
         let day = try ExportDay.shared()
         let daemon = try day.daemon()
         let r = try ExportDay.export(daemon, "gpx", ["--day", day.dayText], file: "day.gpx")
         try #require(r.status == 0, "\(r.stderr)")
         let valid = try ExportDay.tool("/usr/bin/xmllint", ["--noout", "--schema", Self.gpxSchema, r.path])
         #expect(valid.status == 0, "xmllint --schema: \(valid.err)")
-        let tracks = try ExportDay.tool("/usr/bin/gpsbabel", ["-t", "-i", "gpx", "-f", r.path, "-o", "unicsv", "-F", "-"])
-        let waypoints = try ExportDay.tool("/usr/bin/gpsbabel", ["-w", "-i", "gpx", "-f", r.path, "-o", "unicsv", "-F", "-"])
+        let tracks = try ExportDay.tool(
+            "/usr/bin/gpsbabel", ["-t", "-i", "gpx", "-f", r.path, "-o", "unicsv", "-F", "-"])
+        let waypoints = try ExportDay.tool(
+            "/usr/bin/gpsbabel", ["-w", "-i", "gpx", "-f", r.path, "-o", "unicsv", "-F", "-"])
         #expect(tracks.status == 0 && waypoints.status == 0)
         // unicsv ends its lines with CRLF: one Character in Swift, hence isNewline.
         let points = tracks.out.split(whereSeparator: \.isNewline).count - 1
         let wpts = waypoints.out.split(whereSeparator: \.isNewline).count - 1
         let csv = try ExportDay.export(daemon, "csv", ["--day", day.dayText], file: "day.csv")
-        #expect(points > 100 && points == csv.stdout.split(separator: "\r\n").count - 1, "gpsbabel read \(points) track points")
-        let events = try #require(try SocketClient(path: daemon.socketPath).request(#"{"cmd":"events"}"#)?["events"] as? [[String: Any]])
+        #expect(
+            points > 100 && points == csv.stdout.split(separator: "\r\n").count - 1,
+            "gpsbabel read \(points) track points")
+        let events = try #require(
+            try SocketClient(path: daemon.socketPath).request(#"{"cmd":"events"}"#)?["events"] as? [[String: Any]])
         #expect(wpts == day.stops.count + events.filter { $0["lat"] != nil }.count, "\(wpts) waypoints")
         // Segments break where the track was not recorded for over 120 s; Python counts the gaps.
-        let gaps = try ExportDay.tool("/usr/bin/python3", ["-c", """
-            import sys, xml.etree.ElementTree as E, datetime as D
-            ns = {'g': 'http://www.topografix.com/GPX/1/1', 'x': 'urn:x-gpstrackd:gpx:1'}
-            root = E.parse(sys.argv[1]).getroot()
-            t = lambda p: D.datetime.fromisoformat(p.find('g:time', ns).text.replace('Z', '+00:00')).timestamp()
-            pts = [p for s in root.iter('{%s}trkseg' % ns['g']) for p in s.findall('g:trkpt', ns)]
-            print(sum(1 for a, b in zip(pts, pts[1:]) if t(b) - t(a) > 120), len(root.findall('.//g:trkseg', ns)))
-            for a, b in list(zip(pts, pts[1:]))[200:205]:
-                s = b.find('g:extensions/x:speed', ns)
-                print(a.get('lat'), a.get('lon'), b.get('lat'), b.get('lon'), t(b) - t(a), s.text if s is not None else 'none')
-            """, r.path])
+        let gaps = try ExportDay.tool(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import sys, xml.etree.ElementTree as E, datetime as D
+                ns = {'g': 'http://www.topografix.com/GPX/1/1', 'x': 'urn:x-gpstrackd:gpx:1'}
+                root = E.parse(sys.argv[1]).getroot()
+                t = lambda p: D.datetime.fromisoformat(p.find('g:time', ns).text.replace('Z', '+00:00')).timestamp()
+                pts = [p for s in root.iter('{%s}trkseg' % ns['g']) for p in s.findall('g:trkpt', ns)]
+                print(sum(1 for a, b in zip(pts, pts[1:]) if t(b) - t(a) > 120), len(root.findall('.//g:trkseg', ns)))
+                for a, b in list(zip(pts, pts[1:]))[200:205]:
+                    s = b.find('g:extensions/x:speed', ns)
+                    print(a.get('lat'), a.get('lon'), b.get('lat'), b.get('lon'), t(b) - t(a), s.text if s is not None else 'none')
+                """, r.path,
+            ])
         let lines = gaps.out.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         try #require(gaps.status == 0 && lines.count == 6, "\(gaps.err)")
         #expect(Int(lines[0][0]).map { $0 + 1 } == Int(lines[0][1]), "gaps over 120 s and segments: \(lines[0])")
         // The speed extension: GeodSolve's distance over the time between the points.
         for l in lines.dropFirst() {
             let n = l.prefix(5).compactMap(Double.init)
-            let d = try GeodSolveTruth.distance(Coordinate(latitude: n[0], longitude: n[1]), Coordinate(latitude: n[2], longitude: n[3]))
+            let d = try GeodSolveTruth.distance(
+                Coordinate(latitude: n[0], longitude: n[1]), Coordinate(latitude: n[2], longitude: n[3]))
             let speed = try #require(Double(l[5]), "a point within a segment has a speed: \(l)")
             #expect(abs(speed - d / n[4]) < 0.01, "speed \(speed), GeodSolve \(d) m in \(n[4]) s")
         }
@@ -160,12 +188,17 @@ struct ExportFormatsTests {
         let daemon = try day.daemon()
         let r = try ExportDay.export(daemon, "csv", ["--trip", "1"], file: "trip1.csv")
         try #require(r.status == 0, "\(r.stderr)")
-        let read = try ExportDay.tool("/usr/bin/python3", ["-c", """
-            import csv, sys
-            with open(sys.argv[1], newline='') as f: rows = list(csv.reader(f, strict=True))
-            print(','.join(rows[0])); print(len(rows) - 1, len({len(r) for r in rows}))
-            print(sum(1 for r in rows[1:] if r[8] == '1'), min(r[0] for r in rows[1:]), max(r[0] for r in rows[1:]))
-            """, r.path])
+        let read = try ExportDay.tool(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import csv, sys
+                with open(sys.argv[1], newline='') as f: rows = list(csv.reader(f, strict=True))
+                print(','.join(rows[0])); print(len(rows) - 1, len({len(r) for r in rows}))
+                print(sum(1 for r in rows[1:] if r[8] == '1'), min(r[0] for r in rows[1:]), max(r[0] for r in rows[1:]))
+                """, r.path,
+            ])
         try #require(read.status == 0, "\(read.err)")
         let lines = read.out.split(separator: "\n").map(String.init)
         #expect(lines[0] == "time,lat,lon,alt_m,eph_m,mode,speed_mps,course_deg,trip,segment")
@@ -174,8 +207,9 @@ struct ExportFormatsTests {
         let span = lines[2].split(separator: " ").map(String.init)
         #expect(Int(span[0]) == counts[0], "every row of trip 1 says trip 1")
         let trip = try #require(day.trips.first)
-        #expect(span[1] >= trip["started_at"] as? String ?? "~" && span[2] <= trip["ended_at"] as? String ?? "",
-                "rows \(span[1])...\(span[2]) within the trip")
+        #expect(
+            span[1] >= trip["started_at"] as? String ?? "~" && span[2] <= trip["ended_at"] as? String ?? "",
+            "rows \(span[1])...\(span[2]) within the trip")
         #expect(r.stdout.contains("\r\n"), "RFC 4180 line ends")
         #expect(daemon.stop() == 0)
     }
@@ -189,8 +223,10 @@ struct ExportFormatsTests {
         #expect(empty.status == 66 && empty.stderr.contains("no stored track points"), "\(empty)")
         let noDay = try ExportDay.export(daemon, "html", ["--day", "2001-01-01"], file: "none.html")
         #expect(noDay.status == 66)
-        for args in [["--format", "shp"], ["--format", "csv", "--trip", "1", "--day", "2026-01-01"],
-                     ["--format", "csv", "--day", "2026-02-30"], ["--gpx", "--format", "gpx"], []] {
+        for args in [
+            ["--format", "shp"], ["--format", "csv", "--trip", "1", "--day", "2026-01-01"],
+            ["--format", "csv", "--day", "2026-02-30"], ["--gpx", "--format", "gpx"], [],
+        ] {
             let r = try ControlSocketTests.run(["--socket", daemon.socketPath, "export"] + args)
             #expect(r.status == 64, "export \(args): \(r.status) \(r.stderr)")
         }
@@ -206,20 +242,27 @@ struct ExportFormatsTests {
         let day = try ExportDay.shared()
         let daemon = try day.daemon()
         func pages(_ limit: Int) throws -> [[String: Any]] {
-            var after: Int?, points: [[String: Any]] = []
+            var after: Int?
+            var points: [[String: Any]] = []
             repeat {
                 let cursor = after.map { #","after":\#($0)"# } ?? ""
-                let reply = try #require(try SocketClient(path: daemon.socketPath)
-                    .request(#"{"cmd":"export_page","limit":\#(limit)\#(cursor)}"#))
+                let reply = try #require(
+                    try SocketClient(path: daemon.socketPath)
+                        .request(#"{"cmd":"export_page","limit":\#(limit)\#(cursor)}"#))
                 points += try #require(reply["points"] as? [[String: Any]], "\(reply)")
                 after = reply["after"] as? Int
             } while after != nil
             return points
         }
-        let small = try pages(97), big = try pages(100_000)
-        #expect(big.count > 200 && small.count == big.count, "\(small.count) points in pages of 97, \(big.count) in one")
+        let small = try pages(97)
+        let big = try pages(100_000)
+        #expect(
+            big.count > 200 && small.count == big.count, "\(small.count) points in pages of 97, \(big.count) in one")
         #expect(Set(small.compactMap { $0["id"] as? Int }).count == small.count)
-        #expect(zip(small, big).allSatisfy { ($0["id"] as? Int) == ($1["id"] as? Int) && ($0["speed_mps"] as? Double) == ($1["speed_mps"] as? Double) })
+        #expect(
+            zip(small, big).allSatisfy {
+                ($0["id"] as? Int) == ($1["id"] as? Int) && ($0["speed_mps"] as? Double) == ($1["speed_mps"] as? Double)
+            })
         #expect(daemon.stop() == 0)
     }
 }

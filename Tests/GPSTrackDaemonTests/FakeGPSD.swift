@@ -6,7 +6,7 @@ import Foundation
 /// connection open until stopped.
 final class FakeGPSD: Sendable {
     /// What the server thread and the test share.
-    final class State: @unchecked Sendable {   // every access holds `lock`
+    final class State: @unchecked Sendable {  // every access holds `lock`
         private let lock = NSLock()
         private var stopped = false
         private var watched = false
@@ -27,9 +27,13 @@ final class FakeGPSD: Sendable {
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         let fd = listener
-        let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) }
+        }
         guard bound == 0, listen(fd, 4) == 0 else { throw POSIXError(.EADDRINUSE) }
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+        }
         port = Int(UInt16(bigEndian: addr.sin_port))
         let state = self.state
         Thread.detachNewThread {
@@ -52,7 +56,7 @@ final class FakeGPSD: Sendable {
             for line in lines {
                 if state.isStopped { return }
                 send(line)
-                usleep(UInt32(gap * 1_000_000))   // paces the feed, as a receiver's epochs (not a wait)
+                usleep(UInt32(gap * 1_000_000))  // paces the feed, as a receiver's epochs (not a wait)
             }
             while !state.isStopped { usleep(50_000) }
         }

@@ -1,12 +1,14 @@
 import Foundation
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
+import Testing
 
 /// A full disk, for real: the state directory on a small tmpfs (mounted by the test, which runs
 /// as root), filled with a file during a gpsfake walk across four fences and freed later.
-@Suite(.serialized, .enabled(if: LiveHarness.available && getuid() == 0, "mounting a tmpfs needs root; `make test` runs as root in CI"))
+@Suite(
+    .serialized,
+    .enabled(if: LiveHarness.available && getuid() == 0, "mounting a tmpfs needs root; `make test` runs as root in CI"))
 struct FullDiskTests {
     init() throws { try LiveHarness.ensureJournald() }
 
@@ -16,7 +18,8 @@ struct FullDiskTests {
         init(kib: Int) throws {
             path = NSTemporaryDirectory() + "gpstrackd-full-\(getpid())-\(UInt32.random(in: 0..<UInt32.max))"
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            let r = try ExecutableRunner.run(["-t", "tmpfs", "-o", "size=\(kib)k,mode=0755", "tmpfs", path], executable: "/usr/bin/mount")
+            let r = try ExecutableRunner.run(
+                ["-t", "tmpfs", "-o", "size=\(kib)k,mode=0755", "tmpfs", path], executable: "/usr/bin/mount")
             guard r.status == 0 else { throw LiveHarness.Timeout(what: "mount tmpfs: \(r.stderr)") }
         }
         var filler: String { path + "/filler" }
@@ -48,9 +51,11 @@ struct FullDiskTests {
     static func fencesFile(_ name: String) throws -> String {
         let features = [120.0, 300, 480, 660].enumerated().map { i, d -> String in
             let c = Geodesic.destination(from: LiveDaemonTests.base, azimuth: 90, distance: d)
-            return #"{"type":"Feature","id":"f\#(i + 1)","properties":{"radius":40},"geometry":{"type":"Point","coordinates":[\#(c.longitude),\#(c.latitude)]}}"#
+            return
+                #"{"type":"Feature","id":"f\#(i + 1)","properties":{"radius":40},"geometry":{"type":"Point","coordinates":[\#(c.longitude),\#(c.latitude)]}}"#
         }
-        return try ExecutableRunner.temporaryFile(name, contents: #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}")
+        return try ExecutableRunner.temporaryFile(
+            name, contents: #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}")
     }
 
     static func transitions(_ daemon: LiveHarness.DaemonProcess) throws -> [[String: Any]] {
@@ -61,8 +66,13 @@ struct FullDiskTests {
 
     /// `PRAGMA integrity_check` through Python's sqlite3 module (another SQLite client).
     static func integrity(_ db: String) throws -> String {
-        let r = try ExecutableRunner.run(["-c", "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA integrity_check').fetchone()[0])", db],
-                                         executable: "/usr/bin/python3")
+        let r = try ExecutableRunner.run(
+            [
+                "-c",
+                "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA integrity_check').fetchone()[0])",
+                db,
+            ],
+            executable: "/usr/bin/python3")
         return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines) + r.stderr
     }
 
@@ -71,17 +81,21 @@ struct FullDiskTests {
     /// MQTT, `beforeFeed` runs once the daemon started and `afterFree` once space returned.
     /// Returns the daemon (still running, the walk over), the disk and the seconds from freeing
     /// the space to `storage_recovered` (nil when the space returns after the walk).
-    static func walkOnAFullDisk(_ name: String, extraConfig: String = "", freeAfterTheWalk: Bool = false,
-                                beforeFeed: (LiveHarness.DaemonProcess) throws -> Void = { _ in },
-                                afterFree: () throws -> Void = {}) throws
-        -> (daemon: LiveHarness.DaemonProcess, disk: SmallDisk, recoverS: Double?) {
+    static func walkOnAFullDisk(
+        _ name: String, extraConfig: String = "", freeAfterTheWalk: Bool = false,
+        beforeFeed: (LiveHarness.DaemonProcess) throws -> Void = { _ in },
+        afterFree: () throws -> Void = {}
+    ) throws
+        -> (daemon: LiveHarness.DaemonProcess, disk: SmallDisk, recoverS: Double?)
+    {
         // Room for the WAL (up to 1,000 pages before a checkpoint) once the filler is gone.
         let disk = try SmallDisk(kib: 8192)
         let trace = LiveDaemonTests.walk(seconds: 560, seed: 16)
         let log = try LiveHarness.nmeaFile("\(name).nmea", fixes: trace.fixes, padding: 100)
         let port = LiveHarness.freePort()
-        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)", "--fences", try fencesFile("\(name).geojson")],
-                                                   extraConfig: extraConfig, stateDirectory: disk.path + "/state")
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(port)", "--fences", try fencesFile("\(name).geojson")],
+            extraConfig: extraConfig, stateDirectory: disk.path + "/state")
         try daemon.waitFor("started", timeout: 20)
         try beforeFeed(daemon)
         let feed = try LiveHarness.Feed(log: log, port: port, cycle: 0.01)
@@ -113,16 +127,22 @@ struct FullDiskTests {
         #expect(try daemon.entries("storage_degraded").count == 1, "one entry per spell, not per retry")
         #expect(try daemon.entries("storage_recovered").count == 1, "one entry per spell, not per retry")
         let degraded = try #require(try daemon.entries("storage_degraded").first)
-        #expect((degraded["MESSAGE"] as? String)?.contains("full") == true, "names the problem: \(degraded["MESSAGE"] ?? "")")
+        #expect(
+            (degraded["MESSAGE"] as? String)?.contains("full") == true,
+            "names the problem: \(degraded["MESSAGE"] ?? "")")
         let recovered = try #require(try daemon.entries("storage_recovered").first)
-        let during = try transitions(daemon).filter { realtime($0) > realtime(degraded) && realtime($0) < realtime(recovered) }
+        let during = try transitions(daemon).filter {
+            realtime($0) > realtime(degraded) && realtime($0) < realtime(recovered)
+        }
         #expect(during.count >= 3, "transitions reported while the disk was full: \(during.count)")
         #expect(try transitions(daemon).count == 8, "the journal carries on")
     }
 
     @Test func eventsWaitInMemoryAndAreWrittenOnceSpaceReturns() throws {
         let (daemon, disk, recoverS) = try Self.walkOnAFullDisk("fulldisk")
-        print("full disk: storage_recovered \(String(format: "%.2f", recoverS ?? -1)) s after the space returned (gpsfake at 0.04 s per fix)")
+        print(
+            "full disk: storage_recovered \(String(format: "%.2f", recoverS ?? -1)) s after the space returned (gpsfake at 0.04 s per fix)"
+        )
         try Self.checkTheSpell(daemon)
 
         // Every event in the database, once, in order: the 8 transitions among them.
@@ -139,7 +159,9 @@ struct FullDiskTests {
         let status = try #require(client.request(#"{"cmd":"status"}"#))
         let delivered = try #require((status["counters"] as? [String: Any])?["fixes_delivered"] as? Int)
         let export = try #require(client.request(#"{"cmd":"export","trip":1}"#))
-        #expect(export["points"] as? Int == delivered && delivered > 50, "points: \(export["points"] ?? "none") of \(delivered)")
+        #expect(
+            export["points"] as? Int == delivered && delivered > 50,
+            "points: \(export["points"] ?? "none") of \(delivered)")
         #expect((client.request(#"{"cmd":"trips"}"#)?["trips"] as? [Any])?.count == 1)
         #expect(daemon.stop() == 0)
         #expect(try Self.integrity(disk.path + "/state/gpstrackd.db") == "ok")
@@ -154,12 +176,16 @@ struct FullDiskTests {
         #expect(daemon.stop() == 0)
         try daemon.waitFor("storage_recovered", timeout: 10)
         try Self.checkTheSpell(daemon)
-        let r = try ExecutableRunner.run(["-c", """
-            import sqlite3, sys
-            db = sqlite3.connect(sys.argv[1])
-            print(db.execute('PRAGMA integrity_check').fetchone()[0])
-            for e, f in db.execute("SELECT event, fence FROM events WHERE event IN ('enter', 'exit') ORDER BY seq"): print(e, f)
-            """, disk.path + "/state/gpstrackd.db"], executable: "/usr/bin/python3")
+        let r = try ExecutableRunner.run(
+            [
+                "-c",
+                """
+                import sqlite3, sys
+                db = sqlite3.connect(sys.argv[1])
+                print(db.execute('PRAGMA integrity_check').fetchone()[0])
+                for e, f in db.execute("SELECT event, fence FROM events WHERE event IN ('enter', 'exit') ORDER BY seq"): print(e, f)
+                """, disk.path + "/state/gpstrackd.db",
+            ], executable: "/usr/bin/python3")
         #expect(r.lines == ["ok"] + Self.expected, "\(r.stdout)\(r.stderr)")
     }
 
@@ -173,21 +199,26 @@ struct FullDiskTests {
         var broker = try MQTTTests.Broker(port: mqttPort, dir: dir)
         let sub = try MQTTTests.Subscriber(port: mqttPort, file: dir + "/sub.txt")
         usleep(500_000)
-        let config = "mqtt_host = 127.0.0.1\nmqtt_port = \(mqttPort)\nmqtt_topic = owntracks/fleet/full\nmqtt_min_interval_s = 5\n"
-        let (daemon, disk, _) = try Self.walkOnAFullDisk("fulldisk-mqtt", extraConfig: config, beforeFeed: { daemon in
-            try daemon.waitFor("mqtt_connected", timeout: 20)
-            broker.stop()
-            try daemon.waitFor("mqtt_lost", timeout: 20)
-        }, afterFree: {
-            broker = try MQTTTests.Broker(port: mqttPort, dir: dir)
-        })
+        let config =
+            "mqtt_host = 127.0.0.1\nmqtt_port = \(mqttPort)\nmqtt_topic = owntracks/fleet/full\nmqtt_min_interval_s = 5\n"
+        let (daemon, disk, _) = try Self.walkOnAFullDisk(
+            "fulldisk-mqtt", extraConfig: config,
+            beforeFeed: { daemon in
+                try daemon.waitFor("mqtt_connected", timeout: 20)
+                broker.stop()
+                try daemon.waitFor("mqtt_lost", timeout: 20)
+            },
+            afterFree: {
+                broker = try MQTTTests.Broker(port: mqttPort, dir: dir)
+            })
         defer { broker.stop() }
         try Self.checkTheSpell(daemon)
         try LiveHarness.waitFor("eight transitions at the subscriber", timeout: 60) {
             sub.messages().filter { $0.1["_type"] as? String == "transition" }.count >= 8
         }
         try LiveHarness.waitFor("an empty outbox", timeout: 20) {
-            (try SocketClient(path: daemon.socketPath).request(#"{"cmd":"status"}"#)?["mqtt"] as? [String: Any])?["outbox"] as? Int == 0
+            (try SocketClient(path: daemon.socketPath).request(#"{"cmd":"status"}"#)?["mqtt"] as? [String: Any])?[
+                "outbox"] as? Int == 0
         }
         let got = sub.messages().filter { $0.1["_type"] as? String == "transition" }
             .map { "\($0.1["event"] as? String == "leave" ? "exit" : "enter") \($0.1["rid"] as? String ?? "")" }
@@ -198,7 +229,9 @@ struct FullDiskTests {
         // reserve) mostly lets the outbox's rows in too: then there is no spell.
         let outboxDegraded = try daemon.entries("mqtt_outbox_degraded")
         #expect(outboxDegraded.count <= 1, "one entry per spell")
-        #expect(outboxDegraded.allSatisfy { ($0["MESSAGE"] as? String)?.contains("full") == true }, "names the problem: \(outboxDegraded)")
+        #expect(
+            outboxDegraded.allSatisfy { ($0["MESSAGE"] as? String)?.contains("full") == true },
+            "names the problem: \(outboxDegraded)")
         #expect(try daemon.entries("mqtt_outbox_recovered").count == outboxDegraded.count)
         let mqtt = try SocketClient(path: daemon.socketPath).request(#"{"cmd":"status"}"#)?["mqtt"] as? [String: Any]
         #expect(mqtt?["outbox_state"] as? String == "ok", "\(mqtt ?? [:])")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import GPSTrackDaemon
+import Testing
 
 /// A gpsd host that drops packets (a dead link, a firewall): the daemon runs in a network
 /// namespace of its own where nftables drops everything sent to one documentation address, so
@@ -13,17 +13,21 @@ struct GPSDConnectTests {
     /// Starts the daemon, gpsd at an address whose packets are dropped.
     func start(_ name: String) throws -> (Process, Pipe, Date) {
         let silent = "192.0.2.30"
-        let conf = try ExecutableRunner.temporaryFile("\(name).conf", contents: """
-            gpsd = \(silent):2947
-            no_data_timeout_s = 2
-            pedometer = off
-            """)
+        let conf = try ExecutableRunner.temporaryFile(
+            "\(name).conf",
+            contents: """
+                gpsd = \(silent):2947
+                no_data_timeout_s = 2
+                pedometer = off
+                """)
         return try LiveHarness.daemonInNetworkNamespace(config: conf, addresses: [silent], dropped: silent)
     }
 
     /// Entries of this run's daemon with GPSTRACK_EVENT `event`.
     func entries(_ process: Process, _ event: String, since: Date) throws -> [[String: Any]] {
-        try LiveHarness.journal(["_PID=\(process.processIdentifier)"], since: since).filter { $0["GPSTRACK_EVENT"] as? String == event }
+        try LiveHarness.journal(["_PID=\(process.processIdentifier)"], since: since).filter {
+            $0["GPSTRACK_EVENT"] as? String == event
+        }
     }
 
     /// Whether a TCP connect to the silent gpsd (192.0.2.30:2947) is under way in the daemon's
@@ -47,7 +51,10 @@ struct GPSDConnectTests {
 
     @Test func aStopDuringTheConnectIsPrompt() throws {
         let (process, errors, started) = try start("connect-stop-\(UInt32.random(in: 0..<UInt32.max))")
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) }; process.waitUntilExit() }
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
         // Up and waiting for gpsd: the control socket's journal entry says it listens.
         try LiveHarness.waitFor("the daemon to start", timeout: 20) {
             try !LiveHarness.journal(["_PID=\(process.processIdentifier)"], since: started).isEmpty
@@ -56,25 +63,36 @@ struct GPSDConnectTests {
         #expect(try entries(process, "gpsd_lost", since: started).isEmpty, "still connecting: nothing said yet")
         let took = stop(process)
         #expect(took < 3, "the stop took \(took) s (the connect used to hold it until the 10 s deadline)")
-        #expect(process.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+        #expect(
+            process.terminationStatus == 0,
+            "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
         #expect(try entries(process, "stop_deadline", since: started).isEmpty)
     }
 
     @Test func aSilentHostIsReportedAndRetried() throws {
         let (process, errors, started) = try start("connect-silent-\(UInt32.random(in: 0..<UInt32.max))")
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) }; process.waitUntilExit() }
-        try LiveHarness.waitFor("the gpsd_lost entry", timeout: 30) { try !entries(process, "gpsd_lost", since: started).isEmpty }
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        try LiveHarness.waitFor("the gpsd_lost entry", timeout: 30) {
+            try !entries(process, "gpsd_lost", since: started).isEmpty
+        }
         let lost = try entries(process, "gpsd_lost", since: started)
         let message = lost.first?["MESSAGE"] as? String ?? ""
         #expect(message.contains("192.0.2.30:2947") && message.contains("no answer in 10 s"), "\(message)")
         let after = Date().timeIntervalSince(started)
-        #expect(after >= 9 && after < 25, "reported after the 10 s connect timeout, not the kernel's two minutes: \(after) s")
+        #expect(
+            after >= 9 && after < 25,
+            "reported after the 10 s connect timeout, not the kernel's two minutes: \(after) s")
         // The next attempt is under way (backoff 0.5 s; the first one's socket closed before
         // its failure was said): the stop still ends it at once.
         try LiveHarness.waitFor("the next connect to gpsd under way", timeout: 20) { connecting(process) }
         let took = stop(process)
         #expect(took < 3, "the stop took \(took) s")
-        #expect(process.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+        #expect(
+            process.terminationStatus == 0,
+            "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
         #expect(try entries(process, "gpsd_lost", since: started).count == 1, "an outage is reported once")
     }
 }

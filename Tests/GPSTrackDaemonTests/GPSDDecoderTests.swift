@@ -1,6 +1,7 @@
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
+import Testing
+
 @testable import GPSTrackDaemon
 
 @Suite struct GPSDDecoderTests {
@@ -9,8 +10,12 @@ import GPSTrackProtocol
     func decode(_ s: String) -> GPSDDecoder.Record { decoder.decode(Array(s.utf8)[...]) }
 
     @Test func decodesATPV() throws {
-        let line = #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2026-03-14T08:02:38.000Z","ept":0.005,"lat":31.2304,"lon":121.4737,"altHAE":12.5,"epx":3.1,"epy":4.2,"eph":5.5,"speed":1.25,"track":35.5,"climb":-0.1}"#
-        guard case .tpv(let fix) = decode(line) else { Issue.record("not a TPV"); return }
+        let line =
+            #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2026-03-14T08:02:38.000Z","ept":0.005,"lat":31.2304,"lon":121.4737,"altHAE":12.5,"epx":3.1,"epy":4.2,"eph":5.5,"speed":1.25,"track":35.5,"climb":-0.1}"#
+        guard case .tpv(let fix) = decode(line) else {
+            Issue.record("not a TPV")
+            return
+        }
         #expect(fix.mode == 3)
         #expect(fix.time == 1_773_475_358)
         #expect(fix.latitude == 31.2304 && fix.longitude == 121.4737)
@@ -19,36 +24,47 @@ import GPSTrackProtocol
         #expect(fix.speed == 1.25 && fix.track == 35.5 && fix.climb == -0.1)
         #expect(fix.device == "/dev/ttyACM0", "the fix names its receiver")
         // libgps keeps the last path it read: a TPV that names none has none.
-        guard case .tpv(let unnamed) = decode(#"{"class":"TPV","mode":2,"lat":10.5,"lon":20.5}"#) else { Issue.record("TPV"); return }
+        guard case .tpv(let unnamed) = decode(#"{"class":"TPV","mode":2,"lat":10.5,"lon":20.5}"#) else {
+            Issue.record("TPV")
+            return
+        }
         #expect(unnamed.device == nil)
     }
 
     @Test func unknownValuesAreNaNOrNilNeverZero() {
         guard case .tpv(let fix) = decode(#"{"class":"TPV","mode":2,"lat":10.5,"lon":20.5}"#) else {
-            Issue.record("not a TPV"); return
+            Issue.record("not a TPV")
+            return
         }
         #expect(fix.time == nil)
         #expect(fix.eph.isNaN && fix.speed.isNaN && fix.track.isNaN && fix.altitude.isNaN)
         #expect(fix.horizontalError == nil)
         // gpsd 3.22 sends mode-0 TPVs with no MODE_SET: a no-fix report, not malformed.
         guard case .tpv(let none) = decode(#"{"class":"TPV","device":"/dev/pts/5","mode":0}"#) else {
-            Issue.record("not a TPV"); return
+            Issue.record("not a TPV")
+            return
         }
         #expect(none.mode == 0 && none.latitude.isNaN)
     }
 
     @Test func otherClassesAndDevices() {
         guard case .other(let name) = decode(#"{"class":"SKY","device":"/dev/x","hdop":1.1}"#) else {
-            Issue.record("SKY"); return
+            Issue.record("SKY")
+            return
         }
         #expect(name == "SKY")
-        guard case .device(let path, let on) = decode(#"{"class":"DEVICE","path":"/dev/ttyUSB0","driver":"u-blox","activated":"2026-03-14T08:00:00.000Z"}"#) else {
-            Issue.record("DEVICE"); return
+        guard
+            case .device(let path, let on) = decode(
+                #"{"class":"DEVICE","path":"/dev/ttyUSB0","driver":"u-blox","activated":"2026-03-14T08:00:00.000Z"}"#)
+        else {
+            Issue.record("DEVICE")
+            return
         }
         #expect(path == "/dev/ttyUSB0" && on)
         // What gpsd 3.22 sends when a receiver is unplugged.
         guard case .device(let gone, let off) = decode(#"{"class":"DEVICE","path":"/dev/pts/3","activated":0}"#) else {
-            Issue.record("DEVICE off"); return
+            Issue.record("DEVICE off")
+            return
         }
         #expect(!off)
         #expect(gone == "/dev/pts/3", "the removed receiver is named")
@@ -59,10 +75,16 @@ import GPSTrackProtocol
         "{\"class\":\"TPV\",\u{0}\"mode\":3}", "{" + String(repeating: " ", count: 70_000) + "}",
     ])
     func malformedLinesAreFlagged(_ line: String) {
-        guard case .malformed = decode(line) else { Issue.record("accepted: \(line.prefix(40))"); return }
+        guard case .malformed = decode(line) else {
+            Issue.record("accepted: \(line.prefix(40))")
+            return
+        }
     }
 
     @Test func blankLines() {
-        guard case .blank = decode("  \r") else { Issue.record("blank"); return }
+        guard case .blank = decode("  \r") else {
+            Issue.record("blank")
+            return
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GPSTrackDaemon
 
 /// gpsd's SKY reports read through libgps: satellites used and seen and the DOPs, checked
@@ -10,13 +11,17 @@ import Testing
     @Test(SharedCaptureTests.gate) func everySkyOfTheCapturesReadsAsGpsdPrintedIt() throws {
         let decoder = GPSDDecoder()
         decoder.skyIntervalS = 0
-        var checked = 0, withSatellites = 0
-        for name in try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).sorted() where name.hasSuffix(".json") {
+        var checked = 0
+        var withSatellites = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).sorted()
+        where name.hasSuffix(".json") {
             let text = try String(contentsOf: Self.folder.appendingPathComponent(name), encoding: .utf8)
-            for (n, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() where line.contains(#""class":"SKY""#) {
+            for (n, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated()
+            where line.contains(#""class":"SKY""#) {
                 let truth = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
                 guard case .sky(let sky) = decoder.decode(Array(line.utf8)[...], now: 0) else {
-                    Issue.record("\(name):\(n + 1) not read as a SKY"); continue
+                    Issue.record("\(name):\(n + 1) not read as a SKY")
+                    continue
                 }
                 let at = "\(name):\(n + 1)"
                 #expect(sky.device == truth["device"] as? String, "\(at)")
@@ -28,7 +33,9 @@ import Testing
                 let used = (truth["uSat"] as? Int) ?? satellites.map { $0.filter { $0["used"] as? Bool == true }.count }
                 let seen = (truth["nSat"] as? Int) ?? satellites.map(\.count)
                 if satellites?.isEmpty == false { withSatellites += 1 }
-                #expect(sky.used == used && sky.seen == seen, "\(at): \(sky.used ?? -1) of \(sky.seen ?? -1), gpsd \(used ?? -1) of \(seen ?? -1)")
+                #expect(
+                    sky.used == used && sky.seen == seen,
+                    "\(at): \(sky.used ?? -1) of \(sky.seen ?? -1), gpsd \(used ?? -1) of \(seen ?? -1)")
                 checked += 1
             }
         }
@@ -38,8 +45,11 @@ import Testing
     @Test func aReceiversSkyIsReadOncePerInterval() {
         let decoder = GPSDDecoder()
         func read(_ device: String, _ now: Double?) -> Bool {
-            let line = #"{"class":"SKY","device":"\#(device)","hdop":1.5,"satellites":[{"PRN":5,"el":45.0,"az":120.0,"ss":40.0,"used":true}]}"#
-            if case .sky(let s) = decoder.decode(Array(line.utf8)[...], now: now) { return s.hdop == 1.5 && s.used == 1 && s.seen == 1 }
+            let line =
+                #"{"class":"SKY","device":"\#(device)","hdop":1.5,"satellites":[{"PRN":5,"el":45.0,"az":120.0,"ss":40.0,"used":true}]}"#
+            if case .sky(let s) = decoder.decode(Array(line.utf8)[...], now: now) {
+                return s.hdop == 1.5 && s.used == 1 && s.seen == 1
+            }
             return false
         }
         #expect(read("/dev/a", 100))

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import GPSTrackSim
+import Testing
+
 @testable import GPSTrackDaemon
 
 /// The gpsd source's stream under a flood the tracker does not keep up with (issue 13): fixes
@@ -23,15 +24,21 @@ import GPSTrackSim
             try await Task.sleep(nanoseconds: 20_000_000)
         }
         await source.stop()
-        var fixes = 0, restored = 0, lost = 0
+        var fixes = 0
+        var restored = 0
+        var lost = 0
         var order: [String] = []
         for await batch in events {
             source.took(batch)
             for e in batch {
                 switch e {
                 case .record(.tpv): fixes += 1
-                case .restored: restored += 1; order.append("restored")
-                case .lost: lost += 1; order.append("lost")
+                case .restored:
+                    restored += 1
+                    order.append("restored")
+                case .lost:
+                    lost += 1
+                    order.append("lost")
                 default: break
                 }
             }

@@ -1,14 +1,16 @@
 import Foundation
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
+import Testing
+
 @testable import GPSTrackDaemon
 
 /// Lines that libgps's parser cannot survive never reach it, in replay and live.
 @Suite(.serialized) struct HostileGPSDTests {
     /// Two DEVICE objects joined by a bare CR: `gps_unpack` of libgps 3.22 loops for ever on it.
-    static let crJoined = #"{"class":"DEVICE","path":"/dev/pts/5","activated":0}"# + "\r"
+    static let crJoined =
+        #"{"class":"DEVICE","path":"/dev/pts/5","activated":0}"# + "\r"
         + #"{"class":"DEVICE","path":"/dev/pts/5","activated":0}"# + "\r\n"
 
     /// Runs `gpstrackd replay` on `path`; the process is killed (and the test fails) if it
@@ -17,7 +19,8 @@ import GPSTrackSim
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ExecutableRunner.binary)
         process.arguments = ["replay", path]
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
@@ -27,9 +30,11 @@ import GPSTrackSim
         if hung { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         #expect(!hung, "replay still running after \(limit) s")
-        return (process.terminationStatus,
-                String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-                String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        return (
+            process.terminationStatus,
+            String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+            String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        )
     }
 
     @Test func theCRJoinedDeviceLineIsMalformedAndReplayEnds() throws {
@@ -37,7 +42,9 @@ import GPSTrackSim
         let path = try ExecutableRunner.temporaryFile("cr-joined.json", contents: Self.crJoined)
         let (status, stdout, stderr) = try Self.replay(path, limit: 1)
         #expect(status == 0)
-        let summary = try #require(ExecutableRunner.json(stdout.split(separator: "\n").last.map(String.init) ?? "")?["summary"] as? [String: Any])
+        let summary = try #require(
+            ExecutableRunner.json(stdout.split(separator: "\n").last.map(String.init) ?? "")?["summary"]
+                as? [String: Any])
         #expect(summary["lines_malformed"] as? Int == 1)
         #expect(stderr.contains("cr-joined.json:1: malformed line skipped: more than one JSON object"))
     }
@@ -51,10 +58,13 @@ import GPSTrackSim
         let path = try ExecutableRunner.temporaryFile("parity.json", contents: Self.longParity + "\n" + tpv + "\n")
         let (status, stdout, _) = try Self.replay(path, limit: 1)
         #expect(status == 0)
-        let summary = try #require(ExecutableRunner.json(stdout.split(separator: "\n").last.map(String.init) ?? "")?["summary"] as? [String: Any])
+        let summary = try #require(
+            ExecutableRunner.json(stdout.split(separator: "\n").last.map(String.init) ?? "")?["summary"]
+                as? [String: Any])
         #expect(summary["tpv_total"] as? Int == 1, "the report after it is read")
         // A TPV that libgps's schema refuses is malformed (it would have hung gps_unpack too).
-        let bad = try ExecutableRunner.temporaryFile("bad-tpv.json", contents: #"{"class":"TPV","mode":3,"device":"/dev/x","status":"high"}"# + "\n")
+        let bad = try ExecutableRunner.temporaryFile(
+            "bad-tpv.json", contents: #"{"class":"TPV","mode":3,"device":"/dev/x","status":"high"}"# + "\n")
         let r = try Self.replay(bad, limit: 1)
         #expect(r.status == 0 && r.stderr.contains("libgps refused the TPV report"), "\(r.stderr)")
     }
@@ -64,7 +74,8 @@ import GPSTrackSim
         let spaced = compact.replacingOccurrences(of: ".json", with: "-spaced.json")
         // Python's json.dumps writes ", " and ": " by default; indent=1 spreads objects out
         // (not one line per object then, so only the default style is compared).
-        let script = "import json,sys\nfor l in open(sys.argv[1]):\n l=l.strip()\n try: print(json.dumps(json.loads(l)))\n except ValueError: print(l)\n"
+        let script =
+            "import json,sys\nfor l in open(sys.argv[1]):\n l=l.strip()\n try: print(json.dumps(json.loads(l)))\n except ValueError: print(l)\n"
         let converted = try ExecutableRunner.run(["-c", script, compact], executable: "/usr/bin/python3")
         try #require(converted.status == 0)
         #expect(converted.stdout.contains(#"{"class": "TPV", "device": "/dev/ttySIM0", "mode": "#))
@@ -85,8 +96,10 @@ import GPSTrackSim
         for fix in trace.fixes { lines.append(GPSDLogWriter.tpv(fix) + "\r\n") }
         let gpsd = try FakeGPSD(lines: lines, gap: 0.004)
         defer { gpsd.stop() }
-        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(gpsd.port)",
-                                                               "--fences", try LiveDaemonTests.fencesFile("hostile.geojson")])
+        let daemon = try LiveHarness.DaemonProcess(arguments: [
+            "--gpsd", "127.0.0.1:\(gpsd.port)",
+            "--fences", try LiveDaemonTests.fencesFile("hostile.geojson"),
+        ])
         try daemon.waitFor("malformed", timeout: 30)
         // Reports after the line are tracked: the walk enters and leaves the fence.
         try daemon.waitFor("enter", timeout: 30)
@@ -103,7 +116,10 @@ import GPSTrackSim
     func aRemovedReceiverIsNamed(_ removal: String) throws {
         try LiveHarness.ensureJournald()
         let trace = LiveDaemonTests.walk(seconds: 20, seed: 5)
-        var lines = [#"{"class":"DEVICE","path":"/dev/ttyACM3","driver":"u-blox","activated":"2026-03-14T08:00:00.000Z"}"# + "\r\n"]
+        var lines = [
+            #"{"class":"DEVICE","path":"/dev/ttyACM3","driver":"u-blox","activated":"2026-03-14T08:00:00.000Z"}"#
+                + "\r\n"
+        ]
         // The receiver's TPVs name it, as gpsd's do.
         for var fix in trace.fixes {
             fix.device = "/dev/ttyACM3"
@@ -160,7 +176,7 @@ import GPSTrackSim
         process.executableURL = URL(fileURLWithPath: ExecutableRunner.binary)
         process.arguments = ["replay", "-"]
         let input = Pipe()
-        process.standardInput = input   // held open: replay waits in read(2) for ever
+        process.standardInput = input  // held open: replay waits in read(2) for ever
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
+import Testing
 
 /// An uplink's server misbehaving on purpose (Tests/http/uplink_server.py's modes): a reply
 /// too long, bytes that are no HTTP, a reply that trickles past the timeout, a redirect. Each
@@ -17,12 +17,15 @@ struct HostileServerTests {
         let fixes = TraccarUplinkTests.now(LiveDaemonTests.walk(seconds: 200, seed: 30))
         let log = try LiveHarness.nmeaFile("hostile.nmea", fixes: fixes, padding: 60)
         let gpsPort = LiveHarness.freePort()
-        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(gpsPort)"],
-                                                   extraConfig: TraccarUplinkTests.config(httpPort) + "traccar_timeout_s = 2\n")
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(gpsPort)"],
+            extraConfig: TraccarUplinkTests.config(httpPort) + "traccar_timeout_s = 2\n")
         try daemon.waitFor("started")
         let feed = try LiveHarness.Feed(log: log, port: gpsPort, cycle: 0.05)
         defer { feed.stop() }
-        func lastError() throws -> String { try TraccarUplinkTests.traccarStatus(daemon)["last_error"] as? String ?? "" }
+        func lastError() throws -> String {
+            try TraccarUplinkTests.traccarStatus(daemon)["last_error"] as? String ?? ""
+        }
 
         try daemon.waitFor("uplink_lost", containing: "reply longer than 65536 bytes", timeout: 120)
         let huge = try lastError()
@@ -40,7 +43,9 @@ struct HostileServerTests {
         let first = try #require(server.requests().first?.fields)
         try server.mode("200")
         try daemon.waitFor("gpsd_lost", containing: "no report", timeout: 300)
-        try LiveHarness.waitFor("the outbox drained", timeout: 600) { try TraccarUplinkTests.traccarStatus(daemon)["queued"] as? Int == 0 }
+        try LiveHarness.waitFor("the outbox drained", timeout: 600) {
+            try TraccarUplinkTests.traccarStatus(daemon)["queued"] as? Int == 0
+        }
         try daemon.waitFor("uplink_recovered", timeout: 30)
         #expect(try daemon.entries("uplink_lost").count == 1, "one spell, one entry")
         let positions = server.accepted()
@@ -58,7 +63,8 @@ struct HostileServerTests {
         let fixes = TraccarUplinkTests.now(LiveDaemonTests.walk(seconds: 150, seed: 31))
         let log = try LiveHarness.nmeaFile("restart.nmea", fixes: fixes, padding: 60)
         let gpsPort = LiveHarness.freePort()
-        let first = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(gpsPort)"], extraConfig: TraccarUplinkTests.config(httpPort))
+        let first = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(gpsPort)"], extraConfig: TraccarUplinkTests.config(httpPort))
         try first.waitFor("started")
         let feed = try LiveHarness.Feed(log: log, port: gpsPort, cycle: 0.01)
         defer { feed.stop() }
@@ -67,10 +73,13 @@ struct HostileServerTests {
         #expect(queued >= 20, "\(queued) positions queued with no server")
         #expect(first.stop() == 0)
         let server = try TraccarUplinkTests.Server(port: httpPort, dir: dir, mode: "200")
-        let second = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1"], extraConfig: TraccarUplinkTests.config(httpPort),
-                                                   stateDirectory: first.stateDirectory)
+        let second = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:1"], extraConfig: TraccarUplinkTests.config(httpPort),
+            stateDirectory: first.stateDirectory)
         try second.waitFor("started")
-        try LiveHarness.waitFor("the kept positions", timeout: 120) { try TraccarUplinkTests.traccarStatus(second)["queued"] as? Int == 0 }
+        try LiveHarness.waitFor("the kept positions", timeout: 120) {
+            try TraccarUplinkTests.traccarStatus(second)["queued"] as? Int == 0
+        }
         let times = server.accepted().compactMap { $0["timestamp"].flatMap(Int.init) }
         #expect(times.count == queued, "every kept position, once: \(times.count) of \(queued)")
         #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "oldest first")

@@ -22,13 +22,15 @@ final class IIOTree {
     /// Writes a sysfs attribute (through a rename, so the daemon never reads half a value).
     func write(_ path: String, _ value: String) throws {
         let full = sys + "/" + path
-        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try (value + "\n").write(toFile: full + ".tmp", atomically: false, encoding: .utf8)
         guard rename(full + ".tmp", full) == 0 else { throw POSIXError(.EIO) }
     }
 
     func read(_ path: String) -> String? {
-        (try? String(contentsOfFile: sys + "/" + path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        (try? String(contentsOfFile: sys + "/" + path, encoding: .utf8))?.trimmingCharacters(
+            in: .whitespacesAndNewlines)
     }
 
     func remove(_ device: String) { try? FileManager.default.removeItem(atPath: sys + "/" + device) }

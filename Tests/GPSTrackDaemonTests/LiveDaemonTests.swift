@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
+import Testing
 
 /// The live daemon against real parts: gpsd fed by gpsfake, systemd-journald, the built binary.
 @Suite(.serialized, .needsLiveParts)
@@ -16,7 +16,8 @@ struct LiveDaemonTests {
 
     /// A walk east from `base` at 1.4 m/s, and a fences file with a 60 m circle 150 m along it.
     static func walk(seconds: Int, seed: UInt64) -> SimulatedTrace {
-        let scenario = Scenario(name: "east", start: base, steps: Array(repeating: .init(speed: 1.4, heading: 90), count: seconds))
+        let scenario = Scenario(
+            name: "east", start: base, steps: Array(repeating: .init(speed: 1.4, heading: 90), count: seconds))
         var model = ReceiverModel()
         model.lyingJumpProbability = 0
         return Simulator.run(scenario, model: model, seed: seed)
@@ -24,11 +25,13 @@ struct LiveDaemonTests {
 
     static func fencesFile(_ name: String, extra: String = "") throws -> String {
         let center = Geodesic.destination(from: base, azimuth: 90, distance: 150)
-        return try ExecutableRunner.temporaryFile(name, contents: """
-            {"type":"FeatureCollection","features":[{"type":"Feature","id":"ring",
-             "properties":{"name":"Ring road","radius":60},
-             "geometry":{"type":"Point","coordinates":[\(center.longitude),\(center.latitude)]}}\(extra)]}
-            """)
+        return try ExecutableRunner.temporaryFile(
+            name,
+            contents: """
+                {"type":"FeatureCollection","features":[{"type":"Feature","id":"ring",
+                 "properties":{"name":"Ring road","radius":60},
+                 "geometry":{"type":"Point","coordinates":[\(center.longitude),\(center.latitude)]}}\(extra)]}
+                """)
     }
 
     @Test func enterAndExitReachTheJournalWithTheirFields() throws {
@@ -38,7 +41,9 @@ struct LiveDaemonTests {
         let feed = try LiveHarness.Feed(log: log, port: port)
         defer { feed.stop() }
         let gpsd = try TPVRecorder(port: port, file: try ExecutableRunner.temporaryFile("f1-tpv.txt", contents: ""))
-        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)", "--fences", try Self.fencesFile("f1.geojson")])
+        let daemon = try LiveHarness.DaemonProcess(arguments: [
+            "--gpsd", "127.0.0.1:\(port)", "--fences", try Self.fencesFile("f1.geojson"),
+        ])
         try daemon.waitFor("exit")
         // The feed is over when gpsd falls silent (no_data_timeout_s = 2).
         try daemon.waitFor("gpsd_lost", containing: "no report")
@@ -56,7 +61,7 @@ struct LiveDaemonTests {
         // Hysteresis, live: entered at the first fix gpsd reported deep enough inside the 60 m
         // circle (hysteresis_m, 10 m, or the fix's eph when larger), left at the first far
         // enough outside; distances from the centre by GeodSolve.
-        let center = Geodesic.destination(from: Self.base, azimuth: 90, distance: 150)   // as the fences file has it
+        let center = Geodesic.destination(from: Self.base, azimuth: 90, distance: 150)  // as the fences file has it
         let reported = gpsd.fixes()
         func depth(at t: Int) throws -> (inside: Double, margin: Double)? {
             guard let f = reported[t], let lat = f["lat"] as? Double, let lon = f["lon"] as? Double else { return nil }
@@ -67,15 +72,21 @@ struct LiveDaemonTests {
             let t = Int(try #require(Timestamp.parse(entry["GPSTRACK_TIME"] as? String ?? "")).rounded(.down))
             let at = try #require(try depth(at: t), "gpsd reported no fix at \(entry["GPSTRACK_TIME"] ?? "-")")
             let lat = try #require(Double(entry["GPSTRACK_LAT"] as? String ?? ""))
-            let d = try GeodSolveTruth.distance(center, Coordinate(latitude: lat, longitude: try #require(Double(entry["GPSTRACK_LON"] as? String ?? ""))))
+            let d = try GeodSolveTruth.distance(
+                center,
+                Coordinate(latitude: lat, longitude: try #require(Double(entry["GPSTRACK_LON"] as? String ?? ""))))
             #expect(abs((60 - d) - at.inside) < 0.01, "the entry's position is that fix's")
             let before = try #require(try depth(at: t - 1), "gpsd reported no fix a second before \(t)")
             if entering {
                 #expect(at.inside >= at.margin - 0.5, "entered \(at.inside) m inside, margin \(at.margin) m")
-                #expect(before.inside < before.margin + 0.5, "the fix before was \(before.inside) m inside, margin \(before.margin) m: it would have entered")
+                #expect(
+                    before.inside < before.margin + 0.5,
+                    "the fix before was \(before.inside) m inside, margin \(before.margin) m: it would have entered")
             } else {
                 #expect(-at.inside >= at.margin - 0.5, "left \(-at.inside) m outside, margin \(at.margin) m")
-                #expect(-before.inside < before.margin + 0.5, "the fix before was \(-before.inside) m outside, margin \(before.margin) m: it would have left")
+                #expect(
+                    -before.inside < before.margin + 0.5,
+                    "the fix before was \(-before.inside) m outside, margin \(before.margin) m: it would have left")
             }
         }
         let seqEnter = Int(enter["GPSTRACK_SEQ"] as? String ?? "") ?? -1
@@ -95,19 +106,26 @@ struct LiveDaemonTests {
         let trace = Self.walk(seconds: 230, seed: 2)
         let log = try LiveHarness.nmeaFile("walk2.nmea", fixes: trace.fixes, padding: 400)
         let port = LiveHarness.freePort()
-        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)", "--fences", try Self.fencesFile("f2.geojson")])
+        let daemon = try LiveHarness.DaemonProcess(arguments: [
+            "--gpsd", "127.0.0.1:\(port)", "--fences", try Self.fencesFile("f2.geojson"),
+        ])
         try daemon.waitFor("gpsd_lost", timeout: 20)
         // Retries, seen: a listener that hangs up at once takes two more attempts (backoff 0.5,
         // 1, 2 s), each failing like the first, within the same outage; then gpsd comes.
         let listener = Process()
         let accepted = try ExecutableRunner.temporaryFile("retries-\(port).txt", contents: "")
-        LiveHarness.unmasked(listener, "/usr/bin/python3", ["-c", """
-            import socket, sys
-            s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(8)
-            while True:
-                c, _ = s.accept(); c.close(); print("accepted", flush=True)
-            """, String(port)])
+        LiveHarness.unmasked(
+            listener, "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import socket, sys
+                s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(8)
+                while True:
+                    c, _ = s.accept(); c.close(); print("accepted", flush=True)
+                """, String(port),
+            ])
         listener.standardOutput = FileHandle(forWritingAtPath: accepted)
         try listener.run()
         try LiveHarness.waitFor("two more connection attempts", timeout: 30) {
@@ -145,8 +163,9 @@ struct LiveDaemonTests {
         let summary = try #require(try daemon.entries("summary").first)
         let traveled = try #require(Double(summary["GPSTRACK_TRAVELED_M"] as? String ?? ""))
         let truth = try GeodSolveTruth.lengths([trace.truth])[0]
-        #expect(traveled > 0.9 * truth && traveled < 1.05 * truth,
-                "\(traveled) m of GeodSolve's \(truth) m: the trip went on across the restart")
+        #expect(
+            traveled > 0.9 * truth && traveled < 1.05 * truth,
+            "\(traveled) m of GeodSolve's \(truth) m: the trip went on across the restart")
         #expect(try daemon.entries("trip_start").count == 1)
     }
 
@@ -167,11 +186,16 @@ struct LiveDaemonTests {
         #expect(inForce.first?["name"] as? String == "Ring road")
         // ...and acts on it: a walk through the ring, fed after the refused reload, enters it.
         let trace = Self.walk(seconds: 150, seed: 4)
-        let feed = try LiveHarness.Feed(log: try LiveHarness.nmeaFile("walk4.nmea", fixes: trace.fixes, padding: 400), port: port)
+        let feed = try LiveHarness.Feed(
+            log: try LiveHarness.nmeaFile("walk4.nmea", fixes: trace.fixes, padding: 400), port: port)
         defer { feed.stop() }
         try daemon.waitFor("enter")
         #expect(try daemon.entries("enter").map { $0["GPSTRACK_FENCE"] as? String } == ["ring"])
-        _ = try Self.fencesFile("f4.geojson", extra: #",{"type":"Feature","id":"two","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[8,47]}}"#)
+        _ = try Self.fencesFile(
+            "f4.geojson",
+            extra:
+                #",{"type":"Feature","id":"two","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[8,47]}}"#
+        )
         daemon.signal(SIGHUP)
         try daemon.waitFor("fences_reloaded", timeout: 20)
         #expect(try daemon.entries("fences_reloaded").first?["GPSTRACK_FENCES"] as? String == "2")
@@ -182,7 +206,8 @@ struct LiveDaemonTests {
 /// Startup errors and the unit file: no gpsd needed.
 @Suite struct DaemonStartupTests {
     @Test func startupErrorsHaveTheirExitCodes() throws {
-        let conf = try ExecutableRunner.temporaryFile("d.conf", contents: "gpsd = localhost:2947\nmax_speed_mps = fast\n")
+        let conf = try ExecutableRunner.temporaryFile(
+            "d.conf", contents: "gpsd = localhost:2947\nmax_speed_mps = fast\n")
         let bad = try ExecutableRunner.run(["--config", conf])
         #expect(bad.status == 78)
         #expect(bad.stderr.contains("d.conf:2: max_speed_mps: expected a number"))
@@ -202,8 +227,11 @@ struct LiveDaemonTests {
 
     @Test(.needs(.tool(analyze, package: "systemd")))
     func unitVerifiesAndIsHardened() throws {
-        let unit = try String(contentsOf: ExecutableRunner.packageRoot.appendingPathComponent("systemd/gpstrackd.service"), encoding: .utf8)
-            .replacingOccurrences(of: "/usr/local/bin/gpstrackd", with: ExecutableRunner.binary)
+        let unit = try String(
+            contentsOf: ExecutableRunner.packageRoot.appendingPathComponent("systemd/gpstrackd.service"),
+            encoding: .utf8
+        )
+        .replacingOccurrences(of: "/usr/local/bin/gpstrackd", with: ExecutableRunner.binary)
         let path = try ExecutableRunner.temporaryFile("gpstrackd.service", contents: unit)
         // verify runs man on Documentation=: the pages as built from man/*.scd.
         let manpath = try ManPages.render().path + ":"
@@ -236,8 +264,10 @@ struct LiveDaemonTests {
         let path = notify.path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ExecutableRunner.binary)
-        process.arguments = ["--config", "/dev/null", "--gpsd", "127.0.0.1:\(LiveHarness.freePort())", "--log", "stderr",
-                             "--socket", path + ".control", "--state-dir", path + ".state"]
+        process.arguments = [
+            "--config", "/dev/null", "--gpsd", "127.0.0.1:\(LiveHarness.freePort())", "--log", "stderr",
+            "--socket", path + ".control", "--state-dir", path + ".state",
+        ]
         // WatchdogSec=2s, as systemd would pass it.
         process.environment = ["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "2000000"]
         process.standardError = FileHandle.nullDevice

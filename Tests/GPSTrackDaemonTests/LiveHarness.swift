@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
+import Synchronization
 
 /// Real parts for the live daemon's tests: systemd-journald (started when no journal socket
 /// exists), gpsd through gpsfake on a free port, and the built daemon.
@@ -15,7 +15,8 @@ enum LiveHarness {
     static var available: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/gpsfake")
             && FileManager.default.isExecutableFile(atPath: "/usr/bin/journalctl")
-            && (FileManager.default.fileExists(atPath: journalSocket) || FileManager.default.isExecutableFile(atPath: journaldBinary))
+            && (FileManager.default.fileExists(atPath: journalSocket)
+                || FileManager.default.isExecutableFile(atPath: journaldBinary))
     }
 
     /// Starts systemd-journald when no journald listens on the journal socket, and waits until
@@ -45,7 +46,9 @@ enum LiveHarness {
             for (i, b) in journalSocket.utf8.enumerated() where i < raw.count - 1 { raw[i] = b }
         }
         let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         return rc == 0
     }
@@ -71,8 +74,12 @@ enum LiveHarness {
     /// the program can be stopped as its users stop it.
     static func unmasked(_ process: Process, _ path: String, _ arguments: [String]) {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
-                             path] + arguments
+        process.arguments =
+            [
+                "-c",
+                "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
+                path,
+            ] + arguments
     }
 
     /// Journal entries matching `matches` (journalctl's FIELD=value terms) written since
@@ -80,8 +87,10 @@ enum LiveHarness {
     /// test runs and PIDs wrap, so entries of an earlier process with the same PID would match.
     static func journal(_ matches: [String], since: Date) throws -> [[String: Any]] {
         let start = "@\(Int(since.timeIntervalSince1970) - 1)"
-        return try ExecutableRunner.run(["-o", "json", "--no-pager", "--since", start] + matches, executable: "/usr/bin/journalctl")
-            .lines.compactMap(ExecutableRunner.json)
+        return try ExecutableRunner.run(
+            ["-o", "json", "--no-pager", "--since", start] + matches, executable: "/usr/bin/journalctl"
+        )
+        .lines.compactMap(ExecutableRunner.json)
     }
 
     /// Ports handed out in this run, never handed out twice.
@@ -92,7 +101,8 @@ enum LiveHarness {
     /// daemon's own to gpsd or a broker, from other tests running at the same time) can hold
     /// it when the server comes to bind it (a port the kernel picked for `bind(0)` could be).
     static func freePort() -> Int {
-        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
+        let range =
+            (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
             .split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).compactMap { Int($0) } ?? []
         let below = max(range.first ?? 32768, 12_000)
         while true {
@@ -111,7 +121,9 @@ enum LiveHarness {
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         addr.sin_port = UInt16(port).bigEndian
         return withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { call(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                call(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         } == 0
     }
 
@@ -120,7 +132,9 @@ enum LiveHarness {
     static func nmeaFile(_ name: String, fixes: [Fix], padding: Int = 60) throws -> String {
         var lines = ["# gpstrackd test route"]
         let t0 = fixes.first?.time ?? 1_773_475_200
-        for k in stride(from: padding, to: 0, by: -1) { lines += NMEAWriter.sentences(Fix(mode: 1, time: t0 - Double(k))) }
+        for k in stride(from: padding, to: 0, by: -1) {
+            lines += NMEAWriter.sentences(Fix(mode: 1, time: t0 - Double(k)))
+        }
         for f in fixes where f.mode != 2 { lines += NMEAWriter.sentences(f) }
         return try ExecutableRunner.temporaryFile(name, contents: lines.joined(separator: "\n") + "\n")
     }
@@ -180,11 +194,14 @@ enum LiveHarness {
 
         init(arguments: [String], extraConfig: String = "", stateDirectory: String? = nil) throws {
             let name = "live-\(UInt32.random(in: 0..<UInt32.max))"
-            let conf = try ExecutableRunner.temporaryFile("\(name).conf", contents: "no_data_timeout_s = 2\n" + extraConfig)
+            let conf = try ExecutableRunner.temporaryFile(
+                "\(name).conf", contents: "no_data_timeout_s = 2\n" + extraConfig)
             socketPath = conf.replacingOccurrences(of: ".conf", with: ".sock")
             self.stateDirectory = stateDirectory ?? conf.replacingOccurrences(of: ".conf", with: ".state")
             process.executableURL = URL(fileURLWithPath: ExecutableRunner.binary)
-            process.arguments = ["--config", conf, "--log", "journal", "--socket", socketPath, "--state-dir", self.stateDirectory] + arguments
+            process.arguments =
+                ["--config", conf, "--log", "journal", "--socket", socketPath, "--state-dir", self.stateDirectory]
+                + arguments
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -228,17 +245,24 @@ extension LiveHarness {
     /// systemd's cgroup filter drops it: a TCP connect there neither succeeds nor fails.
     /// `extraSetup` runs after (shell commands). Logs to the journal; returns the started
     /// process, its stderr and when it started.
-    static func daemonInNetworkNamespace(config: String, addresses: [String], dropped: String,
-                                         extraSetup: [String] = []) throws -> (Process, Pipe, Date) {
+    static func daemonInNetworkNamespace(
+        config: String, addresses: [String], dropped: String,
+        extraSetup: [String] = []
+    ) throws -> (Process, Pipe, Date) {
         let dir = config.replacingOccurrences(of: ".conf", with: "")
-        let setup = (["ip link set lo up"] + addresses.map { "ip addr add \($0)/32 dev lo" } + [
-            "nft add table inet gpstrackd_test",
-            "nft 'add chain inet gpstrackd_test out { type filter hook output priority 0; }'",
-            "nft add rule inet gpstrackd_test out ip daddr \(dropped) drop",
-        ] + extraSetup).joined(separator: " && ")
+        let setup =
+            (["ip link set lo up"] + addresses.map { "ip addr add \($0)/32 dev lo" } + [
+                "nft add table inet gpstrackd_test",
+                "nft 'add chain inet gpstrackd_test out { type filter hook output priority 0; }'",
+                "nft add rule inet gpstrackd_test out ip daddr \(dropped) drop",
+            ] + extraSetup).joined(separator: " && ")
         let process = Process()
-        unmasked(process, "/usr/bin/unshare", ["--net", "/bin/sh", "-c", setup + " && exec \"$0\" \"$@\"", ExecutableRunner.binary,
-                                               "--config", config, "--log", "journal", "--socket", dir + ".sock", "--state-dir", dir + ".state"])
+        unmasked(
+            process, "/usr/bin/unshare",
+            [
+                "--net", "/bin/sh", "-c", setup + " && exec \"$0\" \"$@\"", ExecutableRunner.binary,
+                "--config", config, "--log", "journal", "--socket", dir + ".sock", "--state-dir", dir + ".state",
+            ])
         process.standardOutput = FileHandle.nullDevice
         let errors = Pipe()
         process.standardError = errors

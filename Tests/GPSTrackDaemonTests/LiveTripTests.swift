@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
+import Testing
 
 /// Automatic trips through the live daemon: gpsd fed by gpsfake, the journal, SQLite, and
 /// restarts (SIGKILL mid-trip, SIGTERM mid-stop) that must lose, split or double no trip.
@@ -17,15 +17,21 @@ struct LiveTripTests {
     /// A shorter day: drive 2 km, 7 min parked, a 600 m walk, 15 min parked with a wandering
     /// receiver, a 2 km drive with 60-120 s lights, 7 min parked.
     static func day(seed: UInt64) -> (DayScenario, SimulatedTrace) {
-        let day = DayScenario.make(seed: seed, firstDriveM: 2000, walkM: 600, secondDriveM: 2000,
-                                   shortPark: 420, longPark: 900, lastPark: 420)
+        let day = DayScenario.make(
+            seed: seed, firstDriveM: 2000, walkM: 600, secondDriveM: 2000,
+            shortPark: 420, longPark: 900, lastPark: 420)
         return (day, Simulator.run(day.scenario, seed: seed))
     }
 
     /// Plays the day; `interrupt` may stop the daemon (returning its successor) as events come.
-    static func play(_ trace: SimulatedTrace, name: String,
-                     interrupt: (LiveHarness.DaemonProcess) throws -> LiveHarness.DaemonProcess = { $0 })
-        throws -> (daemons: [LiveHarness.DaemonProcess], trips: [[String: Any]], stops: [[String: Any]], feed: LiveHarness.Feed) {
+    static func play(
+        _ trace: SimulatedTrace, name: String,
+        interrupt: (LiveHarness.DaemonProcess) throws -> LiveHarness.DaemonProcess = { $0 }
+    )
+        throws -> (
+            daemons: [LiveHarness.DaemonProcess], trips: [[String: Any]], stops: [[String: Any]], feed: LiveHarness.Feed
+        )
+    {
         let log = try LiveHarness.nmeaFile("\(name).nmea", fixes: trace.fixes, padding: 400)
         let port = LiveHarness.freePort()
         let feed = try LiveHarness.Feed(log: log, port: port)
@@ -41,7 +47,8 @@ struct LiveTripTests {
     static func restart(_ d: LiveHarness.DaemonProcess, _ signal: Int32) throws -> LiveHarness.DaemonProcess {
         d.signal(signal)
         d.process.waitUntilExit()
-        return try LiveHarness.DaemonProcess(arguments: d.process.arguments!.suffix(2).map { $0 }, stateDirectory: d.stateDirectory)
+        return try LiveHarness.DaemonProcess(
+            arguments: d.process.arguments!.suffix(2).map { $0 }, stateDirectory: d.stateDirectory)
     }
 
     @Test func aDayMakesItsTrueTripsAndSurvivesRestarts() throws {
@@ -56,11 +63,14 @@ struct LiveTripTests {
             #expect(t["id"] as? Int == i + 1 && t["state"] as? String == "ended")
             let start = try #require(Timestamp.parse(t["started_at"] as? String ?? ""))
             let end = try #require(Timestamp.parse(t["ended_at"] as? String ?? ""))
-            #expect(abs(start - (t0 + Double(truth.start))) <= 30 && abs(end - (t0 + Double(truth.end))) <= 30,
-                    "trip \(i + 1): \(start - t0 - Double(truth.start)) s, \(end - t0 - Double(truth.end)) s off")
+            #expect(
+                abs(start - (t0 + Double(truth.start))) <= 30 && abs(end - (t0 + Double(truth.end))) <= 30,
+                "trip \(i + 1): \(start - t0 - Double(truth.start)) s, \(end - t0 - Double(truth.end)) s off")
             let traveled = try #require(t["traveled_m"] as? Double)
             // gpsd rounds positions to its NMEA input's 1e-5 minutes: a few centimetres.
-            #expect(abs(traveled / truths[i] - 1) <= (truth.kind == .walk ? 0.03 : 0.02), "trip \(i + 1): \(traveled) m of \(truths[i]) m")
+            #expect(
+                abs(traveled / truths[i] - 1) <= (truth.kind == .walk ? 0.03 : 0.02),
+                "trip \(i + 1): \(traveled) m of \(truths[i]) m")
         }
         #expect(whole.stops.count >= 3, "a stop after each trip")
         let daemon = whole.daemons[0]
@@ -83,17 +93,20 @@ struct LiveTripTests {
             let broken = try Self.play(trace, name: "day-restarted-\(midTrip)") { first in
                 try first.waitFor("trip_start", count: 2, timeout: 120)
                 let second = try Self.restart(first, midTrip)
-                try second.waitFor("trip_end", timeout: 120)   // the walk's end, told by the successor
+                try second.waitFor("trip_end", timeout: 120)  // the walk's end, told by the successor
                 return try Self.restart(second, midStop)
             }
             defer { broken.feed.stop() }
             try #require(broken.trips.count == whole.trips.count, "signal \(midTrip), then \(midStop): \(broken.trips)")
             for (a, b) in zip(broken.trips, whole.trips) {
                 #expect(a["id"] as? Int == b["id"] as? Int)
-                let sa = Timestamp.parse(a["started_at"] as? String ?? "") ?? 0, sb = Timestamp.parse(b["started_at"] as? String ?? "") ?? 1
-                let ea = Timestamp.parse(a["ended_at"] as? String ?? "") ?? 0, eb = Timestamp.parse(b["ended_at"] as? String ?? "") ?? 1
+                let sa = Timestamp.parse(a["started_at"] as? String ?? "") ?? 0
+                let sb = Timestamp.parse(b["started_at"] as? String ?? "") ?? 1
+                let ea = Timestamp.parse(a["ended_at"] as? String ?? "") ?? 0
+                let eb = Timestamp.parse(b["ended_at"] as? String ?? "") ?? 1
                 #expect(abs(sa - sb) <= 30 && abs(ea - eb) <= 30, "signal \(midTrip), then \(midStop)")
-                let da = a["traveled_m"] as? Double ?? 0, db = b["traveled_m"] as? Double ?? 1
+                let da = a["traveled_m"] as? Double ?? 0
+                let db = b["traveled_m"] as? Double ?? 1
                 #expect(abs(da / db - 1) <= 0.03, "trip \(a["id"] ?? "?"): \(da) m after restarts, \(db) m without")
             }
         }
@@ -102,8 +115,9 @@ struct LiveTripTests {
     /// The same day from a receiver that reports no speed or course (RMC's fields empty):
     /// gpsd then derives a speed from the jittering positions, metres a second while parked.
     @Test func aDayWithoutSpeedOrCourseThroughGpsd() throws {
-        let day = DayScenario.make(seed: 21, firstDriveM: 2000, walkM: 600, secondDriveM: 2000,
-                                   shortPark: 420, longPark: 900, lastPark: 420)
+        let day = DayScenario.make(
+            seed: 21, firstDriveM: 2000, walkM: 600, secondDriveM: 2000,
+            shortPark: 420, longPark: 900, lastPark: 420)
         var model = ReceiverModel()
         model.reportsVelocity = false
         let trace = Simulator.run(day.scenario, model: model, seed: 21)
@@ -115,12 +129,15 @@ struct LiveTripTests {
         for (i, (t, truth)) in zip(run.trips, day.trips).enumerated() {
             let start = try #require(Timestamp.parse(t["started_at"] as? String ?? ""))
             let end = try #require(Timestamp.parse(t["ended_at"] as? String ?? ""))
-            #expect(abs(start - (t0 + Double(truth.start))) <= 30 && abs(end - (t0 + Double(truth.end))) <= 30,
-                    "trip \(i + 1): \(start - t0 - Double(truth.start)) s, \(end - t0 - Double(truth.end)) s off")
+            #expect(
+                abs(start - (t0 + Double(truth.start))) <= 30 && abs(end - (t0 + Double(truth.end))) <= 30,
+                "trip \(i + 1): \(start - t0 - Double(truth.start)) s, \(end - t0 - Double(truth.end)) s off")
             let traveled = try #require(t["traveled_m"] as? Double)
             // gpsd derives a speed from the positions and an eph of 20-30 m (HDOP x 15 m):
             // the walk is counted through its held fixes (SpeedlessReceiverTests).
-            #expect(abs(traveled / truths[i] - 1) <= (truth.kind == .walk ? 0.03 : 0.02), "trip \(i + 1): \(traveled) m of \(truths[i]) m")
+            #expect(
+                abs(traveled / truths[i] - 1) <= (truth.kind == .walk ? 0.03 : 0.02),
+                "trip \(i + 1): \(traveled) m of \(truths[i]) m")
         }
     }
 
@@ -135,7 +152,8 @@ struct LiveTripTests {
         defer { broker.stop() }
         let sub = try MQTTTests.Subscriber(port: mqttPort, file: dir + "/sub.txt")
 
-        let steps = Array(repeating: Scenario.Step(speed: 0, heading: 0), count: 900)
+        let steps =
+            Array(repeating: Scenario.Step(speed: 0, heading: 0), count: 900)
             + Array(repeating: Scenario.Step(speed: 3, heading: 200), count: 100)
             + Array(repeating: Scenario.Step(speed: 0, heading: 200), count: 120)
         let trace = Simulator.run(Scenario(name: "towed", start: LiveDaemonTests.base, steps: steps), seed: 31)
@@ -143,8 +161,10 @@ struct LiveTripTests {
         let port = LiveHarness.freePort()
         let feed = try LiveHarness.Feed(log: log, port: port)
         defer { feed.stop() }
-        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)"],
-                                                   extraConfig: "guard = on\nmqtt_host = 127.0.0.1\nmqtt_port = \(mqttPort)\nmqtt_topic = owntracks/fleet/van\n")
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(port)"],
+            extraConfig:
+                "guard = on\nmqtt_host = 127.0.0.1\nmqtt_port = \(mqttPort)\nmqtt_topic = owntracks/fleet/van\n")
         try daemon.waitFor("gpsd_lost", containing: "no report", timeout: 180)
         #expect(try daemon.entries("guard_armed").count == 1)
         let breaches = try daemon.entries("guard_breach")
@@ -153,7 +173,8 @@ struct LiveTripTests {
         #expect(Double(breaches[0]["GPSTRACK_DISTANCE_M"] as? String ?? "") ?? 0 > 100)
         let t0 = try #require(trace.fixes.first?.time)
         let parked = trace.truth[899]
-        let left = try #require(trace.truth.indices.first { try GeodSolveTruth.distance(parked, trace.truth[$0]) > 100 })
+        let left = try #require(
+            trace.truth.indices.first { try GeodSolveTruth.distance(parked, trace.truth[$0]) > 100 })
         let breachTime = try #require(Timestamp.parse(breaches[0]["GPSTRACK_TIME"] as? String ?? ""))
         #expect(breachTime - (t0 + Double(left)) <= 60 && breachTime > t0 + 899)
         try LiveHarness.waitFor("the parked transition", timeout: 30) {

@@ -27,39 +27,51 @@ struct MQTTCommandLiveTests {
             dir = NSTemporaryDirectory() + "gpstrackd-mqtt-cmd-\(name)-\(getpid())"
             try? FileManager.default.removeItem(atPath: dir)
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            try (MQTTCommandLiveTests.password + "\n").write(toFile: dir + "/password", atomically: true, encoding: .utf8)
+            try (MQTTCommandLiveTests.password + "\n").write(
+                toFile: dir + "/password", atomically: true, encoding: .utf8)
             port = LiveHarness.freePort()
             base = "owntracks/fleet/\(name)"
             broker = try MQTTTests.Broker(port: port, dir: dir)
             sub = try MQTTTests.Subscriber(port: port, file: dir + "/sub.txt")
             let gpsPort = LiveHarness.freePort()
             // Slow enough (a tenth of a second a sentence) that the walk lasts through the commands.
-            feed = try LiveHarness.Feed(log: try LiveHarness.nmeaFile("cmd-\(name).nmea", fixes: trace.fixes, padding: 5),
-                                        port: gpsPort, cycle: 0.1)
-            arguments = ["--gpsd", "127.0.0.1:\(gpsPort)", "--fences", try LiveDaemonTests.fencesFile("cmd-\(name).geojson")]
-            self.config = "mqtt_host = 127.0.0.1\nmqtt_port = \(port)\nmqtt_topic = \(base)\nmqtt_min_interval_s = 0\n"
+            feed = try LiveHarness.Feed(
+                log: try LiveHarness.nmeaFile("cmd-\(name).nmea", fixes: trace.fixes, padding: 5),
+                port: gpsPort, cycle: 0.1)
+            arguments = [
+                "--gpsd", "127.0.0.1:\(gpsPort)", "--fences", try LiveDaemonTests.fencesFile("cmd-\(name).geojson"),
+            ]
+            self.config =
+                "mqtt_host = 127.0.0.1\nmqtt_port = \(port)\nmqtt_topic = \(base)\nmqtt_min_interval_s = 0\n"
                 + "mqtt_user = box\nmqtt_password_file = \(dir)/password\n" + config
-            daemon = try LiveHarness.DaemonProcess(arguments: arguments, extraConfig: self.config, stateDirectory: dir + "/state")
-            try LiveHarness.waitFor("a location on the broker", timeout: 60) { on(base).contains { $0["_type"] as? String == "location" } }
+            daemon = try LiveHarness.DaemonProcess(
+                arguments: arguments, extraConfig: self.config, stateDirectory: dir + "/state")
+            try LiveHarness.waitFor("a location on the broker", timeout: 60) {
+                on(base).contains { $0["_type"] as? String == "location" }
+            }
         }
 
         /// Stops the daemon and starts it again on the same state directory.
         func restart() throws {
             #expect(daemon.stop() == 0)
-            daemon = try LiveHarness.DaemonProcess(arguments: arguments, extraConfig: config, stateDirectory: dir + "/state")
+            daemon = try LiveHarness.DaemonProcess(
+                arguments: arguments, extraConfig: config, stateDirectory: dir + "/state")
         }
 
         func on(_ topic: String) -> [[String: Any]] { sub.messages().filter { $0.0 == topic }.map(\.1) }
 
         func send(_ payload: String) throws {
-            let r = try ExecutableRunner.run(["-h", "127.0.0.1", "-p", String(port), "-q", "1", "-t", base + "/cmd", "-m", payload],
-                                             executable: "/usr/bin/mosquitto_pub")
+            let r = try ExecutableRunner.run(
+                ["-h", "127.0.0.1", "-p", String(port), "-q", "1", "-t", base + "/cmd", "-m", payload],
+                executable: "/usr/bin/mosquitto_pub")
             #expect(r.status == 0)
         }
 
         /// Sends `payload` and waits for the `n`th message on `topic` that `match` accepts.
         @discardableResult
-        func ask(_ payload: String, on topic: String, _ match: @escaping ([String: Any]) -> Bool = { _ in true }) throws -> [String: Any] {
+        func ask(_ payload: String, on topic: String, _ match: @escaping ([String: Any]) -> Bool = { _ in true }) throws
+            -> [String: Any]
+        {
             let before = on(topic).filter(match).count
             try send(payload)
             var found: [String: Any] = [:]
@@ -77,14 +89,22 @@ struct MQTTCommandLiveTests {
             return try GeodSolveTruth.lengths(trace.truth.map { [$0, at] }).min() ?? .infinity
         }
 
-        deinit { _ = daemon.stop(); feed.stop(); broker.stop() }
+        deinit {
+            _ = daemon.stop()
+            feed.stop()
+            broker.stop()
+        }
     }
 
     @Test func eachActionIsAnsweredByValue() throws {
-        let rig = try Rig("on", config: "mqtt_commands = on\nmqtt_command_allow = reportLocation, status,dump,waypoints,guard,trip\n")
-        let base = rig.base, result = base + "/cmd/result"
+        let rig = try Rig(
+            "on", config: "mqtt_commands = on\nmqtt_command_allow = reportLocation, status,dump,waypoints,guard,trip\n")
+        let base = rig.base
+        let result = base + "/cmd/result"
 
-        let location = try rig.ask(#"{"_type":"cmd","action":"reportLocation"}"#, on: base) { $0["t"] as? String == "r" }
+        let location = try rig.ask(#"{"_type":"cmd","action":"reportLocation"}"#, on: base) {
+            $0["t"] as? String == "r"
+        }
         #expect(location["_type"] as? String == "location" && (location["acc"] as? Int ?? 0) >= 1)
         #expect(try rig.offPath(location) < 30, "\(location)")
 
@@ -97,49 +117,81 @@ struct MQTTCommandLiveTests {
         #expect((status["storage"] as? [String: Any])?["state"] as? String == "ok", "\(status)")
         #expect(status["guard"] != nil && status["trip"] != nil && status["receivers"] != nil)
 
-        let dump = try rig.ask(#"{"_type":"cmd","action":"dump"}"#, on: base) { $0["_type"] as? String == "configuration" }
+        let dump = try rig.ask(#"{"_type":"cmd","action":"dump"}"#, on: base) {
+            $0["_type"] as? String == "configuration"
+        }
         let conf = dump["gpstrackd"] as? [String: Any] ?? [:]
         let mqtt = conf["mqtt"] as? [String: Any] ?? [:]
-        #expect(mqtt["commands"] as? Bool == true && mqtt["commandAllow"] as? [String] == ["reportLocation", "status", "dump", "waypoints", "guard", "trip"])
+        #expect(
+            mqtt["commands"] as? Bool == true
+                && mqtt["commandAllow"] as? [String] == [
+                    "reportLocation", "status", "dump", "waypoints", "guard", "trip",
+                ])
         #expect(mqtt["passwordFile"] as? String == rig.dir + "/password" && mqtt["topic"] as? String == base)
         #expect((conf["tracker"] as? [String: Any])?["tripMode"] as? String == "auto")
 
         // The ring (150 m east of the start, 60 m) as an OwnTracks waypoint; one more than the connect's.
         let waypoints = try rig.ask(#"{"_type":"cmd","action":"waypoints"}"#, on: base + "/waypoints")
         let w = (waypoints["waypoints"] as? [[String: Any]] ?? []).first ?? [:]
-        #expect(w["rid"] as? String == "ring" && w["desc"] as? String == "Ring road" && w["rad"] as? Int == 60, "\(waypoints)")
+        #expect(
+            w["rid"] as? String == "ring" && w["desc"] as? String == "Ring road" && w["rad"] as? Int == 60,
+            "\(waypoints)")
         let centre = Geodesic.destination(from: LiveDaemonTests.base, azimuth: 90, distance: 150)
-        #expect(abs((w["lat"] as? Double ?? 0) - centre.latitude) < 1e-9 && abs((w["lon"] as? Double ?? 0) - centre.longitude) < 1e-9)
+        #expect(
+            abs((w["lat"] as? Double ?? 0) - centre.latitude) < 1e-9
+                && abs((w["lon"] as? Double ?? 0) - centre.longitude) < 1e-9)
 
-        let on = try rig.ask(#"{"_type":"cmd","action":"guard","on":true}"#, on: result) { $0["action"] as? String == "guard" }
+        let on = try rig.ask(#"{"_type":"cmd","action":"guard","on":true}"#, on: result) {
+            $0["action"] as? String == "guard"
+        }
         #expect(on["result"] as? String == "done")
         let onState = ((on["reply"] as? [String: Any])?["guard"] as? [String: Any])?["state"] as? String
         #expect(onState == "waiting" || onState == "armed", "\(on)")
-        let off = try rig.ask(#"{"_type":"cmd","action":"guard","on":false}"#, on: result) { $0["action"] as? String == "guard" }
+        let off = try rig.ask(#"{"_type":"cmd","action":"guard","on":false}"#, on: result) {
+            $0["action"] as? String == "guard"
+        }
         #expect(((off["reply"] as? [String: Any])?["guard"] as? [String: Any])?["state"] as? String == "off", "\(off)")
         for (verb, state) in [("stop", "stopped"), ("start", "running")] {
-            let r = try rig.ask(#"{"_type":"cmd","action":"trip","trip":"\#(verb)"}"#, on: result) { $0["action"] as? String == "trip" }
-            #expect(r["result"] as? String == "done" && ((r["reply"] as? [String: Any])?["trip"] as? [String: Any])?["state"] as? String == state, "\(r)")
+            let r = try rig.ask(#"{"_type":"cmd","action":"trip","trip":"\#(verb)"}"#, on: result) {
+                $0["action"] as? String == "trip"
+            }
+            #expect(
+                r["result"] as? String == "done"
+                    && ((r["reply"] as? [String: Any])?["trip"] as? [String: Any])?["state"] as? String == state, "\(r)"
+            )
         }
 
         // Off the allow list: refused, answered, logged.
-        let reload = try rig.ask(#"{"_type":"cmd","action":"reload"}"#, on: result) { $0["action"] as? String == "reload" }
-        #expect(reload["result"] as? String == "refused" && reload["reason"] as? String == "reload is not in mqtt_command_allow", "\(reload)")
+        let reload = try rig.ask(#"{"_type":"cmd","action":"reload"}"#, on: result) {
+            $0["action"] as? String == "reload"
+        }
+        #expect(
+            reload["result"] as? String == "refused"
+                && reload["reason"] as? String == "reload is not in mqtt_command_allow", "\(reload)")
         // Malformed twice: answered twice, logged once (the status after it orders the journal).
         let bad = #"{"_type":"cmd","action":"guard","on":"yes"}"#
         for _ in 0..<2 {
-            let r = try rig.ask(bad, on: result) { $0["result"] as? String == "refused" && $0["action"] as? String == "guard" }
+            let r = try rig.ask(bad, on: result) {
+                $0["result"] as? String == "refused" && $0["action"] as? String == "guard"
+            }
             #expect(r["reason"] as? String == #""on" is "yes", not true or false"#)
         }
         try rig.ask(#"{"_type":"cmd","action":"status"}"#, on: base + "/status")
         try rig.daemon.waitFor("mqtt_command", count: 9)
         let refused = try rig.daemon.entries("mqtt_command_refused")
         #expect(refused.map { $0["GPSTRACK_ACTION"] as? String } == ["reload", "guard"], "\(refused)")
-        #expect(refused.allSatisfy { $0["PRIORITY"] as? String == "4" && $0["GPSTRACK_SOURCE"] as? String == "mqtt:\(base)/cmd" })
+        #expect(
+            refused.allSatisfy {
+                $0["PRIORITY"] as? String == "4" && $0["GPSTRACK_SOURCE"] as? String == "mqtt:\(base)/cmd"
+            })
         let done = try rig.daemon.entries("mqtt_command")
-        #expect(done.map { $0["GPSTRACK_ACTION"] as? String ?? "" }
-                == ["reportLocation", "status", "dump", "waypoints", "guard", "guard", "trip", "trip", "status"], "\(done)")
-        #expect(done.allSatisfy { $0["PRIORITY"] as? String == "5" && ($0["GPSTRACK_RESULT"] as? String)?.isEmpty == false })
+        #expect(
+            done.map { $0["GPSTRACK_ACTION"] as? String ?? "" }
+                == ["reportLocation", "status", "dump", "waypoints", "guard", "guard", "trip", "trip", "status"],
+            "\(done)")
+        #expect(
+            done.allSatisfy { $0["PRIORITY"] as? String == "5" && ($0["GPSTRACK_RESULT"] as? String)?.isEmpty == false }
+        )
         // No secret anywhere on the broker.
         let all = rig.sub.messages().map { "\($0.1)" }.joined()
         #expect(!all.contains(Self.password))
@@ -165,23 +217,31 @@ struct MQTTCommandLiveTests {
         let rig = try Rig("push", config: "mqtt_commands = on\nmqtt_command_allow = status,setWaypoints\n")
         let result = rig.base + "/cmd/result"
         let dock = Geodesic.destination(from: LiveDaemonTests.base, azimuth: 90, distance: 250)
-        let push = #"{"_type":"cmd","action":"setWaypoints","waypoints":{"_type":"waypoints","waypoints":["#
+        let push =
+            #"{"_type":"cmd","action":"setWaypoints","waypoints":{"_type":"waypoints","waypoints":["#
             + #"{"_type":"waypoint","desc":"Dock","lat":\#(dock.latitude),"lon":\#(dock.longitude),"rad":40,"rid":"dock","tst":1}]}}"#
         let done = try rig.ask(push, on: result) { $0["action"] as? String == "setWaypoints" }
-        #expect(done["result"] as? String == "done" && (done["reply"] as? [String: Any])?["fences"] as? Int == 2, "\(done)")
+        #expect(
+            done["result"] as? String == "done" && (done["reply"] as? [String: Any])?["fences"] as? Int == 2, "\(done)")
         // A referee, not a bound: the walk reaches the dock in about 60 s at this pace.
         try rig.daemon.waitFor("enter", containing: "Dock", timeout: 600)
         #expect(try rig.daemon.entries("enter").map { $0["GPSTRACK_FENCE"] as? String } == ["ring", "dock"])
 
         // Bare array, two bad entries of three: both named, nothing applied.
-        let bad = #"{"_type":"cmd","action":"setWaypoints","waypoints":[{"desc":"A","lat":91,"lon":8,"rad":10,"rid":"a"},"#
+        let bad =
+            #"{"_type":"cmd","action":"setWaypoints","waypoints":[{"desc":"A","lat":91,"lon":8,"rad":10,"rid":"a"},"#
             + #"{"desc":"B","lat":47,"lon":8,"rad":10,"rid":"b"},{"desc":"C","lat":47,"lon":8,"rad":-1,"rid":"c"}]}"#
         let refused = try rig.ask(bad, on: result) { $0["result"] as? String == "refused" }
-        #expect(refused["reason"] as? String == #"waypoint 1 (rid "a"): "lat" must be a number from -90 to 90; "#
+        #expect(
+            refused["reason"] as? String == #"waypoint 1 (rid "a"): "lat" must be a number from -90 to 90; "#
                 + #"waypoint 3 (rid "c"): "rad" must be metres above 0, at most 100000"#, "\(refused)")
-        let clash = try rig.ask(#"{"_type":"cmd","action":"setWaypoints","waypoints":[{"desc":"R","lat":47,"lon":8,"rad":10,"rid":"ring"}]}"#,
-                                on: result) { $0["result"] as? String == "failed" }
-        #expect((clash["reason"] as? String)?.contains(#"pushed waypoint id "ring" is a fence of the fences file"#) == true, "\(clash)")
+        let clash = try rig.ask(
+            #"{"_type":"cmd","action":"setWaypoints","waypoints":[{"desc":"R","lat":47,"lon":8,"rad":10,"rid":"ring"}]}"#,
+            on: result
+        ) { $0["result"] as? String == "failed" }
+        #expect(
+            (clash["reason"] as? String)?.contains(#"pushed waypoint id "ring" is a fence of the fences file"#) == true,
+            "\(clash)")
         let status = try rig.ask(#"{"_type":"cmd","action":"status"}"#, on: rig.base + "/status")
         #expect(status["fences_loaded"] as? Int == 2)
 
@@ -191,11 +251,16 @@ struct MQTTCommandLiveTests {
         var sentAt = Date.distantPast
         try LiveHarness.waitFor("a status after the restart", timeout: 60) {
             if rig.on(rig.base + "/status").count > before { return true }
-            if Date().timeIntervalSince(sentAt) > 2 { try rig.send(#"{"_type":"cmd","action":"status"}"#); sentAt = Date() }
+            if Date().timeIntervalSince(sentAt) > 2 {
+                try rig.send(#"{"_type":"cmd","action":"status"}"#)
+                sentAt = Date()
+            }
             return false
         }
         #expect(rig.on(rig.base + "/status").dropFirst(before).allSatisfy { $0["fences_loaded"] as? Int == 2 })
         let waypoints = rig.on(rig.base + "/waypoints").last?["waypoints"] as? [[String: Any]] ?? []
-        #expect(waypoints.map { $0["rid"] as? String } == ["ring", "dock"] && waypoints.last?["rad"] as? Int == 40, "\(waypoints)")
+        #expect(
+            waypoints.map { $0["rid"] as? String } == ["ring", "dock"] && waypoints.last?["rad"] as? Int == 40,
+            "\(waypoints)")
     }
 }

@@ -27,10 +27,13 @@ struct MQTTEncryptionTests {
         let sub = try MQTTTests.Subscriber(port: mqttPort, file: dir + "/sub.txt")
         let trace = LiveDaemonTests.walk(seconds: 230, seed: 26)
         let gpsPort = LiveHarness.freePort()
-        let feed = try LiveHarness.Feed(log: try LiveHarness.nmeaFile("secret.nmea", fixes: trace.fixes, padding: 400), port: gpsPort)
+        let feed = try LiveHarness.Feed(
+            log: try LiveHarness.nmeaFile("secret.nmea", fixes: trace.fixes, padding: 400), port: gpsPort)
         defer { feed.stop() }
         let daemon = try LiveHarness.DaemonProcess(
-            arguments: ["--gpsd", "127.0.0.1:\(gpsPort)", "--fences", try LiveDaemonTests.fencesFile("secret.geojson")],
+            arguments: [
+                "--gpsd", "127.0.0.1:\(gpsPort)", "--fences", try LiveDaemonTests.fencesFile("secret.geojson"),
+            ],
             extraConfig: "mqtt_host = 127.0.0.1\nmqtt_port = \(mqttPort)\nmqtt_topic = owntracks/fleet/sealed\n"
                 + "mqtt_secret_file = \(secretFile)\n")
         try daemon.waitFor("exit", timeout: 90)
@@ -38,16 +41,20 @@ struct MQTTEncryptionTests {
             sub.messages().filter { $0.0 == "owntracks/fleet/sealed" }.count >= 3
         }
         let published = sub.messages().filter { $0.0.hasPrefix("owntracks/fleet/sealed") }
-        #expect(published.allSatisfy { $0.1["_type"] as? String == "encrypted" && $0.1.count == 2 },
-                "only {_type: encrypted, data} on the wire: \(published.map(\.1))")
+        #expect(
+            published.allSatisfy { $0.1["_type"] as? String == "encrypted" && $0.1.count == 2 },
+            "only {_type: encrypted, data} on the wire: \(published.map(\.1))")
         let lines = try published.map { m -> String in
             let data = try JSONSerialization.data(withJSONObject: m.1)
             return String(decoding: data, as: UTF8.self)
         }
-        let opened = try OwnTracksCryptoTests.nacl("open", key: Self.secret, input: lines.joined(separator: "\n") + "\n")
+        let opened = try OwnTracksCryptoTests.nacl(
+            "open", key: Self.secret, input: lines.joined(separator: "\n") + "\n")
         try #require(opened.count == published.count)
         let payloads = opened.compactMap(ExecutableRunner.json)
-        let transitions = payloads.filter { $0["_type"] as? String == "transition" }.map { $0["event"] as? String ?? "" }
+        let transitions = payloads.filter { $0["_type"] as? String == "transition" }.map {
+            $0["event"] as? String ?? ""
+        }
         #expect(transitions == ["enter", "leave"], "\(payloads)")
         let locations = payloads.filter { $0["_type"] as? String == "location" }
         #expect(!locations.isEmpty)
@@ -64,14 +71,18 @@ struct MQTTEncryptionTests {
         let cmd = #"{"_type":"cmd","action":"reportSteps"}"#
         let foreign = try OwnTracksCryptoTests.nacl("seal", key: "not our secret", input: cmd + "\n")[0]
         for message in [cmd, cmd, foreign, foreign, #"{"_type":"encrypted","data":"AAAA"}"#] {
-            let r = try ExecutableRunner.run(["-h", "127.0.0.1", "-p", String(mqttPort), "-q", "1",
-                                              "-t", "owntracks/fleet/sealed/cmd", "-m", message], executable: "/usr/bin/mosquitto_pub")
+            let r = try ExecutableRunner.run(
+                [
+                    "-h", "127.0.0.1", "-p", String(mqttPort), "-q", "1",
+                    "-t", "owntracks/fleet/sealed/cmd", "-m", message,
+                ], executable: "/usr/bin/mosquitto_pub")
             #expect(r.status == 0)
         }
         try daemon.waitFor("mqtt_command_refused", containing: "too short", timeout: 30)
         #expect(daemon.stop() == 0)
         let reasons = try daemon.entries("mqtt_command_refused").map { $0["GPSTRACK_REASON"] as? String ?? "" }
-        #expect(reasons.count == 3 && reasons[0].contains("not encrypted") && reasons[1].contains("does not open")
+        #expect(
+            reasons.count == 3 && reasons[0].contains("not encrypted") && reasons[1].contains("does not open")
                 && reasons[2].contains("too short"), "\(reasons)")
         let all = try daemon.entries().flatMap { entry in entry.flatMap { [$0.key] + MQTTTests.texts($0.value) } }
         #expect(!all.contains { $0.contains(Self.secret) }, "the secret is in the journal")

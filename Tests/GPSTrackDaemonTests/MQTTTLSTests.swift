@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
+import Testing
 
 /// MQTT over TLS against a real mosquitto TLS listener, with certificates made here by the
 /// `openssl` command: a CA, a server certificate for localhost/127.0.0.1, a client certificate,
@@ -23,16 +23,26 @@ struct MQTTTLSTests {
             dir = NSTemporaryDirectory() + "gpstrackd-pki-\(name)-\(getpid())"
             try? FileManager.default.removeItem(atPath: dir)
             try FileManager.default.createDirectory(atPath: dir + "/issued", withIntermediateDirectories: true)
-            try Self.openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", dir + "/ca.key", "-out", dir + "/ca.crt",
-                              "-days", "30", "-subj", "/CN=gpstrackd test CA"])
-            try Self.openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", dir + "/other-ca.key", "-out", dir + "/other-ca.crt",
-                              "-days", "30", "-subj", "/CN=some other CA"])
-            try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(toFile: dir + "/server.ext", atomically: true, encoding: .utf8)
+            try Self.openssl([
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", dir + "/ca.key", "-out", dir + "/ca.crt",
+                "-days", "30", "-subj", "/CN=gpstrackd test CA",
+            ])
+            try Self.openssl([
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", dir + "/other-ca.key", "-out",
+                dir + "/other-ca.crt",
+                "-days", "30", "-subj", "/CN=some other CA",
+            ])
+            try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(
+                toFile: dir + "/server.ext", atomically: true, encoding: .utf8)
             for who in ["server", "client"] {
-                try Self.openssl(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(dir)/\(who).key", "-out", "\(dir)/\(who).csr",
-                                  "-subj", "/CN=\(who == "server" ? "localhost" : "box1")"])
-                var args = ["x509", "-req", "-in", "\(dir)/\(who).csr", "-CA", dir + "/ca.crt", "-CAkey", dir + "/ca.key",
-                            "-CAcreateserial", "-out", "\(dir)/\(who).crt", "-days", "30"]
+                try Self.openssl([
+                    "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(dir)/\(who).key", "-out", "\(dir)/\(who).csr",
+                    "-subj", "/CN=\(who == "server" ? "localhost" : "box1")",
+                ])
+                var args = [
+                    "x509", "-req", "-in", "\(dir)/\(who).csr", "-CA", dir + "/ca.crt", "-CAkey", dir + "/ca.key",
+                    "-CAcreateserial", "-out", "\(dir)/\(who).crt", "-days", "30",
+                ]
                 if who == "server" { args += ["-extfile", dir + "/server.ext"] }
                 try Self.openssl(args)
             }
@@ -40,24 +50,26 @@ struct MQTTTLSTests {
             try "".write(toFile: dir + "/index.txt", atomically: true, encoding: .utf8)
             try "1000\n".write(toFile: dir + "/serial", atomically: true, encoding: .utf8)
             try """
-                [ca]
-                default_ca = test
-                [test]
-                database = \(dir)/index.txt
-                new_certs_dir = \(dir)/issued
-                serial = \(dir)/serial
-                default_md = sha256
-                policy = any
-                copy_extensions = none
-                x509_extensions = ext
-                [any]
-                commonName = supplied
-                [ext]
-                subjectAltName = DNS:localhost,IP:127.0.0.1
-                """.write(toFile: dir + "/ca.cnf", atomically: true, encoding: .utf8)
-            try Self.openssl(["ca", "-batch", "-config", dir + "/ca.cnf", "-cert", dir + "/ca.crt", "-keyfile", dir + "/ca.key",
-                              "-in", dir + "/server.csr", "-out", dir + "/expired.crt", "-notext",
-                              "-startdate", "20200101000000Z", "-enddate", "20200201000000Z"])
+            [ca]
+            default_ca = test
+            [test]
+            database = \(dir)/index.txt
+            new_certs_dir = \(dir)/issued
+            serial = \(dir)/serial
+            default_md = sha256
+            policy = any
+            copy_extensions = none
+            x509_extensions = ext
+            [any]
+            commonName = supplied
+            [ext]
+            subjectAltName = DNS:localhost,IP:127.0.0.1
+            """.write(toFile: dir + "/ca.cnf", atomically: true, encoding: .utf8)
+            try Self.openssl([
+                "ca", "-batch", "-config", dir + "/ca.cnf", "-cert", dir + "/ca.crt", "-keyfile", dir + "/ca.key",
+                "-in", dir + "/server.csr", "-out", dir + "/expired.crt", "-notext",
+                "-startdate", "20200101000000Z", "-enddate", "20200201000000Z",
+            ])
             // mosquitto drops root for its own user, which must read the keys.
             for f in try FileManager.default.contentsOfDirectory(atPath: dir) { chmod(dir + "/" + f, 0o644) }
         }
@@ -73,10 +85,13 @@ struct MQTTTLSTests {
         let process = Process()
         let port = LiveHarness.freePort()
         let log: String
-        init(dir: String, cert: (cert: String, key: String), ca: String, requireClientCertificate: Bool = false,
-             passwordFile: String? = nil) throws {
+        init(
+            dir: String, cert: (cert: String, key: String), ca: String, requireClientCertificate: Bool = false,
+            passwordFile: String? = nil
+        ) throws {
             log = dir + "/mosquitto-\(port).log"
-            var conf = "per_listener_settings false\nlistener \(port) 127.0.0.1\ncafile \(ca)\ncertfile \(cert.cert)\nkeyfile \(cert.key)\n"
+            var conf =
+                "per_listener_settings false\nlistener \(port) 127.0.0.1\ncafile \(ca)\ncertfile \(cert.cert)\nkeyfile \(cert.key)\n"
             conf += "require_certificate \(requireClientCertificate)\nlog_dest file \(log)\nlog_type all\n"
             conf += passwordFile.map { "allow_anonymous false\npassword_file \($0)\n" } ?? "allow_anonymous true\n"
             let path = dir + "/mosquitto-\(port).conf"
@@ -94,25 +109,37 @@ struct MQTTTLSTests {
         /// readiness probe): mosquitto logs "New connection from" or "Client connection from
         /// … failed" when the handshake fails early.
         var connections: Int {
-            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").components(separatedBy: "connection from 127.0.0.1").count - 1
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").components(
+                separatedBy: "connection from 127.0.0.1"
+            ).count - 1
         }
-        deinit { if process.isRunning { process.terminate() }; process.waitUntilExit() }
+        deinit {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
     }
 
-    static func daemon(_ broker: TLSBroker, _ tls: String, host: String = "localhost") throws -> LiveHarness.DaemonProcess {
-        try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1", "--fences", try LiveDaemonTests.fencesFile("tls.geojson")],
-                                      extraConfig: "mqtt_host = \(host)\nmqtt_port = \(broker.port)\nmqtt_topic = owntracks/tls/box1\n" + tls)
+    static func daemon(_ broker: TLSBroker, _ tls: String, host: String = "localhost") throws
+        -> LiveHarness.DaemonProcess
+    {
+        try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:1", "--fences", try LiveDaemonTests.fencesFile("tls.geojson")],
+            extraConfig: "mqtt_host = \(host)\nmqtt_port = \(broker.port)\nmqtt_topic = owntracks/tls/box1\n" + tls)
     }
 
     /// MQTT entries that say something is wrong (refused, lost, TLS).
     static func problems(_ daemon: LiveHarness.DaemonProcess) throws -> [[String: Any]] {
-        try daemon.entries().filter { ["mqtt_tls_failed", "mqtt_refused", "mqtt_lost", "mqtt_error"].contains($0["GPSTRACK_EVENT"] as? String ?? "") }
+        try daemon.entries().filter {
+            ["mqtt_tls_failed", "mqtt_refused", "mqtt_lost", "mqtt_error"].contains(
+                $0["GPSTRACK_EVENT"] as? String ?? "")
+        }
     }
 
     @Test func serverVerificationAndAPasswordOverTLS() throws {
         let pki = try PKI("verify")
         let passwd = pki.dir + "/passwd"
-        let make = try ExecutableRunner.run(["-c", "-b", passwd, "box1", "tls-secret-42"], executable: "/usr/bin/mosquitto_passwd")
+        let make = try ExecutableRunner.run(
+            ["-c", "-b", passwd, "box1", "tls-secret-42"], executable: "/usr/bin/mosquitto_passwd")
         #expect(make.status == 0)
         chmod(passwd, 0o644)
         let broker = try TLSBroker(dir: pki.dir, cert: pki.server, ca: pki.ca, passwordFile: passwd)
@@ -120,18 +147,29 @@ struct MQTTTLSTests {
         let out = pki.dir + "/sub.txt"
         _ = FileManager.default.createFile(atPath: out, contents: nil)
         let sub = Process()
-        LiveHarness.unmasked(sub, "/usr/bin/mosquitto_sub", ["-h", "localhost", "-p", String(broker.port), "--cafile", pki.ca,
-                                                             "-u", "box1", "-P", "tls-secret-42", "-v", "-t", "owntracks/#"])
+        LiveHarness.unmasked(
+            sub, "/usr/bin/mosquitto_sub",
+            [
+                "-h", "localhost", "-p", String(broker.port), "--cafile", pki.ca,
+                "-u", "box1", "-P", "tls-secret-42", "-v", "-t", "owntracks/#",
+            ])
         sub.standardOutput = FileHandle(forWritingAtPath: out)
         sub.standardError = FileHandle.nullDevice
         try sub.run()
-        defer { sub.terminate(); sub.waitUntilExit() }
+        defer {
+            sub.terminate()
+            sub.waitUntilExit()
+        }
         // Subscribed once a probe published over TLS comes back (published again until then).
         try LiveHarness.waitFor("the subscriber's probe over TLS", timeout: 30) {
             let seen = { ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").contains("owntracks/probe/tls ") }
             if seen() { return true }
-            let probe = try ExecutableRunner.run(["-h", "localhost", "-p", String(broker.port), "--cafile", pki.ca, "-u", "box1", "-P", "tls-secret-42",
-                                                  "-q", "1", "-t", "owntracks/probe/tls", "-m", #"{"_type":"probe"}"#], executable: "/usr/bin/mosquitto_pub")
+            let probe = try ExecutableRunner.run(
+                [
+                    "-h", "localhost", "-p", String(broker.port), "--cafile", pki.ca, "-u", "box1", "-P",
+                    "tls-secret-42",
+                    "-q", "1", "-t", "owntracks/probe/tls", "-m", #"{"_type":"probe"}"#,
+                ], executable: "/usr/bin/mosquitto_pub")
             return probe.status == 0 && seen()
         }
         let pw = try ExecutableRunner.temporaryFile("tls.pw", contents: "tls-secret-42\n")
@@ -142,8 +180,10 @@ struct MQTTTLSTests {
         }
         #expect(try Self.problems(daemon).isEmpty)
         for entry in try daemon.entries() {
-            #expect(!entry.contains { key, value in (key + "=" + MQTTTests.texts(value).joined()).contains("tls-secret-42") },
-                    "the password is never logged, in no field: \(entry)")
+            #expect(
+                !entry.contains { key, value in (key + "=" + MQTTTests.texts(value).joined()).contains("tls-secret-42")
+                },
+                "the password is never logged, in no field: \(entry)")
         }
         #expect(daemon.stop() == 0)
     }
@@ -151,7 +191,9 @@ struct MQTTTLSTests {
     @Test func clientCertificates() throws {
         let pki = try PKI("client")
         let broker = try TLSBroker(dir: pki.dir, cert: pki.server, ca: pki.ca, requireClientCertificate: true)
-        let with = try Self.daemon(broker, "mqtt_ca_file = \(pki.ca)\nmqtt_cert_file = \(pki.client.cert)\nmqtt_key_file = \(pki.client.key)\n")
+        let with = try Self.daemon(
+            broker, "mqtt_ca_file = \(pki.ca)\nmqtt_cert_file = \(pki.client.cert)\nmqtt_key_file = \(pki.client.key)\n"
+        )
         try with.waitFor("mqtt_connected", timeout: 20)
         #expect(try Self.problems(with).isEmpty)
         #expect(with.stop() == 0)
@@ -188,7 +230,9 @@ struct MQTTTLSTests {
         } else {
             // OpenSSL's words for a chain that does not lead to a trusted CA (the broker sends
             // its CA along, so OpenSSL meets a self-signed certificate it does not trust).
-            #expect(["unable to get local issuer certificate", "self-signed certificate in certificate chain"].contains(where: message.contains)
+            #expect(
+                ["unable to get local issuer certificate", "self-signed certificate in certificate chain"].contains(
+                    where: message.contains)
                     && message.contains(pki.otherCA), "\(message)")
         }
         #expect(try daemon.entries("mqtt_connected").isEmpty && daemon.entries("mqtt_lost").isEmpty)

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import GPSTrackCore
-import GPSTrackProtocol
 import GPSTrackDaemon
+import GPSTrackProtocol
+import Testing
 
 /// The man pages in man/*.scd, built with scdoc as `make install` and the package build them.
 enum ManPages {
@@ -27,7 +27,10 @@ enum ManPages {
         dir.appendingPathComponent("man\(page.split(separator: ".").last!)/\(page)").path
     }
 
-    struct Failure: Error, CustomStringConvertible { var message: String; var description: String { message } }
+    struct Failure: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
 }
 
 @Suite struct ManPageTests {
@@ -37,7 +40,9 @@ enum ManPages {
             let path = ManPages.path(page, in: dir)
             let man = try ExecutableRunner.run(["--warnings", "-E", "UTF-8", "-l", path], executable: "/usr/bin/man")
             #expect(man.status == 0 && man.stderr.isEmpty, "man --warnings -l \(page): \(man.stderr)")
-            #expect(man.stdout.contains("NAME") && man.stdout.contains("SEE ALSO"), "\(page) rendered: \(man.stdout.prefix(200))")
+            #expect(
+                man.stdout.contains("NAME") && man.stdout.contains("SEE ALSO"),
+                "\(page) rendered: \(man.stdout.prefix(200))")
             let groff = try ExecutableRunner.run(["-ww", "-z", "-man", path], executable: "/usr/bin/groff")
             #expect(groff.status == 0 && groff.stderr.isEmpty, "groff -ww -z \(page): \(groff.stderr)")
         }
@@ -71,13 +76,16 @@ enum ManPages {
             #expect(page.contains(bold(event.rawValue)), "gpstrackd(8) does not name the event \(event.rawValue)")
         }
         for field in JournalField.allCases {
-            #expect(page.contains(bold(field.rawValue)), "gpstrackd(8) does not name the journal field \(field.rawValue)")
+            #expect(
+                page.contains(bold(field.rawValue)), "gpstrackd(8) does not name the journal field \(field.rawValue)")
         }
     }
 
     /// The unit's Documentation= names exactly these pages (systemd-analyze verify runs man on them).
     @Test func unitDocumentationNamesThePages() throws {
-        let unit = try String(contentsOf: ExecutableRunner.packageRoot.appendingPathComponent("systemd/gpstrackd.service"), encoding: .utf8)
+        let unit = try String(
+            contentsOf: ExecutableRunner.packageRoot.appendingPathComponent("systemd/gpstrackd.service"),
+            encoding: .utf8)
         for page in ["gpstrackd(8)", "gpstrackd.conf(5)", "gpstrackctl(1)"] {
             #expect(unit.contains("man:\(page)"), "Documentation= lacks man:\(page)")
         }

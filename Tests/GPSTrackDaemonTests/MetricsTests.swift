@@ -12,7 +12,8 @@ struct MetricsTests {
     static let promtool = "/usr/bin/promtool"
     static let nodeExporter = "/usr/bin/prometheus-node-exporter"
     static var ctl: String {
-        URL(fileURLWithPath: ExecutableRunner.binary).deletingLastPathComponent().appendingPathComponent("gpstrackctl").path
+        URL(fileURLWithPath: ExecutableRunner.binary).deletingLastPathComponent().appendingPathComponent("gpstrackctl")
+            .path
     }
 
     /// The sample lines of `name` as (labels, value).
@@ -34,7 +35,10 @@ struct MetricsTests {
         try ExecutableRunner.run(["check", "metrics"], stdin: Data(text.utf8), executable: promtool)
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: promtool), "promtool (prometheus) is installed by `make test`"))
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: promtool),
+            "promtool (prometheus) is installed by `make test`"))
     func theTextIsWhatPromtoolAcceptsWithTheStatusValues() throws {
         var s = StatusReply()
         s.version = "0.2.0"
@@ -68,7 +72,9 @@ struct MetricsTests {
         let r = try Self.promtoolAccepts(text)
         #expect(r.status == 0, "promtool check metrics:\n\(r.stdout)\(r.stderr)\n\(text)")
         #expect(Self.value(text, "gpstrackd_start_time_seconds") == 999_900)
-        #expect(Self.value(text, "gpstrackd_fix_mode", #"{device="/dev/tty\"USB0\\"}"#) == 3, "the device label escaped:\n\(text)")
+        #expect(
+            Self.value(text, "gpstrackd_fix_mode", #"{device="/dev/tty\"USB0\\"}"#) == 3,
+            "the device label escaped:\n\(text)")
         #expect(Self.value(text, "gpstrackd_fix_error_meters", #"{device="/dev/tty\"USB0\\"}"#) == 4.5)
         #expect(Self.value(text, "gpstrackd_fixes_total", #"{outcome="accepted",reason=""}"#) == 40)
         #expect(Self.value(text, "gpstrackd_fixes_total", #"{outcome="rejected",reason="low_accuracy"}"#) == 2)
@@ -80,7 +86,9 @@ struct MetricsTests {
         #expect(Self.value(text, "gpstrackd_build_info", #"{version="0.2.0"}"#) == 1)
         #expect(Self.value(text, "gpstrackd_events_total", #"{kind="trip_end"}"#) == 2)
         #expect(Self.value(text, "gpstrackd_events_total", #"{kind="fix_lost"}"#) == 1)
-        #expect(Self.value(text, "gpstrackd_events_total", #"{kind="guard_breach"}"#) == 0, "an alert's kind is there before it happens")
+        #expect(
+            Self.value(text, "gpstrackd_events_total", #"{kind="guard_breach"}"#) == 0,
+            "an alert's kind is there before it happens")
         #expect(Self.value(text, "gpstrackd_trips_total") == 5)
         #expect(Self.value(text, "gpstrackd_clock_offset_seconds") == -0.25)
         #expect(Self.value(text, "gpstrackd_satellites_used", #"{device="/dev/ttyACM0"}"#) == 8)
@@ -90,8 +98,10 @@ struct MetricsTests {
         #expect(Self.samples(text, "gpstrackd_dop").count == 2, "no VDOP from gpsd, no VDOP series")
         #expect(Self.value(text, "gpstrackd_gpsd_reconnects_total") == 3)
         // Each receiver by its device; one without an error estimate has no error series.
-        s.receivers = [.init(path: "/dev/ttyACM0", followed: true, mode: 3, eph: 4.5, lastFix: nil, ignored: 0),
-                       .init(path: "/dev/ttyUSB1", followed: false, mode: 2, eph: nil, lastFix: nil, ignored: 17)]
+        s.receivers = [
+            .init(path: "/dev/ttyACM0", followed: true, mode: 3, eph: 4.5, lastFix: nil, ignored: 0),
+            .init(path: "/dev/ttyUSB1", followed: false, mode: 2, eph: nil, lastFix: nil, ignored: 17),
+        ]
         let two = Metrics.render(s, now: 1_000_000)
         #expect(try Self.promtoolAccepts(two).status == 0)
         #expect(Self.value(two, "gpstrackd_receiver_followed", #"{device="/dev/ttyACM0"}"#) == 1)
@@ -106,18 +116,23 @@ struct MetricsTests {
         // Without a fix, no age or error series (they would be stale), and mode 0.
         s.fix = nil
         let idle = Metrics.render(s, now: 1_000_000)
-        #expect(Self.samples(idle, "gpstrackd_fix_age_seconds").isEmpty && Self.samples(idle, "gpstrackd_fix_error_meters").isEmpty)
+        #expect(
+            Self.samples(idle, "gpstrackd_fix_age_seconds").isEmpty
+                && Self.samples(idle, "gpstrackd_fix_error_meters").isEmpty)
         #expect(Self.value(idle, "gpstrackd_fix_mode", #"{device="/dev/tty\"USB0\\"}"#) == 0)
     }
 
-    @Test(.enabled(if: LiveHarness.available && FileManager.default.isExecutableFile(atPath: nodeExporter)
-                       && FileManager.default.isExecutableFile(atPath: promtool),
-                   "gpsd, gpsd-clients, systemd, prometheus and prometheus-node-exporter are installed by `make test`"))
+    @Test(
+        .enabled(
+            if: LiveHarness.available && FileManager.default.isExecutableFile(atPath: nodeExporter)
+                && FileManager.default.isExecutableFile(atPath: promtool),
+            "gpsd, gpsd-clients, systemd, prometheus and prometheus-node-exporter are installed by `make test`"))
     func aLiveWalksMetricsReachNodeExporter() throws {
         try LiveHarness.ensureJournald()
         let trace = LiveDaemonTests.walk(seconds: 230, seed: 28)
         let log = try LiveHarness.nmeaFile("metrics-walk.nmea", fixes: trace.fixes, padding: 400)
-        let textfiles = FileManager.default.temporaryDirectory.appendingPathComponent("gpstrackd-metrics-\(getpid())").path
+        let textfiles = FileManager.default.temporaryDirectory.appendingPathComponent("gpstrackd-metrics-\(getpid())")
+            .path
         try FileManager.default.createDirectory(atPath: textfiles, withIntermediateDirectories: true)
         let file = textfiles + "/gpstrackd.prom"
         let port = LiveHarness.freePort()
@@ -129,8 +144,10 @@ struct MetricsTests {
         try daemon.waitFor("exit")
         try daemon.waitFor("gpsd_lost", containing: "no report")
 
-        let status = try ExecutableRunner.run(["--socket", daemon.socketPath, "--json", "status"], executable: Self.ctl)
-        let s = try ReplyDecoder.decode(StatusReply.self, line: status.stdout.split(separator: "\n").first.map(String.init) ?? "")
+        let status = try ExecutableRunner.run(
+            ["--socket", daemon.socketPath, "--json", "status"], executable: Self.ctl)
+        let s = try ReplyDecoder.decode(
+            StatusReply.self, line: status.stdout.split(separator: "\n").first.map(String.init) ?? "")
         let metrics = try ExecutableRunner.run(["--socket", daemon.socketPath, "metrics"], executable: Self.ctl)
         #expect(metrics.status == 0, "\(metrics.stderr)")
         let checked = try Self.promtoolAccepts(metrics.stdout)
@@ -140,7 +157,8 @@ struct MetricsTests {
         let odometer = try #require(Self.value(metrics.stdout, "gpstrackd_odometer_meters"))
         #expect(odometer > 0.9 * truth && odometer < 1.05 * truth, "odometer \(odometer) m, GeodSolve \(truth) m")
         #expect(odometer == s.trip.traveledM)
-        let accepted = try #require(Self.value(metrics.stdout, "gpstrackd_fixes_total", #"{outcome="accepted",reason=""}"#))
+        let accepted = try #require(
+            Self.value(metrics.stdout, "gpstrackd_fixes_total", #"{outcome="accepted",reason=""}"#))
         #expect(accepted == Double(s.counters.fixesAccepted) && accepted > 200, "accepted \(accepted)")
         // After the feed (gpsd silent) every fence is unknown, as status says.
         #expect(s.fences.map(\.state) == ["unknown"])
@@ -149,7 +167,9 @@ struct MetricsTests {
         // Events by kind: what the journal holds of this daemon is the truth.
         for kind in ["gpsd_connected", "gpsd_lost", "fix_acquired", "fences_determined", "enter", "exit"] {
             let n = s.eventsTotal.counts[kind] ?? 0
-            try LiveHarness.waitFor("\(n) '\(kind)' entries in the journal", timeout: 30) { try daemon.entries(kind).count == n }
+            try LiveHarness.waitFor("\(n) '\(kind)' entries in the journal", timeout: 30) {
+                try daemon.entries(kind).count == n
+            }
             #expect(n >= 1, "\(kind): \(s.eventsTotal.counts)")
             #expect(Self.value(metrics.stdout, "gpstrackd_events_total", #"{kind="\#(kind)"}"#) == Double(n))
         }
@@ -165,22 +185,35 @@ struct MetricsTests {
         let webPort = LiveHarness.freePort()
         let exporter = Process()
         exporter.executableURL = URL(fileURLWithPath: Self.nodeExporter)
-        exporter.arguments = ["--web.listen-address=127.0.0.1:\(webPort)", "--collector.disable-defaults",
-                              "--collector.textfile", "--collector.textfile.directory=\(textfiles)"]
+        exporter.arguments = [
+            "--web.listen-address=127.0.0.1:\(webPort)", "--collector.disable-defaults",
+            "--collector.textfile", "--collector.textfile.directory=\(textfiles)",
+        ]
         exporter.standardOutput = FileHandle.nullDevice
         exporter.standardError = FileHandle.nullDevice
         try exporter.run()
-        defer { exporter.terminate(); exporter.waitUntilExit() }
+        defer {
+            exporter.terminate()
+            exporter.waitUntilExit()
+        }
         var scraped = ""
         try LiveHarness.waitFor("node_exporter serving gpstrackd's series", timeout: 30) {
-            scraped = (try? ExecutableRunner.run(["-c", "import urllib.request,sys; sys.stdout.write(urllib.request.urlopen("
-                + "'http://127.0.0.1:\(webPort)/metrics', timeout=5).read().decode())"], executable: "/usr/bin/python3").stdout) ?? ""
+            scraped =
+                (try? ExecutableRunner.run(
+                    [
+                        "-c",
+                        "import urllib.request,sys; sys.stdout.write(urllib.request.urlopen("
+                            + "'http://127.0.0.1:\(webPort)/metrics', timeout=5).read().decode())",
+                    ], executable: "/usr/bin/python3"
+                ).stdout) ?? ""
             return scraped.contains("gpstrackd_odometer_meters")
         }
         #expect(Self.value(scraped, "gpstrackd_fixes_total", #"{outcome="accepted",reason=""}"#) == accepted)
         #expect(Self.value(scraped, "gpstrackd_odometer_meters") == odometer)
         #expect(Self.value(scraped, "gpstrackd_fences", #"{state="unknown"}"#) == 1)
-        #expect(Self.value(scraped, "node_textfile_scrape_error") == 0, "node_exporter could not read the file:\n\(scraped)")
+        #expect(
+            Self.value(scraped, "node_textfile_scrape_error") == 0, "node_exporter could not read the file:\n\(scraped)"
+        )
         #expect(daemon.stop() == 0)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import GPSTrackDaemon
 
 /// Threads for blocking work: a stop awaits its thread's end without holding a thread of Swift's
@@ -41,12 +42,17 @@ import Testing
     /// thread signals `release` `n` times once all have begun, or after 30 s; returns whether
     /// they were starved (not all began: one of them blocked the thread). The test fails
     /// rather than hangs (the waits begin within milliseconds otherwise).
-    static func waitAtOnceOnOneThread(_ n: Int, thenRelease release: DispatchSemaphore,
-                                      _ wait: @escaping @Sendable (Int) async -> Void) async -> Bool {
+    static func waitAtOnceOnOneThread(
+        _ n: Int, thenRelease release: DispatchSemaphore,
+        _ wait: @escaping @Sendable (Int) async -> Void
+    ) async -> Bool {
         let counts = Counts()
         let referee = NativeThread {
             var waited = 0
-            while counts.begun.load(ordering: .acquiring) < n && waited < 3_000 { usleep(10_000); waited += 1 }
+            while counts.begun.load(ordering: .acquiring) < n && waited < 3_000 {
+                usleep(10_000)
+                waited += 1
+            }
             if counts.begun.load(ordering: .acquiring) < n { counts.starved.store(true, ordering: .releasing) }
             for _ in 0..<n { release.signal() }
         }

@@ -13,9 +13,13 @@ enum Need: Sendable {
     /// An executable at this path, and the Debian package that installs it.
     case tool(String, package: String)
 
-    static let mosquitto: [Need] = [.tool("/usr/sbin/mosquitto", package: "mosquitto"),
-                                    .tool("/usr/bin/mosquitto_sub", package: "mosquitto-clients")]
-    static let nft: [Need] = [.tool("/usr/sbin/nft", package: "nftables"), .tool("/usr/bin/unshare", package: "util-linux")]
+    static let mosquitto: [Need] = [
+        .tool("/usr/sbin/mosquitto", package: "mosquitto"),
+        .tool("/usr/bin/mosquitto_sub", package: "mosquitto-clients"),
+    ]
+    static let nft: [Need] = [
+        .tool("/usr/sbin/nft", package: "nftables"), .tool("/usr/bin/unshare", package: "util-linux"),
+    ]
 
     /// Nil when this machine has it, else what is missing.
     var missing: String? {
@@ -25,7 +29,9 @@ enum Need: Sendable {
             return fm.isExecutableFile(atPath: "/usr/bin/gpsfake") ? nil : "/usr/bin/gpsfake (gpsd-clients)"
         case .journal:
             if !fm.isExecutableFile(atPath: "/usr/bin/journalctl") { return "/usr/bin/journalctl (systemd)" }
-            let journald = fm.fileExists(atPath: LiveHarness.journalSocket) || fm.isExecutableFile(atPath: LiveHarness.journaldBinary)
+            let journald =
+                fm.fileExists(atPath: LiveHarness.journalSocket)
+                || fm.isExecutableFile(atPath: LiveHarness.journaldBinary)
             return journald ? nil : "\(LiveHarness.journaldBinary) or a journal socket (systemd)"
         case .root:
             return getuid() == 0 ? nil : "root (uid \(getuid()))"
@@ -40,8 +46,11 @@ extension Trait where Self == ConditionTrait {
     static func needs(_ needs: [Need]) -> Self {
         let missing = needs.compactMap(\.missing)
         let packages = needs.contains { if case .root = $0 { false } else { $0.missing != nil } }
-        return .enabled(if: missing.isEmpty, Comment(rawValue: "needs " + missing.joined(separator: ", ")
-                                                         + (packages ? "; scripts/deps.sh test installs the packages" : "")))
+        return .enabled(
+            if: missing.isEmpty,
+            Comment(
+                rawValue: "needs " + missing.joined(separator: ", ")
+                    + (packages ? "; scripts/deps.sh test installs the packages" : "")))
     }
 
     static func needs(_ needs: Need...) -> Self { .needs(needs) }

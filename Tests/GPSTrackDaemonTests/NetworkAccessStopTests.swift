@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GPSTrackDaemon
 
 /// The address check's thread (`NetworkAccess`) waits between retries of a name that does not

@@ -30,9 +30,10 @@ import Testing
         (sky.satellitesUsed, sky.satellitesSeen, sky.hdop) = (1, 1, 1)
         s.sky = sky
         let text = Metrics.render(s, now: 0)
-        return Set(text.split(separator: "\n").compactMap { line in
-            line.hasPrefix("# TYPE ") ? line.split(separator: " ")[2].description : nil
-        })
+        return Set(
+            text.split(separator: "\n").compactMap { line in
+                line.hasPrefix("# TYPE ") ? line.split(separator: " ")[2].description : nil
+            })
     }
 
     static func seriesNamed(in text: String) -> Set<String> {
@@ -51,8 +52,9 @@ import Testing
     func theRulesPassPromtoolsCheckAndTheirUnitTests() throws {
         let check = try ExecutableRunner.run(["check", "rules", Self.rules], executable: "/usr/bin/promtool")
         #expect(check.status == 0 && check.stdout.contains("SUCCESS: 8 rules found"), "\(check.stdout)\(check.stderr)")
-        let test = try ExecutableRunner.run(["test", "rules", Self.contrib + "/prometheus/gpstrackd-alerts.test.yml"],
-                                            executable: "/usr/bin/promtool")
+        let test = try ExecutableRunner.run(
+            ["test", "rules", Self.contrib + "/prometheus/gpstrackd-alerts.test.yml"],
+            executable: "/usr/bin/promtool")
         #expect(test.status == 0 && test.stdout.contains("SUCCESS"), "\(test.stdout)\(test.stderr)")
     }
 
@@ -71,8 +73,9 @@ import Testing
         #expect(panels.count >= 8)
         for p in panels {
             let targets = p["targets"] as? [[String: Any]] ?? []
-            #expect(!targets.isEmpty && targets.allSatisfy { ($0["expr"] as? String)?.contains("gpstrackd_") == true },
-                    "panel \(p["title"] ?? "?") queries gpstrackd's series")
+            #expect(
+                !targets.isEmpty && targets.allSatisfy { ($0["expr"] as? String)?.contains("gpstrackd_") == true },
+                "panel \(p["title"] ?? "?") queries gpstrackd's series")
         }
     }
 }

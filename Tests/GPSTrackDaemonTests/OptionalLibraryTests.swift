@@ -6,18 +6,23 @@ import Testing
 /// (dlopen), libcurl only when an HTTP uplink is, the absence of either then a configuration
 /// error naming the package (exit 78).
 @Suite struct OptionalLibraryTests {
-    static let absent = ["libproj", "libcurl", "libtiff", "libgnutls", "libkrb5", "libldap", "libmosquitto", "libssl", "libcrypto", "libsodium"]
+    static let absent = [
+        "libproj", "libcurl", "libtiff", "libgnutls", "libkrb5", "libldap", "libmosquitto", "libssl", "libcrypto",
+        "libsodium",
+    ]
 
     static func mapped(_ pid: Int32) -> String {
         // Read to the end: a file in /proc has no size for Foundation's one-read helpers.
-        String(decoding: FileHandle(forReadingAtPath: "/proc/\(pid)/maps")?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        String(
+            decoding: FileHandle(forReadingAtPath: "/proc/\(pid)/maps")?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
     }
 
     @Test func theDaemonLinksGeographicLibAndNoneOfTheOptionalLibraries() throws {
         let r = try ExecutableRunner.run([ExecutableRunner.binary], executable: "/usr/bin/ldd")
         #expect(r.status == 0, "ldd: \(r.stderr)")
         #expect(r.stdout.contains("libGeographicLib.so"), "ldd gpstrackd:\n\(r.stdout)")
-        #expect(r.stdout.contains("libgps") && r.stdout.contains("libsqlite3"), "ldd lists what is linked:\n\(r.stdout)")
+        #expect(
+            r.stdout.contains("libgps") && r.stdout.contains("libsqlite3"), "ldd lists what is linked:\n\(r.stdout)")
         for lib in Self.absent {
             #expect(!r.stdout.contains(lib), "gpstrackd links \(lib):\n\(r.stdout)")
         }
@@ -35,8 +40,9 @@ import Testing
 
         // A broker nobody runs: the library is loaded all the same, at start.
         let port = LiveHarness.freePort()
-        let mqtt = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1"],
-                                                 extraConfig: "mqtt_host = 127.0.0.1\nmqtt_port = \(port)\n")
+        let mqtt = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:1"],
+            extraConfig: "mqtt_host = 127.0.0.1\nmqtt_port = \(port)\n")
         try mqtt.waitFor("started")
         #expect(Self.mapped(mqtt.pid).contains("libmosquitto.so"), "libmosquitto not mapped with mqtt_host set")
         #expect(mqtt.stop() == 0)
@@ -44,8 +50,9 @@ import Testing
 
     @Test func libcurlIsMappedOnlyWithAnHTTPUplinkConfigured() throws {
         let port = LiveHarness.freePort()
-        let traccar = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1"],
-                                                    extraConfig: "traccar_url = http://127.0.0.1:\(port)/\ntraccar_device_id = box\n")
+        let traccar = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:1"],
+            extraConfig: "traccar_url = http://127.0.0.1:\(port)/\ntraccar_device_id = box\n")
         try traccar.waitFor("started")
         let maps = Self.mapped(traccar.pid)
         #expect(maps.contains("libcurl.so"), "libcurl not mapped with traccar_url set")
@@ -58,13 +65,18 @@ import Testing
     @Test(.enabled(if: getuid() == 0, "a private mount namespace needs root"))
     func anUplinkWithoutLibcurlIsAConfigurationErrorNamingThePackage() throws {
         let lib = "/usr/lib/x86_64-linux-gnu/libcurl.so.4"
-        try #require(FileManager.default.fileExists(atPath: lib), "libcurl4 is installed with libcurl4-openssl-dev (scripts/deps.sh)")
-        let conf = try ExecutableRunner.temporaryFile("nocurl-\(getpid()).conf", contents: "traccar_device_id = box\ntraccar_url = http://127.0.0.1:1/\n")
+        try #require(
+            FileManager.default.fileExists(atPath: lib),
+            "libcurl4 is installed with libcurl4-openssl-dev (scripts/deps.sh)")
+        let conf = try ExecutableRunner.temporaryFile(
+            "nocurl-\(getpid()).conf", contents: "traccar_device_id = box\ntraccar_url = http://127.0.0.1:1/\n")
         let state = conf.replacingOccurrences(of: ".conf", with: ".state")
-        let daemon = "'\(ExecutableRunner.binary)' --config '\(conf)' --log stderr --gpsd 127.0.0.1:1"
+        let daemon =
+            "'\(ExecutableRunner.binary)' --config '\(conf)' --log stderr --gpsd 127.0.0.1:1"
             + " --state-dir '\(state)' --socket '\(state).sock'"
-        let r = try ExecutableRunner.run(["--mount", "sh", "-c", "mount --bind /dev/null \(lib) && exec \(daemon)"],
-                                         executable: "/usr/bin/unshare")
+        let r = try ExecutableRunner.run(
+            ["--mount", "sh", "-c", "mount --bind /dev/null \(lib) && exec \(daemon)"],
+            executable: "/usr/bin/unshare")
         #expect(r.status == 78, "exit \(r.status): \(r.stderr)")
         #expect(r.stderr.contains("\(conf):2: traccar_url is set but libcurl cannot be loaded"), "\(r.stderr)")
         #expect(r.stderr.contains("install the package libcurl4"), "\(r.stderr)")
@@ -78,10 +90,12 @@ import Testing
         try #require(FileManager.default.fileExists(atPath: lib), "libmosquitto1 is installed by scripts/deps.sh")
         let conf = try ExecutableRunner.temporaryFile("nomosq-\(getpid()).conf", contents: "mqtt_host = 127.0.0.1\n")
         let state = conf.replacingOccurrences(of: ".conf", with: ".state")
-        let daemon = "'\(ExecutableRunner.binary)' --config '\(conf)' --log stderr --gpsd 127.0.0.1:1"
+        let daemon =
+            "'\(ExecutableRunner.binary)' --config '\(conf)' --log stderr --gpsd 127.0.0.1:1"
             + " --state-dir '\(state)' --socket '\(state).sock'"
-        let r = try ExecutableRunner.run(["--mount", "sh", "-c", "mount --bind /dev/null \(lib) && exec \(daemon)"],
-                                         executable: "/usr/bin/unshare")
+        let r = try ExecutableRunner.run(
+            ["--mount", "sh", "-c", "mount --bind /dev/null \(lib) && exec \(daemon)"],
+            executable: "/usr/bin/unshare")
         #expect(r.status == 78, "exit \(r.status): \(r.stderr)")
         #expect(r.stderr.contains("\(conf):1: mqtt_host is set but libmosquitto cannot be loaded"), "\(r.stderr)")
         #expect(r.stderr.contains("install the package libmosquitto1"), "\(r.stderr)")

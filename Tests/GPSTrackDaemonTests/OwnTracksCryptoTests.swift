@@ -1,6 +1,7 @@
 import Foundation
-@testable import GPSTrackDaemon
 import Testing
+
+@testable import GPSTrackDaemon
 
 /// OwnTracks' payload encryption checked by an independent implementation: PyNaCl (Debian's
 /// python3-nacl, libsodium's Python binding) opens what gpstrackd sealed, gpstrackd opens what
@@ -75,8 +76,12 @@ import Testing
         let changed = #"{"_type":"encrypted","data":""# + data.base64EncodedString() + #""}"#
         #expect(crypto.open(Array(changed.utf8)) == .failure(.wrongKey))
         #expect(crypto.open(Array(#"{"_type":"cmd","action":"dump"}"#.utf8)) == .failure(.notEncrypted))
-        #expect(crypto.open(Array(#"{"_type":"encrypted","data":"not base64!"}"#.utf8)) == .failure(.malformed("data is not base64")))
-        #expect(crypto.open(Array(#"{"_type":"encrypted","data":"AAAA"}"#.utf8)) == .failure(.malformed("data is too short")))
+        #expect(
+            crypto.open(Array(#"{"_type":"encrypted","data":"not base64!"}"#.utf8))
+                == .failure(.malformed("data is not base64")))
+        #expect(
+            crypto.open(Array(#"{"_type":"encrypted","data":"AAAA"}"#.utf8))
+                == .failure(.malformed("data is too short")))
         #expect(crypto.open(Array("not json".utf8)) == .failure(.notEncrypted))
     }
 }

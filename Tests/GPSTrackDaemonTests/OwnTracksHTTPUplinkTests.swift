@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
+import Testing
 
 /// OwnTracks over HTTP against the loopback server of TraccarUplinkTests, as the Recorder's
 /// `/pub` takes it: the walk through the ring of LiveDaemonTests.
@@ -22,7 +22,9 @@ struct OwnTracksHTTPUplinkTests {
         let log = try LiveHarness.nmeaFile("othttp.nmea", fixes: fixes, padding: 60)
         let gpsPort = LiveHarness.freePort()
         let daemon = try LiveHarness.DaemonProcess(
-            arguments: ["--gpsd", "127.0.0.1:\(gpsPort)", "--fences", try LiveDaemonTests.fencesFile("othttp.geojson")],
+            arguments: [
+                "--gpsd", "127.0.0.1:\(gpsPort)", "--fences", try LiveDaemonTests.fencesFile("othttp.geojson"),
+            ],
             extraConfig: """
                 owntracks_http_url = http://127.0.0.1:\(httpPort)/pub
                 owntracks_http_user = alice
@@ -53,7 +55,9 @@ struct OwnTracksHTTPUplinkTests {
         let wp = (bodies.first?["waypoints"] as? [[String: Any]])?.first
         #expect(wp?["rid"] as? String == "ring" && wp?["rad"] as? Int == 60)
         let transitions = bodies.filter { $0["_type"] as? String == "transition" }
-        #expect(transitions.map { $0["event"] as? String ?? "" } == ["enter", "leave"] && transitions.allSatisfy { $0["rid"] as? String == "ring" })
+        #expect(
+            transitions.map { $0["event"] as? String ?? "" } == ["enter", "leave"]
+                && transitions.allSatisfy { $0["rid"] as? String == "ring" })
         let locations = bodies.filter { $0["_type"] as? String == "location" }
         #expect(locations.count >= 20, "\(locations.count) locations")
         let times = locations.compactMap { $0["tst"] as? Int }
@@ -70,7 +74,9 @@ struct OwnTracksHTTPUplinkTests {
         }
         #expect(compared >= locations.count - 5)
         let ignored = try daemon.entries("owntracks_http_command_ignored")
-        #expect(!ignored.isEmpty && ignored.allSatisfy { $0["GPSTRACK_COMMANDS"] as? String == "reportLocation" }, "\(ignored)")
+        #expect(
+            !ignored.isEmpty && ignored.allSatisfy { $0["GPSTRACK_COMMANDS"] as? String == "reportLocation" },
+            "\(ignored)")
         let leaks = try daemon.entries().filter { entry in entry.values.contains { "\($0)".contains(password) } }
         #expect(leaks.isEmpty, "the password in the journal: \(leaks)")
         #expect(daemon.stop() == 0)

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
+import Testing
 
 /// The pedometer in the live daemon, against laid-out IIO trees: a hardware step counter (with
 /// a reset, a restart, a vanishing device and garbage) and an accelerometer whose buffer device
@@ -42,8 +42,9 @@ struct PedometerLiveTests {
         let sub = try MQTTTests.Subscriber(port: mqttPort, file: dir + "/sub.txt")
         let stepsMessages = { sub.messages().filter { $0.1["_type"] as? String == "steps" } }
 
-        let gpsd = "127.0.0.1:\(LiveHarness.freePort())"   // nobody there: the pedometer needs no fix
-        var daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", gpsd], extraConfig: Self.config(tree, mqttPort: mqttPort))
+        let gpsd = "127.0.0.1:\(LiveHarness.freePort())"  // nobody there: the pedometer needs no fix
+        var daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", gpsd], extraConfig: Self.config(tree, mqttPort: mqttPort))
         let state = daemon.stateDirectory
         try daemon.waitFor("pedometer_found")
         try daemon.waitFor("mqtt_connected", timeout: 20)
@@ -54,7 +55,7 @@ struct PedometerLiveTests {
 
         try tree.write("iio:device1/in_steps_input", "1030")
         try Self.waitTotal(daemon, 30)
-        try tree.write("iio:device1/in_steps_input", "7")      // the chip was reset, and counted 7 since
+        try tree.write("iio:device1/in_steps_input", "7")  // the chip was reset, and counted 7 since
         try Self.waitTotal(daemon, 37)
         try daemon.waitFor("pedometer_reset")
         try tree.write("iio:device1/in_steps_input", "20")
@@ -66,16 +67,21 @@ struct PedometerLiveTests {
         let answer = try #require(ExecutableRunner.json(all.lines.first ?? ""))
         #expect(answer["steps"] as? Int == 50)
         #expect(abs((answer["distance_m"] as? Double ?? 0) - 35) < 0.01)
-        let later = try ControlSocketTests.run(["--socket", daemon.socketPath, "--json", "steps", "--since", "2099-01-01T00:00:00Z"])
+        let later = try ControlSocketTests.run([
+            "--socket", daemon.socketPath, "--json", "steps", "--since", "2099-01-01T00:00:00Z",
+        ])
         #expect(ExecutableRunner.json(later.lines.first ?? "")?["steps"] as? Int == 0)
         let human = try ControlSocketTests.run(["--socket", daemon.socketPath, "steps"])
         #expect(human.status == 0 && human.stdout.contains("50 steps"))
 
         // OwnTracks reportSteps, for the last hour.
         let now = Int(Date().timeIntervalSince1970)
-        let pub = try ExecutableRunner.run(["-h", "127.0.0.1", "-p", String(mqttPort), "-t", "owntracks/fleet/walker/cmd", "-q", "1",
-                                            "-m", #"{"_type":"cmd","action":"reportSteps","from":\#(now - 3600),"to":\#(now + 60)}"#],
-                                           executable: "/usr/bin/mosquitto_pub")
+        let pub = try ExecutableRunner.run(
+            [
+                "-h", "127.0.0.1", "-p", String(mqttPort), "-t", "owntracks/fleet/walker/cmd", "-q", "1",
+                "-m", #"{"_type":"cmd","action":"reportSteps","from":\#(now - 3600),"to":\#(now + 60)}"#,
+            ],
+            executable: "/usr/bin/mosquitto_pub")
         #expect(pub.status == 0)
         try LiveHarness.waitFor("the reportSteps answer", timeout: 20) { !stepsMessages().isEmpty }
         let report = try #require(stepsMessages().first)
@@ -88,7 +94,9 @@ struct PedometerLiveTests {
         try daemon.waitFor("steps")
         let entry = try #require(try daemon.entries("steps").first)
         #expect(entry["GPSTRACK_STEPS"] as? String == "50" && entry["GPSTRACK_STEPS_TOTAL"] as? String == "50")
-        #expect(entry["GPSTRACK_WALK_DISTANCE_M"] as? String == "35" || entry["GPSTRACK_WALK_DISTANCE_M"] as? String == "35.0")
+        #expect(
+            entry["GPSTRACK_WALK_DISTANCE_M"] as? String == "35"
+                || entry["GPSTRACK_WALK_DISTANCE_M"] as? String == "35.0")
         try LiveHarness.waitFor("the trip's steps message", timeout: 20) { stepsMessages().count >= 2 }
         #expect(stepsMessages()[1].1["steps"] as? Int == 50)
         #expect(Self.status(daemon)?["trip"] as? Int == 50)
@@ -96,7 +104,8 @@ struct PedometerLiveTests {
         // A restart loses nothing: 12 steps taken while the daemon was down count.
         #expect(daemon.stop() == 0)
         try tree.write("iio:device1/in_steps_input", "32")
-        daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", gpsd], extraConfig: Self.config(tree), stateDirectory: state)
+        daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", gpsd], extraConfig: Self.config(tree), stateDirectory: state)
         try Self.waitTotal(daemon, 62)
 
         // The device vanishes, then comes back: one entry for the outage, however many retries.
@@ -123,10 +132,11 @@ struct PedometerLiveTests {
 
     @Test func anAccelerometerBufferFedThroughAFIFO() throws {
         let tree = try IIOTree("accel")
-        let scale = 9.80665 * 8 / 65536   // ±4 g in 16 bits
+        let scale = 9.80665 * 8 / 65536  // ±4 g in 16 bits
         try tree.addAccelerometer("iio:device0", name: "lis3dh", scale: scale)
-        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())"],
-                                                   extraConfig: Self.config(tree))
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())"],
+            extraConfig: Self.config(tree))
         try daemon.waitFor("pedometer_found")
         let s = try #require(Self.status(daemon))
         #expect(s["source"] as? String == "iio:device0 (lis3dh)" && s["kind"] as? String == "accelerometer")
@@ -142,7 +152,8 @@ struct PedometerLiveTests {
         var at = 0
         while at < trace.samples.count {
             let end = min(at + 50, trace.samples.count)
-            try writer.write(contentsOf: IIOTree.records(trace.samples[at..<end], scale: scale, startTime: 1_773_475_200))
+            try writer.write(
+                contentsOf: IIOTree.records(trace.samples[at..<end], scale: scale, startTime: 1_773_475_200))
             at = end
         }
         let low = Int((Double(trace.trueSteps) * 0.97).rounded(.up))
@@ -166,8 +177,9 @@ struct PedometerLiveTests {
 
     @Test func noDeviceIsOneInfoEntryAndTheFeatureOff() throws {
         let tree = try IIOTree("none")
-        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())"],
-                                                   extraConfig: Self.config(tree))
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())"],
+            extraConfig: Self.config(tree))
         try daemon.waitFor("pedometer_off")
         let entry = try #require(try daemon.entries("pedometer_off").first)
         #expect(entry["PRIORITY"] as? String == "6")

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
+import Testing
 
 /// `gpstrackd replay` end to end through the built executable.
 @Suite(.serialized) struct ReplayCommandTests {
@@ -65,7 +65,8 @@ import GPSTrackSim
 
     @Test func flagsOverrideTheConfigFile() throws {
         let (path, _, _) = try Self.walkLog()
-        let conf = try ExecutableRunner.temporaryFile("c.conf", contents: "distance_filter_m = 50\nmax_horizontal_error_m = 40\n")
+        let conf = try ExecutableRunner.temporaryFile(
+            "c.conf", contents: "distance_filter_m = 50\nmax_horizontal_error_m = 40\n")
         let coarse = try ExecutableRunner.run(["replay", "--config", conf, path])
         let fine = try ExecutableRunner.run(["replay", "--config", conf, "--distance-filter", "10", path])
         let delivered = { (r: ExecutableRunner.Result) -> Int in
@@ -110,8 +111,10 @@ import GPSTrackSim
 
     @Test func fencesProduceSequencedEventsAndCounts() throws {
         let root = ExecutableRunner.packageRoot
-        let r = try ExecutableRunner.run(["replay", "--fences", root.appendingPathComponent("config/fences.geojson").path,
-                                          root.appendingPathComponent("samples/walk-and-drive.gpsd.json").path])
+        let r = try ExecutableRunner.run([
+            "replay", "--fences", root.appendingPathComponent("config/fences.geojson").path,
+            root.appendingPathComponent("samples/walk-and-drive.gpsd.json").path,
+        ])
         #expect(r.status == 0)
         let objects = r.lines.compactMap(ExecutableRunner.json)
         let events = objects.filter { $0["event"] != nil }
@@ -134,11 +137,13 @@ import GPSTrackSim
     }
 
     @Test func badFencesFileExits78NamingTheFeature() throws {
-        let fences = try ExecutableRunner.temporaryFile("bad.geojson", contents: """
-            {"type":"FeatureCollection","features":[
-             {"type":"Feature","id":"ok","properties":{"radius":10},"geometry":{"type":"Point","coordinates":[8,47]}},
-             {"type":"Feature","id":"bow","geometry":{"type":"Polygon","coordinates":[[[8,47],[8.1,47.1],[8.1,47],[8,47.1],[8,47]]]}}]}
-            """)
+        let fences = try ExecutableRunner.temporaryFile(
+            "bad.geojson",
+            contents: """
+                {"type":"FeatureCollection","features":[
+                 {"type":"Feature","id":"ok","properties":{"radius":10},"geometry":{"type":"Point","coordinates":[8,47]}},
+                 {"type":"Feature","id":"bow","geometry":{"type":"Polygon","coordinates":[[[8,47],[8.1,47.1],[8.1,47],[8,47.1],[8,47]]]}}]}
+                """)
         let (log, _, _) = try Self.walkLog()
         let r = try ExecutableRunner.run(["replay", "--fences", fences, log])
         #expect(r.status == 78)
@@ -147,15 +152,20 @@ import GPSTrackSim
     }
 
     @Test func aCorridorWithoutAWidthExits78NamingTheFeature() throws {
-        let fences = try ExecutableRunner.temporaryFile("corridor.geojson", contents: """
-            {"type":"FeatureCollection","features":[
-             {"type":"Feature","id":"route","properties":{"width_m":50},"geometry":{"type":"LineString","coordinates":[[8,47],[8.1,47]]}},
-             {"type":"Feature","id":"detour","properties":{},"geometry":{"type":"MultiLineString","coordinates":[[[8,47],[8.1,47.1]]]}}]}
-            """)
+        let fences = try ExecutableRunner.temporaryFile(
+            "corridor.geojson",
+            contents: """
+                {"type":"FeatureCollection","features":[
+                 {"type":"Feature","id":"route","properties":{"width_m":50},"geometry":{"type":"LineString","coordinates":[[8,47],[8.1,47]]}},
+                 {"type":"Feature","id":"detour","properties":{},"geometry":{"type":"MultiLineString","coordinates":[[[8,47],[8.1,47.1]]]}}]}
+                """)
         let (log, _, _) = try Self.walkLog()
         let r = try ExecutableRunner.run(["replay", "--fences", fences, log])
         #expect(r.status == 78)
-        #expect(r.stderr.contains("corridor.geojson: feature 1 (id \"detour\"): a MultiLineString fence (corridor) needs properties.width_m"))
+        #expect(
+            r.stderr.contains(
+                "corridor.geojson: feature 1 (id \"detour\"): a MultiLineString fence (corridor) needs properties.width_m"
+            ))
         #expect(r.stdout.isEmpty)
     }
 }

@@ -1,13 +1,15 @@
 import Foundation
-import Testing
 import GPSTrackProtocol
+import Testing
 
 /// The control socket's replies are types of GPSTrackProtocol: the daemon encodes them, gpstrackctl
 /// decodes them (issue 13). Every type reads back as itself, the line is the one the socket has
 /// always written (key order, `null` against absent, number text), and a reply that does not read
 /// is an error naming the field.
 @Suite struct ReplyTypesTests {
-    static func place(_ lat: Double, _ lon: Double, _ fences: [String]) -> Place { Place(lat: lat, lon: lon, fences: fences) }
+    static func place(_ lat: Double, _ lon: Double, _ fences: [String]) -> Place {
+        Place(lat: lat, lon: lon, fences: fences)
+    }
 
     static var status: StatusReply {
         var r = StatusReply()
@@ -33,7 +35,9 @@ import GPSTrackProtocol
         r.trip.traveledM = 1234.56
         r.trip.straightLineM = 1000
         r.motion = StatusReply.MotionStatus(state: "moving", since: nil)
-        var open = AutoTrip(id: 7, state: "open", startedAt: "2026-03-14T07:51:00.000Z", from: place(48.85, 2.29, ["Home"]), traveledM: 900.5)
+        var open = AutoTrip(
+            id: 7, state: "open", startedAt: "2026-03-14T07:51:00.000Z", from: place(48.85, 2.29, ["Home"]),
+            traveledM: 900.5)
         open.durationS = 698
         r.currentTrip = .some(open)
         var g = GuardStatus()
@@ -94,7 +98,7 @@ import GPSTrackProtocol
 
     @Test func everyReplyReadsBackAsItself() throws {
         _ = try roundTrip(Self.status)
-        var quiet = StatusReply()   // no fix, manual trips, no pedometer or MQTT
+        var quiet = StatusReply()  // no fix, manual trips, no pedometer or MQTT
         quiet.gpsd.address = "gpsd.local:2947"
         _ = try roundTrip(quiet)
         _ = try roundTrip(ErrorReply(error: "unknown fence \"x\\y\"\n"))
@@ -110,7 +114,8 @@ import GPSTrackProtocol
         _ = try roundTrip(ReloadReply(fences: 1000))
         _ = try roundTrip(GuardReply(guard: GuardStatus()))
         _ = try roundTrip(WatchReply())
-        var ended = AutoTrip(id: 3, state: "ended", startedAt: "2026-03-14T07:00:00.000Z", from: Self.place(1, 2, []), traveledM: 5000)
+        var ended = AutoTrip(
+            id: 3, state: "ended", startedAt: "2026-03-14T07:00:00.000Z", from: Self.place(1, 2, []), traveledM: 5000)
         ended.endedAt = "2026-03-14T07:30:00.000Z"
         ended.to = Self.place(-33.9, 151.2, ["Work", "Car park"])
         ended.straightLineM = 4100.25
@@ -119,10 +124,18 @@ import GPSTrackProtocol
         ended.maxSpeedMps = 19.44
         ended.avgSpeedMps = 2.78
         _ = try roundTrip(AutoTripsReply(trips: [ended]))
-        _ = try roundTrip(StoredTripsReply(trips: [StoredTrip(id: 1, state: "stopped", startedAt: nil, endedAt: nil,
-                                                              traveledM: 0, straightLineM: 0, durationS: nil)]))
-        _ = try roundTrip(StopsReply(stops: [StopRow(arrival: "2026-03-14T07:30:00.000Z", departure: nil, durationS: 60,
-                                                     at: Self.place(1, 2, ["Home"]), afterTrip: 3)]))
+        _ = try roundTrip(
+            StoredTripsReply(trips: [
+                StoredTrip(
+                    id: 1, state: "stopped", startedAt: nil, endedAt: nil,
+                    traveledM: 0, straightLineM: 0, durationS: nil)
+            ]))
+        _ = try roundTrip(
+            StopsReply(stops: [
+                StopRow(
+                    arrival: "2026-03-14T07:30:00.000Z", departure: nil, durationS: 60,
+                    at: Self.place(1, 2, ["Home"]), afterTrip: 3)
+            ]))
         _ = try roundTrip(StepsReply(since: nil, steps: 0, distanceM: 0, cadenceSpm: nil, pedometer: nil))
         _ = try roundTrip(ExportReply(points: 2, gpx: "<?xml version=\"1.0\"?>\n<gpx/>"))
         var circle = ExportFence(id: "home", name: "Home", kind: "circle", rings: [])
@@ -130,32 +143,52 @@ import GPSTrackProtocol
         circle.lon = 11.5
         circle.radiusM = 80
         let context = ExportContext(
-            trips: [ended], stops: [StopRow(arrival: "2026-03-14T07:30:00.000Z", departure: nil, durationS: nil,
-                                            at: Self.place(1, 2, []), afterTrip: nil)],
-            events: [ExportEvent(kind: "enter", fence: "home", name: nil, time: "2026-03-14T07:30:00.000Z", lat: 1, lon: 2)],
-            fences: [circle, ExportFence(id: "yard", name: nil, kind: "polygon", rings: [[[[11, 48], [11.1, 48], [11, 48.1], [11, 48]]]])],
-            bounds: ExportBounds(points: 2, first: 1_773_475_358.25, last: 1_773_475_359, minLat: 1, maxLat: 2, minLon: -3, maxLon: 4,
-                                 minAlt: nil, maxAlt: 512.5))
-        let point = ExportPoint(id: 7, time: 1_773_475_358.25, lat: 48.137, lon: 11.575, alt: nil, eph: 4.5, mode: 3,
-                                speedMps: 1.25, courseDeg: 359.9, segment: false)
+            trips: [ended],
+            stops: [
+                StopRow(
+                    arrival: "2026-03-14T07:30:00.000Z", departure: nil, durationS: nil,
+                    at: Self.place(1, 2, []), afterTrip: nil)
+            ],
+            events: [
+                ExportEvent(kind: "enter", fence: "home", name: nil, time: "2026-03-14T07:30:00.000Z", lat: 1, lon: 2)
+            ],
+            fences: [
+                circle,
+                ExportFence(
+                    id: "yard", name: nil, kind: "polygon", rings: [[[[11, 48], [11.1, 48], [11, 48.1], [11, 48]]]]),
+            ],
+            bounds: ExportBounds(
+                points: 2, first: 1_773_475_358.25, last: 1_773_475_359, minLat: 1, maxLat: 2, minLon: -3, maxLon: 4,
+                minAlt: nil, maxAlt: 512.5))
+        let point = ExportPoint(
+            id: 7, time: 1_773_475_358.25, lat: 48.137, lon: 11.575, alt: nil, eph: 4.5, mode: 3,
+            speedMps: 1.25, courseDeg: 359.9, segment: false)
         _ = try roundTrip(ExportPageReply(context: context, points: [point], after: 7))
         _ = try roundTrip(ExportPageReply(empty: "no trip 9", context: nil, points: [], after: nil))
         // Stored events are typed too now (EventLine, see EventLineTests): a stored line goes out as it was stored.
-        let stored = #"{"event":"enter","fence":"home","name":null,"time":"2026-03-14T07:30:00.000Z","lat":48.0,"lon":2.0,"seq":3}"#
+        let stored =
+            #"{"event":"enter","fence":"home","name":null,"time":"2026-03-14T07:30:00.000Z","lat":48.0,"lon":2.0,"seq":3}"#
         let events = EventsReply(events: [try ReplyDecoder.decode(EventLine.self, line: stored)])
         let line = ReplyEncoder.encode(events)
         #expect(line == #"{"ok":true,"events":["# + stored + "]}", "stored events go out verbatim")
         let back = try ReplyDecoder.decode(EventsReply.self, line: line)
-        guard case .enter(let f) = back.events.first?.body else { Issue.record("\(line)"); return }
+        guard case .enter(let f) = back.events.first?.body else {
+            Issue.record("\(line)")
+            return
+        }
         #expect(f.fence == "home" && back.events.first?.seq == 3)
     }
 
     /// The lines the socket wrote before the types (JSONObject by hand): keys in this order, a nil
     /// as `null` where it was null and left out where it was left out, `1000.0` and `3`.
     @Test func theLineIsTheOneTheSocketAlwaysWrote() throws {
-        let stop = StopRow(arrival: "2026-03-14T07:30:00.000Z", departure: nil, durationS: nil, at: Self.place(48.5, -0.0, []), afterTrip: nil)
-        #expect(ReplyEncoder.encode(StopsReply(stops: [stop]))
-                == #"{"ok":true,"stops":[{"arrival":"2026-03-14T07:30:00.000Z","departure":null,"duration_s":null,"at":{"lat":48.5,"lon":-0.0,"fences":[]}}]}"#)
+        let stop = StopRow(
+            arrival: "2026-03-14T07:30:00.000Z", departure: nil, durationS: nil, at: Self.place(48.5, -0.0, []),
+            afterTrip: nil)
+        #expect(
+            ReplyEncoder.encode(StopsReply(stops: [stop]))
+                == #"{"ok":true,"stops":[{"arrival":"2026-03-14T07:30:00.000Z","departure":null,"duration_s":null,"at":{"lat":48.5,"lon":-0.0,"fences":[]}}]}"#
+        )
         var quiet = StatusReply()
         quiet.gpsd.address = "localhost:2947"
         quiet.trip.state = "running"
@@ -163,13 +196,14 @@ import GPSTrackProtocol
         quiet.counters.fixesRejected = NamedCounts(["too_fast": 1, "stale": 2])
         quiet.version = "0.2.0"
         quiet.uptimeS = 12.5
-        #expect(ReplyEncoder.encode(quiet) == """
-            {"ok":true,"gpsd":{"connected":false,"device":null,"address":"localhost:2947","reconnects":0},"receivers":[],"fix":null,\
-            "trip":{"state":"running","started_at":null,"start":null,"traveled_m":0.0,"straight_line_m":1000.0},\
-            "fences":[],"counters":{"fixes_total":0,"fixes_accepted":0,"fixes_delivered":0,"fixes_rejected":{"stale":2,"too_fast":1}},\
-            "storage":{"state":"off","reason":null,"path":null},"steps":null,"mqtt":null,"seq":0,"version":"0.2.0","uptime_s":12.5,\
-            "events_total":{},"sky":null,"clock_offset_s":null,"today":null}
-            """)
+        #expect(
+            ReplyEncoder.encode(quiet) == """
+                {"ok":true,"gpsd":{"connected":false,"device":null,"address":"localhost:2947","reconnects":0},"receivers":[],"fix":null,\
+                "trip":{"state":"running","started_at":null,"start":null,"traveled_m":0.0,"straight_line_m":1000.0},\
+                "fences":[],"counters":{"fixes_total":0,"fixes_accepted":0,"fixes_delivered":0,"fixes_rejected":{"stale":2,"too_fast":1}},\
+                "storage":{"state":"off","reason":null,"path":null},"steps":null,"mqtt":null,"seq":0,"version":"0.2.0","uptime_s":12.5,\
+                "events_total":{},"sky":null,"clock_offset_s":null,"today":null}
+                """)
         // trip_mode = auto: motion, current_trip (null between trips) and guard appear.
         quiet.motion = StatusReply.MotionStatus(state: "stopped", since: "2026-03-14T07:30:00.000Z")
         quiet.currentTrip = .some(nil)
@@ -177,12 +211,19 @@ import GPSTrackProtocol
         g.state = "waiting"
         quiet.guard = g
         let auto = ReplyEncoder.encode(quiet)
-        #expect(auto.contains(#""motion":{"state":"stopped","since":"2026-03-14T07:30:00.000Z"},"current_trip":null,"guard":{"state":"waiting"},"fences""#), "\(auto)")
+        #expect(
+            auto.contains(
+                #""motion":{"state":"stopped","since":"2026-03-14T07:30:00.000Z"},"current_trip":null,"guard":{"state":"waiting"},"fences""#
+            ), "\(auto)")
         #expect(ReplyEncoder.encode(ErrorReply(error: "a \"b\"")) == #"{"ok":false,"error":"a \"b\""}"#)
-        #expect(ReplyEncoder.encode(StateReply(fence: "f", state: "inside", since: nil)) == #"{"ok":true,"fence":"f","state":"inside","since":null}"#)
+        #expect(
+            ReplyEncoder.encode(StateReply(fence: "f", state: "inside", since: nil))
+                == #"{"ok":true,"fence":"f","state":"inside","since":null}"#)
         let nan = StepsReply(since: nil, steps: 3, distanceM: .nan, cadenceSpm: .infinity, pedometer: nil)
-        #expect(ReplyEncoder.encode(nan) == #"{"ok":true,"since":null,"steps":3,"distance_m":null,"cadence_spm":null,"pedometer":null}"#,
-                "not a number is null, as JSONObject wrote it")
+        #expect(
+            ReplyEncoder.encode(nan)
+                == #"{"ok":true,"since":null,"steps":3,"distance_m":null,"cadence_spm":null,"pedometer":null}"#,
+            "not a number is null, as JSONObject wrote it")
     }
 
     /// A reply with a field missing or of the wrong type is an error naming the field, never a trap.
@@ -198,14 +239,21 @@ import GPSTrackProtocol
         let cases: [(String, String)] = [
             (#"{"ok":true,"trips":[{"id":1.5,"state":"ended"}]}"#, "trips[0].id"),
             (#"{"ok":true,"trips":[{"id":"1"}]}"#, "trips[0].id"),
-            (#"{"ok":true,"stops":[{"arrival":"x","departure":null,"duration_s":null,"at":{"lat":1,"lon":2}}]}"#, "stops[0].at.fences"),
+            (
+                #"{"ok":true,"stops":[{"arrival":"x","departure":null,"duration_s":null,"at":{"lat":1,"lon":2}}]}"#,
+                "stops[0].at.fences"
+            ),
             (#"{"ok":true,"fences":7}"#, "fences"),
             (#"{"ok":true,"fence":"a","state":null,"since":null}"#, "state"),
             (#"[1,2]"#, ""),
         ]
         for (line, path) in cases {
-            let type: any Decodable.Type = line.contains("trips") ? AutoTripsReply.self : line.contains("stops") ? StopsReply.self
-                : line.contains("\"fence\"") ? StateReply.self : FencesReply.self
+            let type: any Decodable.Type =
+                line.contains("trips")
+                ? AutoTripsReply.self
+                : line.contains("stops")
+                    ? StopsReply.self
+                    : line.contains("\"fence\"") ? StateReply.self : FencesReply.self
             do {
                 _ = try ReplyDecoder.decode(type, line: line)
                 Issue.record("\(line) read as \(type)")
@@ -218,7 +266,9 @@ import GPSTrackProtocol
     /// gpstrackctl against a socket that answers with a reply it cannot read: exit 76, the field
     /// named, no crash (a trap would be signal 4 or 5 and no message).
     @Test func gpstrackctlSaysWhichFieldOfABadReply() throws {
-        let ctl = URL(fileURLWithPath: ExecutableRunner.binary).deletingLastPathComponent().appendingPathComponent("gpstrackctl").path
+        let ctl = URL(fileURLWithPath: ExecutableRunner.binary).deletingLastPathComponent().appendingPathComponent(
+            "gpstrackctl"
+        ).path
         var good = try #require(ExecutableRunner.json(ReplyEncoder.encode(Self.status)))
         good["gpsd"] = ["connected": "yes", "device": NSNull(), "address": "x:1"]
         let mistyped = String(decoding: try JSONSerialization.data(withJSONObject: good), as: UTF8.self)
@@ -226,13 +276,19 @@ import GPSTrackProtocol
             (mistyped, ["status"], "gpsd.connected"),
             (#"{"ok":true,"fences":[{"id":"a","name":null,"state":"inside"}]}"#, ["fences"], "fences[0].since"),
             (#"{"ok":true,"trip":{"state":"running"}}"#, ["reset"], "trip.started_at"),
-            (#"{"ok":true,"steps":"many","distance_m":1,"cadence_spm":null,"pedometer":null,"since":null}"#, ["steps"], "steps"),
+            (
+                #"{"ok":true,"steps":"many","distance_m":1,"cadence_spm":null,"pedometer":null,"since":null}"#,
+                ["steps"], "steps"
+            ),
         ]
         for (reply, command, field) in replies {
             for json in [false, true] {
-                let sock = FileManager.default.temporaryDirectory.appendingPathComponent("ctl-bad-\(getpid())-\(field.count).sock").path
+                let sock = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "ctl-bad-\(getpid())-\(field.count).sock"
+                ).path
                 let server = try OneReplyServer(path: sock, reply: reply)
-                let r = try ExecutableRunner.run(["--socket", sock] + (json ? ["--json"] : []) + command, executable: ctl)
+                let r = try ExecutableRunner.run(
+                    ["--socket", sock] + (json ? ["--json"] : []) + command, executable: ctl)
                 server.wait()
                 #expect(r.status == 76, "\(command) \(reply): exit \(r.status), \(r.stderr)")
                 #expect(r.stderr.contains("\"\(field)\"") && r.stderr.contains("cannot read"), "\(r.stderr)")
@@ -254,10 +310,13 @@ final class OneReplyServer: Sendable {
         addr.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
         let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard bound == 0, listen(fd, 1) == 0 else { throw POSIXError(.EADDRINUSE) }
-        let listener = fd, done = self.done
+        let listener = fd
+        let done = self.done
         Thread.detachNewThread {
             let c = accept(listener, nil, nil)
             var byte: UInt8 = 0

@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import GPSTrackCore
-import GPSTrackProtocol
 import GPSTrackDaemon
+import GPSTrackProtocol
 import GPSTrackSim
+import Testing
 
 /// Retention (`retention_days`) over several days of fix time: the live daemon fed by gpsfake
 /// on three days, and the Store itself over simulated weeks (real SQLite files).
@@ -25,8 +25,9 @@ struct RetentionTests {
         let port = LiveHarness.freePort()
         let feed = try LiveHarness.Feed(log: log, port: port, cycle: 0.01)
         defer { feed.stop() }
-        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)", "--fences", try LiveDaemonTests.fencesFile("\(name).geojson")],
-                                                   extraConfig: "retention_days = 4\n", stateDirectory: stateDirectory)
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(port)", "--fences", try LiveDaemonTests.fencesFile("\(name).geojson")],
+            extraConfig: "retention_days = 4\n", stateDirectory: stateDirectory)
         try daemon.waitFor("gpsd_lost", containing: "no report", timeout: 90)
         let client = try SocketClient(path: daemon.socketPath)
         let status = try #require(client.request(#"{"cmd":"status"}"#))
@@ -37,8 +38,13 @@ struct RetentionTests {
 
     /// Track points in the database: (trip id, time).
     static func points(_ db: String) throws -> [(Int, Double)] {
-        let r = try ExecutableRunner.run(["-c", "import sqlite3, sys\nfor t, s in sqlite3.connect(sys.argv[1]).execute('SELECT trip_id, time FROM points ORDER BY id'): print(t, s)", db],
-                                         executable: "/usr/bin/python3")
+        let r = try ExecutableRunner.run(
+            [
+                "-c",
+                "import sqlite3, sys\nfor t, s in sqlite3.connect(sys.argv[1]).execute('SELECT trip_id, time FROM points ORDER BY id'): print(t, s)",
+                db,
+            ],
+            executable: "/usr/bin/python3")
         return r.lines.compactMap { line in
             let p = line.split(separator: " ")
             return p.count == 2 ? Int(p[0]).flatMap { t in Double(p[1]).map { (t, $0) } } : nil
@@ -46,8 +52,13 @@ struct RetentionTests {
     }
 
     static func rows(_ db: String, _ sql: String) throws -> [String] {
-        try ExecutableRunner.run(["-c", "import sqlite3, sys\nfor r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print(*r)", db, sql],
-                                 executable: "/usr/bin/python3").lines
+        try ExecutableRunner.run(
+            [
+                "-c", "import sqlite3, sys\nfor r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print(*r)", db,
+                sql,
+            ],
+            executable: "/usr/bin/python3"
+        ).lines
     }
 
     @Test(.needsLiveParts) func olderPointsGoTripsAndEventsStay() throws {
@@ -59,7 +70,8 @@ struct RetentionTests {
         _ = try Self.walk(onDay: 2, stateDirectory: dir, name: "ret2")
         let before = try Self.points(db)
         let eventsBefore = try Self.rows(db, "SELECT seq, event, time FROM events ORDER BY seq")
-        let tripsBefore = try Self.rows(db, "SELECT id, started_at, ended_at, traveled_m FROM trips WHERE ended_at IS NOT NULL ORDER BY id")
+        let tripsBefore = try Self.rows(
+            db, "SELECT id, started_at, ended_at, traveled_m FROM trips WHERE ended_at IS NOT NULL ORDER BY id")
         let t0 = try #require(before.first?.1)
         #expect(tripsBefore.count == 2, "each day's trip ended: \(tripsBefore)")
         #expect(Set(before.map(\.0)).count == 2 && before.count > 20, "two days of points: \(before.count)")
@@ -75,8 +87,14 @@ struct RetentionTests {
         #expect(Array(after.prefix(kept.count)).map(\.1) == kept.map(\.1), "newer points kept, all of them")
         #expect(after.count > kept.count, "the fifth day's points stored")
         // Trips and events are history: all kept, unchanged.
-        #expect(Array(try Self.rows(db, "SELECT seq, event, time FROM events ORDER BY seq").prefix(eventsBefore.count)) == eventsBefore)
-        #expect(Array(try Self.rows(db, "SELECT id, started_at, ended_at, traveled_m FROM trips WHERE ended_at IS NOT NULL ORDER BY id").prefix(tripsBefore.count)) == tripsBefore)
+        #expect(
+            Array(try Self.rows(db, "SELECT seq, event, time FROM events ORDER BY seq").prefix(eventsBefore.count))
+                == eventsBefore)
+        #expect(
+            Array(
+                try Self.rows(
+                    db, "SELECT id, started_at, ended_at, traveled_m FROM trips WHERE ended_at IS NOT NULL ORDER BY id"
+                ).prefix(tripsBefore.count)) == tripsBefore)
         #expect(try Self.rows(db, "PRAGMA integrity_check") == ["ok"])
         #expect(try Self.rows(db, "PRAGMA auto_vacuum") == ["2"], "incremental")
     }
@@ -96,7 +114,9 @@ struct RetentionTests {
             #expect(steps < 100)
             for k in 0..<40 {
                 let points = (0..<50).map { i in
-                    Store.PointRow(time: start + Double(k * 50 + i) * 5, latitude: 47 + Double(i) * 1e-4, longitude: 8, altitude: 400, eph: 5, mode: 3)
+                    Store.PointRow(
+                        time: start + Double(k * 50 + i) * 5, latitude: 47 + Double(i) * 1e-4, longitude: 8,
+                        altitude: 400, eph: 5, mode: 3)
                 }
                 #expect(store.commit(events: [], trip: Trip(), fences: [:], points: points))
             }
@@ -114,13 +134,21 @@ struct RetentionTests {
         try? FileManager.default.removeItem(atPath: dir)
         do {
             let store = Store(directory: dir, journal: Journal(target: .stderr))
-            let points = (0..<300).map { Store.PointRow(time: 1_780_000_000 + Double($0), latitude: 47, longitude: 8, altitude: 0, eph: 5, mode: 3) }
+            let points = (0..<300).map {
+                Store.PointRow(
+                    time: 1_780_000_000 + Double($0), latitude: 47, longitude: 8, altitude: 0, eph: 5, mode: 3)
+            }
             #expect(store.commit(events: [], trip: Trip(), fences: [:], points: points))
         }
         let db = dir + "/gpstrackd.db"
         // As an older gpstrackd left it: no auto_vacuum.
-        _ = try ExecutableRunner.run(["-c", "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1], isolation_level=None)\nc.execute('PRAGMA auto_vacuum=NONE')\nc.execute('VACUUM')", db],
-                                     executable: "/usr/bin/python3")
+        _ = try ExecutableRunner.run(
+            [
+                "-c",
+                "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1], isolation_level=None)\nc.execute('PRAGMA auto_vacuum=NONE')\nc.execute('VACUUM')",
+                db,
+            ],
+            executable: "/usr/bin/python3")
         #expect(try Self.rows(db, "PRAGMA auto_vacuum") == ["0"])
         let store = Store(directory: dir, journal: Journal(target: .stderr))
         #expect(store.degradedReason == nil)

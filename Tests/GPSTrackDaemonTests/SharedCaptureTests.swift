@@ -7,8 +7,9 @@ import Testing
 @Suite struct SharedCaptureTests {
     static let folder = ExecutableRunner.packageRoot.deletingLastPathComponent()
         .appendingPathComponent("shared/gpsd-captures")
-    static let gate = ConditionTrait.enabled(if: FileManager.default.fileExists(atPath: folder.path),
-                                             Comment(rawValue: "needs \(folder.path) (CI's machine has ../shared)"))
+    static let gate = ConditionTrait.enabled(
+        if: FileManager.default.fileExists(atPath: folder.path),
+        Comment(rawValue: "needs \(folder.path) (CI's machine has ../shared)"))
 
     struct Capture: Sendable, CustomTestStringConvertible {
         var name: String
@@ -21,12 +22,16 @@ import Testing
     /// The 24 captures of the folder's README, by name and class (the EXTRA rows are classed
     /// STATIONARY), in the table's order.
     static let expected: [(name: String, kind: String)] = [
-        ("quectel-eg25-g", "STATIONARY"), ("sirf2", "STATIONARY"), ("ublox-glo", "STATIONARY"), ("meinberg-gps164", "STATIONARY"),
-        ("sirfstarv", "STATIONARY"), ("ublox-zed-f9p_hpg1.11", "STATIONARY"), ("motorola-t805", "STATIONARY"), ("rx210", "STATIONARY"),
-        ("navisys-gr8013", "STATIONARY"), ("ublox-8", "STATIONARY"), ("telit-he910", "STATIONARY"), ("ais-nmea", "STATIONARY"),
+        ("quectel-eg25-g", "STATIONARY"), ("sirf2", "STATIONARY"), ("ublox-glo", "STATIONARY"),
+        ("meinberg-gps164", "STATIONARY"),
+        ("sirfstarv", "STATIONARY"), ("ublox-zed-f9p_hpg1.11", "STATIONARY"), ("motorola-t805", "STATIONARY"),
+        ("rx210", "STATIONARY"),
+        ("navisys-gr8013", "STATIONARY"), ("ublox-8", "STATIONARY"), ("telit-he910", "STATIONARY"),
+        ("ais-nmea", "STATIONARY"),
         ("bundg_zeus_9", "MOVING"), ("haicom-305N", "MOVING"), ("rst39", "MOVING"), ("humminbird-M37", "MOVING"),
         ("bt451", "MOVING"), ("nl2008u", "MOVING"), ("garmin15x", "MOVING"),
-        ("ublox-lea-4h", "STATIONARY"), ("sl869", "STATIONARY"), ("skytraq-bin", "STATIONARY"), ("blumax-gps009", "STATIONARY"),
+        ("ublox-lea-4h", "STATIONARY"), ("sl869", "STATIONARY"), ("skytraq-bin", "STATIONARY"),
+        ("blumax-gps009", "STATIONARY"),
         ("myguide-3100", "STATIONARY"),
     ]
 
@@ -72,8 +77,11 @@ import Testing
     /// The replay's summary, and whether it left a jump uncounted (a `discontinuity` event
     /// with `counted: false`).
     func replay(_ c: Capture, tripMode: String = "auto") throws -> (summary: [String: Any], uncountedJump: Bool) {
-        let config = try ExecutableRunner.temporaryFile("capture-\(c.name)-\(tripMode).conf", contents: "trip_mode = \(tripMode)\n")
-        let r = try ExecutableRunner.run(["replay", "--config", config, Self.folder.appendingPathComponent("json/\(c.name).json").path])
+        let config = try ExecutableRunner.temporaryFile(
+            "capture-\(c.name)-\(tripMode).conf", contents: "trip_mode = \(tripMode)\n")
+        let r = try ExecutableRunner.run([
+            "replay", "--config", config, Self.folder.appendingPathComponent("json/\(c.name).json").path,
+        ])
         #expect(r.status == 0)
         let lines = r.lines.compactMap(ExecutableRunner.json)
         let uncounted = lines.contains { $0["event"] as? String == "discontinuity" && $0["counted"] as? Bool == false }
@@ -99,7 +107,9 @@ import Testing
             #expect(traveled <= 15, "\(c.name): \(traveled) m while standing")
             // Automatic trips: a receiver standing still makes none, however it jumps.
             let auto = try replay(c).summary
-            #expect(auto["trips"] as? Int == 0 && auto["traveled_m"] as? Double == 0, "\(c.name): \(auto["trips"] ?? "?") trips")
+            #expect(
+                auto["trips"] as? Int == 0 && auto["traveled_m"] as? Double == 0,
+                "\(c.name): \(auto["trips"] ?? "?") trips")
         }
     }
 

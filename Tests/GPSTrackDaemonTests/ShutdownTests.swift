@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
+import Testing
+
 @testable import GPSTrackDaemon
 
 /// The graceful stop (issue 13): within its deadline, below the unit's TimeoutStopSec, whatever
@@ -11,7 +12,9 @@ import GPSTrackSim
 struct ShutdownTests {
 
     @Test func theDeadlineIsBelowTheUnitsTimeoutStopSec() throws {
-        let unit = try String(contentsOf: ExecutableRunner.packageRoot.appendingPathComponent("systemd/gpstrackd.service"), encoding: .utf8)
+        let unit = try String(
+            contentsOf: ExecutableRunner.packageRoot.appendingPathComponent("systemd/gpstrackd.service"),
+            encoding: .utf8)
         let line = unit.split(separator: "\n").map(String.init).first { $0.hasPrefix("TimeoutStopSec=") }
         let digits = String((line ?? "").dropFirst("TimeoutStopSec=".count).filter { $0.isNumber || $0 == "." })
         let seconds = try #require(Double(digits), "TimeoutStopSec= in the unit: \(line ?? "none")")
@@ -25,13 +28,13 @@ struct ShutdownTests {
         let port = LiveHarness.freePort()
         let feed = try LiveHarness.Feed(log: log, port: port, cycle: 0.004)
         defer { feed.stop() }
-        let deadBroker = LiveHarness.freePort()   // nothing listens there
+        let deadBroker = LiveHarness.freePort()  // nothing listens there
         let daemon = try LiveHarness.DaemonProcess(
             arguments: ["--gpsd", "127.0.0.1:\(port)", "--fences", try LiveDaemonTests.fencesFile("shutdown.geojson")],
             extraConfig: "mqtt_host = 127.0.0.1\nmqtt_port = \(deadBroker)\nwatch_queue_bytes = 4096\n")
         try daemon.waitFor("gpsd_connected", timeout: 30)
         let stalled = try SocketClient(path: daemon.socketPath)
-        stalled.send("{\"cmd\":\"watch\"}\n")   // and never reads
+        stalled.send("{\"cmd\":\"watch\"}\n")  // and never reads
         try daemon.waitFor("enter", timeout: 60)
         let asked = Date()
         let status = daemon.stop()
@@ -63,10 +66,14 @@ struct ShutdownTests {
             let config = dir + "/gpstrackd.conf"
             try "pedometer = off\n".write(toFile: config, atomically: true, encoding: .utf8)
             process.executableURL = URL(fileURLWithPath: ExecutableRunner.binary)
-            process.arguments = ["--config", config, "--gpsd", "127.0.0.1:\(gpsd.port)", "--log", "stderr",
-                                 "--socket", dir + "/control", "--state-dir", dir + "/state"]
+            process.arguments = [
+                "--config", config, "--gpsd", "127.0.0.1:\(gpsd.port)", "--log", "stderr",
+                "--socket", dir + "/control", "--state-dir", dir + "/state",
+            ]
             // As systemd runs it (INVOCATION_ID set): the stop's deadline is armed.
-            process.environment = ["GPSTRACKD_TEST_STALL": "tracker", "INVOCATION_ID": "0123456789abcdef0123456789abcdef"]
+            process.environment = [
+                "GPSTRACKD_TEST_STALL": "tracker", "INVOCATION_ID": "0123456789abcdef0123456789abcdef",
+            ]
             process.standardError = FileHandle(forWritingAtPath: stderrPath)
             try process.run()
             // The tracker took gpsd's first report; the fix right behind it hangs it.
@@ -78,7 +85,10 @@ struct ShutdownTests {
         func signal(_ s: Int32) { kill(process.processIdentifier, s) }
 
         deinit {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
             gpsd.stop()
             try? FileManager.default.removeItem(atPath: dir)
         }
@@ -87,11 +97,14 @@ struct ShutdownTests {
     @Test func aSecondSIGTERMExitsAtOnce() throws {
         let daemon = try StalledDaemon("second-sigterm")
         daemon.signal(SIGTERM)
-        try LiveHarness.waitFor("the graceful stop to begin", timeout: 10) { daemon.stderr.contains("Stopping on signal 15") }
+        try LiveHarness.waitFor("the graceful stop to begin", timeout: 10) {
+            daemon.stderr.contains("Stopping on signal 15")
+        }
         daemon.signal(SIGTERM)
         daemon.process.waitUntilExit()
-        #expect(daemon.process.terminationReason == .exit && daemon.process.terminationStatus == 0,
-                "exit status \(daemon.process.terminationStatus)")
+        #expect(
+            daemon.process.terminationReason == .exit && daemon.process.terminationStatus == 0,
+            "exit status \(daemon.process.terminationStatus)")
         #expect(daemon.stderr.contains("Second stop signal: exiting at once"))
         #expect(!daemon.stderr.contains("Stopping took over"), "the deadline did not have to end it")
         #expect(!daemon.stderr.contains("Trip: "), "the stalled tracker never finished: the exit did not wait for it")
@@ -101,8 +114,9 @@ struct ShutdownTests {
         let daemon = try StalledDaemon("stop-deadline")
         daemon.signal(SIGINT)
         daemon.process.waitUntilExit()
-        #expect(daemon.process.terminationReason == .exit && daemon.process.terminationStatus == 70,
-                "exit status \(daemon.process.terminationStatus)")
+        #expect(
+            daemon.process.terminationReason == .exit && daemon.process.terminationStatus == 70,
+            "exit status \(daemon.process.terminationStatus)")
         let entry = daemon.stderr.split(separator: "\n").first { $0.contains("Stopping took over") } ?? ""
         #expect(entry.contains("<err>") && entry.contains("stopping the gpsd source"), "names the stage: \(entry)")
     }

@@ -12,9 +12,14 @@ final class SocketClient: @unchecked Sendable {
         addr.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
         let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
-        guard rc == 0 else { close(fd); throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard rc == 0 else {
+            close(fd)
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
         var tv = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
@@ -25,7 +30,9 @@ final class SocketClient: @unchecked Sendable {
         let bytes = Array(text.utf8)
         var off = 0
         while off < bytes.count {
-            let n = bytes.withUnsafeBytes { Foundation.send(fd, $0.baseAddress! + off, $0.count - off, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes {
+                Foundation.send(fd, $0.baseAddress! + off, $0.count - off, Int32(MSG_NOSIGNAL))
+            }
             if n <= 0 { return }
             off += n
         }

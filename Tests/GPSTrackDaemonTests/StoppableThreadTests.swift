@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import GPSTrackDaemon
 
 /// The lifecycle the gpsd reader, the pedometer and the control socket share (issue 13): a stop
@@ -52,16 +53,20 @@ import Testing
     /// false, no `revents`).
     @Test(arguments: Wait.allCases) func stopEndsAWait(_ kind: Wait) async throws {
         let silent = Self.silentPipe()
-        defer { close(silent.read); close(silent.write) }
+        defer {
+            close(silent.read)
+            close(silent.write)
+        }
         let t = try StoppableThread()
         let probe = Probe()
         t.start {
             probe.entered.store(true, ordering: .releasing)
             let begun = MonotonicClock.now()
-            let result = switch kind {
-            case .pause: t.pause(60) ? 1 : 0
-            case .descriptor: Int(t.waitFor(silent.read, timeoutMS: 60_000))
-            }
+            let result =
+                switch kind {
+                case .pause: t.pause(60) ? 1 : 0
+                case .descriptor: Int(t.waitFor(silent.read, timeoutMS: 60_000))
+                }
             probe.result.store(result, ordering: .releasing)
             probe.waitedMS.store(Int((MonotonicClock.now() - begun) * 1000), ordering: .releasing)
         }
@@ -80,7 +85,10 @@ import Testing
     /// `wake()` ends a wait without stopping: the body sees the wake, drains it, waits again.
     @Test func wakeIsNotAStop() async throws {
         let silent = Self.silentPipe()
-        defer { close(silent.read); close(silent.write) }
+        defer {
+            close(silent.read)
+            close(silent.write)
+        }
         let t = try StoppableThread()
         let probe = Probe()
         t.start {
@@ -123,11 +131,17 @@ import Testing
         let probe = Probe()
         t.start {
             while !t.isStopping { _ = t.pause(60) }
-            usleep(50_000)   // a way out that takes a moment: both stops must wait for it
+            usleep(50_000)  // a way out that takes a moment: both stops must wait for it
             probe.finished.store(true, ordering: .releasing)
         }
-        async let a: Bool = { await t.stop(); return probe.hasFinished }()
-        async let b: Bool = { await t.stop(); return probe.hasFinished }()
+        async let a: Bool = {
+            await t.stop()
+            return probe.hasFinished
+        }()
+        async let b: Bool = {
+            await t.stop()
+            return probe.hasFinished
+        }()
         let (first, second) = await (a, b)
         #expect(first && second, "each concurrent stop returned after the body")
         await t.stop()
@@ -144,11 +158,13 @@ import Testing
         for t in threads {
             t.start {
                 while !t.isStopping { _ = t.pause(60) }
-                release.wait()   // the body's way out lasts until the referee's release
+                release.wait()  // the body's way out lasts until the referee's release
                 ended.add(1, ordering: .releasing)
             }
         }
-        let starved = await NativeThreadTests.waitAtOnceOnOneThread(n, thenRelease: release) { await threads[$0].stop() }
+        let starved = await NativeThreadTests.waitAtOnceOnOneThread(n, thenRelease: release) {
+            await threads[$0].stop()
+        }
         let endedCount = ended.load(ordering: .acquiring)
         #expect(!starved, "all \(n) stops began on one thread while the bodies still ran")
         #expect(endedCount == n, "every stop returned after its body")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import GPSTrackProtocol
+import Testing
 
 /// The storage part of `status` on a full disk (issue 30): the new counts follow the fields
 /// that were there, which keep their text, and gpstrackctl prints them.
@@ -24,20 +24,27 @@ import GPSTrackProtocol
 
     @Test func theCountsFollowTheFieldsThatWereThere() throws {
         let line = ReplyEncoder.encode(Self.full)
-        #expect(line.contains(#""storage":{"state":"degraded","reason":"database or disk is full","path":"/var/lib/gpstrackd/gpstrackd.db","#
-            + #""dropped_events":0,"dropped_points":0,"thinned_points":1200,"thinned_locations":3,"waiting_events":2,"waiting_points":40},"#),
+        #expect(
+            line.contains(
+                #""storage":{"state":"degraded","reason":"database or disk is full","path":"/var/lib/gpstrackd/gpstrackd.db","#
+                    + #""dropped_events":0,"dropped_points":0,"thinned_points":1200,"thinned_locations":3,"waiting_events":2,"waiting_points":40},"#
+            ),
             "\(line)")
         #expect(try ReplyDecoder.decode(StatusReply.self, line: line) == Self.full)
     }
 
     @Test func gpstrackctlPrintsThem() throws {
-        let ctl = URL(fileURLWithPath: ExecutableRunner.binary).deletingLastPathComponent().appendingPathComponent("gpstrackctl").path
+        let ctl = URL(fileURLWithPath: ExecutableRunner.binary).deletingLastPathComponent().appendingPathComponent(
+            "gpstrackctl"
+        ).path
         let sock = FileManager.default.temporaryDirectory.appendingPathComponent("ctl-storage-\(getpid()).sock").path
         let server = try OneReplyServer(path: sock, reply: ReplyEncoder.encode(Self.full))
         let r = try ExecutableRunner.run(["--socket", sock, "status"], executable: ctl)
         server.wait()
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.lines.contains("storage   degraded (database or disk is full), /var/lib/gpstrackd/gpstrackd.db: 2 events waiting, "
-                                 + "40 track points waiting, 1200 track points thinned, 3 MQTT locations thinned"), "\(r.stdout)")
+        #expect(
+            r.lines.contains(
+                "storage   degraded (database or disk is full), /var/lib/gpstrackd/gpstrackd.db: 2 events waiting, "
+                    + "40 track points waiting, 1200 track points thinned, 3 MQTT locations thinned"), "\(r.stdout)")
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
+import Testing
 
 /// Durable history against a real SQLite file, a real gpsd (gpsfake) and the built daemon.
 @Suite(.serialized, .needsLiveParts)
@@ -13,7 +13,8 @@ struct StorageTests {
     /// logged and starts it again on the same state directory. Returns the last daemon (still
     /// running, the feed over) and the first one.
     static func run(_ trace: SimulatedTrace, name: String, killAfter: String? = nil) throws
-        -> (LiveHarness.DaemonProcess, LiveHarness.DaemonProcess, LiveHarness.Feed) {
+        -> (LiveHarness.DaemonProcess, LiveHarness.DaemonProcess, LiveHarness.Feed)
+    {
         let log = try LiveHarness.nmeaFile("\(name).nmea", fixes: trace.fixes, padding: 400)
         let fences = try LiveDaemonTests.fencesFile("\(name).geojson")
         let port = LiveHarness.freePort()
@@ -26,8 +27,9 @@ struct StorageTests {
         try first.waitFor(killAfter, timeout: 90)
         first.signal(SIGKILL)
         first.process.waitUntilExit()
-        let second = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)", "--fences", fences],
-                                                   stateDirectory: first.stateDirectory)
+        let second = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(port)", "--fences", fences],
+            stateDirectory: first.stateDirectory)
         try second.waitFor("gpsd_lost", containing: "no report", timeout: 90)
         return (second, first, feed)
     }
@@ -50,7 +52,9 @@ struct StorageTests {
         // The fix counters carry on from what was committed before the kill.
         let restoredTotal = Int(restored.first?["GPSTRACK_FIXES_TOTAL"] as? String ?? "") ?? 0
         let finalTotal = try #require((status["counters"] as? [String: Any])?["fixes_total"] as? Int)
-        #expect(restoredTotal > 0 && finalTotal > restoredTotal, "restored \(restoredTotal) fixes, \(finalTotal) at the end")
+        #expect(
+            restoredTotal > 0 && finalTotal > restoredTotal, "restored \(restoredTotal) fixes, \(finalTotal) at the end"
+        )
 
         // Events: every one stored once, in growing sequence; one enter and one exit in all.
         let events = try #require(client.request(#"{"cmd":"events"}"#)?["events"] as? [[String: Any]])
@@ -58,8 +62,11 @@ struct StorageTests {
         #expect(seqs.count == events.count && seqs == seqs.sorted() && Set(seqs).count == seqs.count)
         #expect(events.filter { $0["event"] as? String == "enter" }.count == 1)
         #expect(events.filter { $0["event"] as? String == "exit" }.count == 1)
-        #expect(try before.entries("enter").count == 1 && after.entries("enter").isEmpty, "no second enter after the restart")
-        let firstSeqAfter = try after.entries().filter { $0["GPSTRACK_EVENT"] as? String != "restored" }
+        #expect(
+            try before.entries("enter").count == 1 && after.entries("enter").isEmpty,
+            "no second enter after the restart")
+        let firstSeqAfter =
+            try after.entries().filter { $0["GPSTRACK_EVENT"] as? String != "restored" }
             .compactMap { Int($0["GPSTRACK_SEQ"] as? String ?? "") }.min() ?? 0
         let lastSeqBefore = try before.entries().compactMap { Int($0["GPSTRACK_SEQ"] as? String ?? "") }.max() ?? 0
         #expect(firstSeqAfter > lastSeqBefore, "sequence numbers carry on")
@@ -74,12 +81,14 @@ struct StorageTests {
         let (rc, csv) = try Self.tool("/usr/bin/gpsbabel", ["-i", "gpx", "-f", gpx, "-o", "csv", "-F", "-"])
         #expect(rc == 0)
         let delivered = try #require((status["counters"] as? [String: Any])?["fixes_delivered"] as? Int)
-        let stored = csv.split(separator: "\n").count   // one line per point, no header
+        let stored = csv.split(separator: "\n").count  // one line per point, no header
         // The restarted daemon delivered `delivered`; the stored trip holds those and the
         // points committed before the kill.
         let xmlPoints = export.stdout.components(separatedBy: "<trkpt ").count - 1
         #expect(stored == xmlPoints, "gpsbabel read \(stored) of \(xmlPoints) points")
-        #expect(stored >= delivered && stored > 10, "gpsbabel read \(stored) points; the restarted daemon delivered \(delivered)")
+        #expect(
+            stored >= delivered && stored > 10,
+            "gpsbabel read \(stored) points; the restarted daemon delivered \(delivered)")
         #expect(after.stop() == 0 && whole.stop() == 0)
     }
 
@@ -110,7 +119,9 @@ struct StorageTests {
         try daemon.waitFor("started", timeout: 20)
         let status = try #require(try SocketClient(path: daemon.socketPath).request(#"{"cmd":"status"}"#))
         #expect((status["storage"] as? [String: Any])?["state"] as? String == "ok")
-        let moved = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("gpstrackd.db.corrupt-") }
+        let moved = try FileManager.default.contentsOfDirectory(atPath: dir).filter {
+            $0.hasPrefix("gpstrackd.db.corrupt-")
+        }
         #expect(moved.count == 1, "moved aside, not deleted: \(moved)")
         #expect(try daemon.entries("storage_corrupt").count == 1)
         #expect(daemon.stop() == 0)
@@ -127,19 +138,29 @@ struct StorageTests {
         chmod(base + "/run", 0o777)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        p.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", ExecutableRunner.binary, "--config", "/dev/null",
-                       "--gpsd", "127.0.0.1:1", "--log", "journal", "--state-dir", base + "/state", "--socket", base + "/run/s.sock"]
+        p.arguments = [
+            "--reuid=65534", "--regid=65534", "--clear-groups", ExecutableRunner.binary, "--config", "/dev/null",
+            "--gpsd", "127.0.0.1:1", "--log", "journal", "--state-dir", base + "/state", "--socket",
+            base + "/run/s.sock",
+        ]
         p.standardError = FileHandle.nullDevice
         let started = Date()
         try p.run()
-        defer { if p.isRunning { kill(p.processIdentifier, SIGTERM) }; p.waitUntilExit() }
-        try LiveHarness.waitFor("the control socket", timeout: 20) { FileManager.default.fileExists(atPath: base + "/run/s.sock") }
+        defer {
+            if p.isRunning { kill(p.processIdentifier, SIGTERM) }
+            p.waitUntilExit()
+        }
+        try LiveHarness.waitFor("the control socket", timeout: 20) {
+            FileManager.default.fileExists(atPath: base + "/run/s.sock")
+        }
         let status = try #require(try SocketClient(path: base + "/run/s.sock").request(#"{"cmd":"status"}"#))
         let storage = try #require(status["storage"] as? [String: Any])
         #expect(storage["state"] as? String == "degraded")
         #expect((storage["reason"] as? String)?.contains("gpstrackd.db") == true)
         try LiveHarness.waitFor("the storage_degraded entry", timeout: 20) {
-            try !LiveHarness.journal(["_PID=\(p.processIdentifier)", "GPSTRACK_EVENT=storage_degraded"], since: started).isEmpty
+            try !LiveHarness.journal(
+                ["_PID=\(p.processIdentifier)", "GPSTRACK_EVENT=storage_degraded"], since: started
+            ).isEmpty
         }
         kill(p.processIdentifier, SIGTERM)
         p.waitUntilExit()

@@ -28,11 +28,15 @@ final class TPVRecorder {
         // gpsd ends its lines with CR LF: one Character, not "\n".
         for line in text.split(whereSeparator: \.isNewline) {
             guard let tpv = ExecutableRunner.json(String(line)), tpv["class"] as? String == "TPV", tpv["lat"] is Double,
-                  let t = Timestamp.parse(tpv["time"] as? String ?? "") else { continue }
+                let t = Timestamp.parse(tpv["time"] as? String ?? "")
+            else { continue }
             byTime[Int(t.rounded(.down)), default: [:]].merge(tpv) { _, new in new }
         }
         return byTime
     }
 
-    deinit { if process.isRunning { process.terminate() }; process.waitUntilExit() }
+    deinit {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
 }

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
+import Testing
 
 /// The Traccar uplink (OsmAnd protocol) against a real HTTP server on loopback
 /// (Tests/http/uplink_server.py), the daemon fed by gpsfake.
@@ -59,7 +59,11 @@ struct TraccarUplinkTests {
     /// A trace dated from now on: an uplink sends no fix a day away from the clock.
     static func now(_ trace: SimulatedTrace) -> [Fix] {
         let shift = Date().timeIntervalSince1970.rounded() - (trace.fixes.first?.time ?? 0)
-        return trace.fixes.map { var f = $0; f.time = f.time.map { $0 + shift }; return f }
+        return trace.fixes.map {
+            var f = $0
+            f.time = f.time.map { $0 + shift }
+            return f
+        }
     }
 
     static func traccarStatus(_ daemon: LiveHarness.DaemonProcess) throws -> [String: Any] {
@@ -78,13 +82,15 @@ struct TraccarUplinkTests {
         let dir = try Self.directory("traccar")
         let httpPort = LiveHarness.freePort()
         var server = try Server(port: httpPort, dir: dir, mode: "200")
-        let day = DayScenario.make(seed: 25, firstDriveM: 4000, walkM: 400, secondDriveM: 3000, shortPark: 300, longPark: 600, lastPark: 200)
+        let day = DayScenario.make(
+            seed: 25, firstDriveM: 4000, walkM: 400, secondDriveM: 3000, shortPark: 300, longPark: 600, lastPark: 200)
         let fixes = Self.now(Simulator.run(day.scenario, seed: 25))
         let log = try LiveHarness.nmeaFile("traccar.nmea", fixes: fixes, padding: 60)
         let gpsPort = LiveHarness.freePort()
         // Every fix accepted (the parks' poor ones too), so that every 5 s of fixes has a position.
-        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(gpsPort)"],
-                                                   extraConfig: Self.config(httpPort) + "max_horizontal_error_m = 10000\nassumed_error_m = 17\n")
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(gpsPort)"],
+            extraConfig: Self.config(httpPort) + "max_horizontal_error_m = 10000\nassumed_error_m = 17\n")
         try daemon.waitFor("started")
         let feed = try LiveHarness.Feed(log: log, port: gpsPort, cycle: 0.002)
         defer { feed.stop() }
@@ -92,7 +98,9 @@ struct TraccarUplinkTests {
         try LiveHarness.waitFor("20 positions", timeout: 120) { server.accepted().count >= 20 }
         server.stop()
         // Ten minutes of fix time at one position per 5 s: 120 wait in the outbox.
-        try LiveHarness.waitFor("120 positions queued", timeout: 120) { (try Self.traccarStatus(daemon)["queued"] as? Int ?? 0) >= 120 }
+        try LiveHarness.waitFor("120 positions queued", timeout: 120) {
+            (try Self.traccarStatus(daemon)["queued"] as? Int ?? 0) >= 120
+        }
         let down = try Self.traccarStatus(daemon)
         #expect(down["connected"] as? Bool == false && (down["oldest_age_s"] as? Double ?? -1) >= 0, "\(down)")
         #expect((down["last_error"] as? String)?.isEmpty == false, "the refused connection is the last error: \(down)")
@@ -100,7 +108,9 @@ struct TraccarUplinkTests {
         let backAt = Date().timeIntervalSince1970
         server = try Server(port: httpPort, dir: dir)
         try daemon.waitFor("gpsd_lost", containing: "no report", timeout: 300)
-        try LiveHarness.waitFor("the outbox drained", timeout: 600) { try Self.traccarStatus(daemon)["queued"] as? Int == 0 }
+        try LiveHarness.waitFor("the outbox drained", timeout: 600) {
+            try Self.traccarStatus(daemon)["queued"] as? Int == 0
+        }
         try daemon.waitFor("uplink_recovered", timeout: 30)
         #expect(try daemon.entries("uplink_lost").count == 1, "one entry per outage")
 
@@ -112,9 +122,13 @@ struct TraccarUplinkTests {
         let gaps = zip(times, times.dropFirst()).map { $1 - $0 }
         let status = try #require(try SocketClient(path: daemon.socketPath).request(#"{"cmd":"status"}"#))
         #expect(gaps.allSatisfy { $0 <= 12 }, "largest gap \(gaps.max() ?? 0) s; \(status["counters"] ?? "")")
-        let after = server.requests().map(\.entry).filter { ($0["time"] as? Double ?? 0) >= backAt }.compactMap { $0["time"] as? Double }
+        let after = server.requests().map(\.entry).filter { ($0["time"] as? Double ?? 0) >= backAt }.compactMap {
+            $0["time"] as? Double
+        }
         if let first = after.first, let last = after.last, last > first {
-            print("traccar drain: \(after.count) requests in \(String(format: "%.2f", last - first)) s = \(String(format: "%.1f", Double(after.count) / (last - first))) per s")
+            print(
+                "traccar drain: \(after.count) requests in \(String(format: "%.2f", last - first)) s = \(String(format: "%.1f", Double(after.count) / (last - first))) per s"
+            )
         }
         let reported = gpsd.fixes()
         let firstReported = try #require(reported.keys.min(), "gpspipe recorded no fix")
@@ -133,8 +147,12 @@ struct TraccarUplinkTests {
             #expect(abs(num(p["lon"]) - (fix["lon"] as? Double ?? .nan)) < 1e-7, "\(p) from \(fix)")
             let knots = (fix["speed"] as? Double ?? .nan) * 3600 / 1852
             #expect(abs(num(p["speed"]) - knots) < 0.0006, "speed in knots: \(p) from \(fix)")
-            if let track = fix["track"] as? Double { #expect(abs(num(p["bearing"]) - track) < 0.051, "\(p) from \(fix)") }
-            if let alt = (fix["altHAE"] ?? fix["altMSL"]) as? Double { #expect(abs(num(p["altitude"]) - alt) < 0.051, "\(p)") }
+            if let track = fix["track"] as? Double {
+                #expect(abs(num(p["bearing"]) - track) < 0.051, "\(p) from \(fix)")
+            }
+            if let alt = (fix["altHAE"] ?? fix["altMSL"]) as? Double {
+                #expect(abs(num(p["altitude"]) - alt) < 0.051, "\(p)")
+            }
             // gpsd's eph in whole metres; the configured assumed error for an epoch without one.
             let eph = fix["eph"] as? Double ?? 17
             #expect(p["accuracy"] == String(max(1, Int(eph.rounded()))), "accuracy: \(p) from \(fix)")
@@ -152,7 +170,8 @@ struct TraccarUplinkTests {
         let fixes = Self.now(LiveDaemonTests.walk(seconds: 200, seed: 26))
         let log = try LiveHarness.nmeaFile("traccar404.nmea", fixes: fixes, padding: 60)
         let gpsPort = LiveHarness.freePort()
-        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(gpsPort)"], extraConfig: Self.config(httpPort))
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(gpsPort)"], extraConfig: Self.config(httpPort))
         try daemon.waitFor("started")
         let feed = try LiveHarness.Feed(log: log, port: gpsPort, cycle: 0.03)
         defer { feed.stop() }
@@ -161,12 +180,16 @@ struct TraccarUplinkTests {
         #expect(refusals.count == 1, "one entry per spell, not per retry: \(refusals.count)")
         let entry = try #require(refusals.first)
         #expect(entry["PRIORITY"] as? String == "4" && entry["GPSTRACK_HTTP_STATUS"] as? String == "404", "\(entry)")
-        #expect((entry["MESSAGE"] as? String)?.contains("Unknown device: not registered") == true, "the server's text: \(entry)")
+        #expect(
+            (entry["MESSAGE"] as? String)?.contains("Unknown device: not registered") == true,
+            "the server's text: \(entry)")
         #expect((try Self.traccarStatus(daemon)["last_error"] as? String)?.hasPrefix("HTTP 404") == true)
         let firstRefused = try #require(server.requests().first?.fields)
         try server.mode("200")
         try daemon.waitFor("gpsd_lost", containing: "no report", timeout: 300)
-        try LiveHarness.waitFor("the outbox drained", timeout: 600) { try Self.traccarStatus(daemon)["queued"] as? Int == 0 }
+        try LiveHarness.waitFor("the outbox drained", timeout: 600) {
+            try Self.traccarStatus(daemon)["queued"] as? Int == 0
+        }
         try daemon.waitFor("uplink_recovered", timeout: 30)
         let positions = server.accepted()
         #expect(positions.first == firstRefused, "the refused message was kept and sent first")
@@ -185,14 +208,17 @@ struct TraccarUplinkTests {
         let fixes = Self.now(LiveDaemonTests.walk(seconds: 150, seed: 27))
         let log = try LiveHarness.nmeaFile("traccarjson.nmea", fixes: fixes, padding: 60)
         let gpsPort = LiveHarness.freePort()
-        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(gpsPort)"],
-                                                   extraConfig: Self.config(httpPort) + "traccar_format = json\nassumed_error_m = 17\n")
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(gpsPort)"],
+            extraConfig: Self.config(httpPort) + "traccar_format = json\nassumed_error_m = 17\n")
         try daemon.waitFor("started")
         let feed = try LiveHarness.Feed(log: log, port: gpsPort, cycle: 0.01)
         defer { feed.stop() }
         let gpsd = try TPVRecorder(port: gpsPort, file: dir + "/tpv.txt")
         try daemon.waitFor("gpsd_lost", containing: "no report", timeout: 300)
-        try LiveHarness.waitFor("the outbox drained", timeout: 600) { try Self.traccarStatus(daemon)["queued"] as? Int == 0 }
+        try LiveHarness.waitFor("the outbox drained", timeout: 600) {
+            try Self.traccarStatus(daemon)["queued"] as? Int == 0
+        }
         let requests = server.requests().map(\.entry)
         #expect(requests.count > 10)
         let reported = gpsd.fixes()
@@ -200,18 +226,29 @@ struct TraccarUplinkTests {
         let iso = ISO8601DateFormatter()
         iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         for r in requests {
-            #expect(r["method"] as? String == "POST" && (r["headers"] as? [String: String])?["Content-Type"] == "application/json", "\(r)")
+            #expect(
+                r["method"] as? String == "POST"
+                    && (r["headers"] as? [String: String])?["Content-Type"] == "application/json", "\(r)")
             let body = try #require(ExecutableRunner.json(r["body"] as? String ?? ""), "\(r)")
             #expect(body["device_id"] as? String == "box 25")
-            let location = try #require(body["location"] as? [String: Any]), coords = try #require(location["coords"] as? [String: Any])
+            let location = try #require(body["location"] as? [String: Any])
+            let coords = try #require(location["coords"] as? [String: Any])
             let stamp = try #require(location["timestamp"] as? String)
             let t = try #require(iso.date(from: stamp), "ISO 8601: \(stamp)").timeIntervalSince1970
             guard let fix = reported[Int(t)] else { continue }
             compared += 1
-            #expect(abs((coords["latitude"] as? Double ?? .nan) - (fix["lat"] as? Double ?? .nan)) < 1e-7, "\(body) from \(fix)")
-            #expect(abs((coords["longitude"] as? Double ?? .nan) - (fix["lon"] as? Double ?? .nan)) < 1e-7, "\(body) from \(fix)")
-            #expect(abs((coords["speed"] as? Double ?? .nan) - (fix["speed"] as? Double ?? .nan)) < 0.0006, "speed in m/s: \(body) from \(fix)")
-            #expect(coords["accuracy"] as? Int == max(1, Int((fix["eph"] as? Double ?? 17).rounded())), "\(body) from \(fix)")
+            #expect(
+                abs((coords["latitude"] as? Double ?? .nan) - (fix["lat"] as? Double ?? .nan)) < 1e-7,
+                "\(body) from \(fix)")
+            #expect(
+                abs((coords["longitude"] as? Double ?? .nan) - (fix["lon"] as? Double ?? .nan)) < 1e-7,
+                "\(body) from \(fix)")
+            #expect(
+                abs((coords["speed"] as? Double ?? .nan) - (fix["speed"] as? Double ?? .nan)) < 0.0006,
+                "speed in m/s: \(body) from \(fix)")
+            #expect(
+                coords["accuracy"] as? Int == max(1, Int((fix["eph"] as? Double ?? 17).rounded())),
+                "\(body) from \(fix)")
             #expect(location["odometer"] is Double || location["odometer"] is Int, "\(body)")
         }
         #expect(compared >= requests.count - 5, "\(compared) of \(requests.count) compared")

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
+import Testing
 
 /// Two receivers on one real gpsd (gpsfake feeding two logs, one pty each): a shared walk, one
 /// receiver with a 4 m error, the other with 12 m, a 15 m bias and its fixes half a second
@@ -15,7 +15,8 @@ import GPSTrackSim
     static func walk() throws -> (good: [Fix], biased: [Fix], truthM: Double) {
         var rng = SeededRandom(seed: 23)
         let still = Array(repeating: Scenario.Step(speed: 0, heading: 0), count: 20)
-        let scenario = Scenario(name: "shared walk", start: base, steps: still + Scenario.walk(lengthM: 800, rng: &rng).steps + still)
+        let scenario = Scenario(
+            name: "shared walk", start: base, steps: still + Scenario.walk(lengthM: 800, rng: &rng).steps + still)
         var model = ReceiverModel()
         model.honestJumpProbability = 0
         model.lyingJumpProbability = 0
@@ -65,8 +66,10 @@ import GPSTrackSim
     @Test func theFollowedReceiverUnpluggedFailsOverAndBackWithoutLosingTheFix() throws {
         try LiveHarness.ensureJournald()
         let (good, biased, truth) = try Self.walk()
-        let logs = [try LiveHarness.nmeaFile("two-good.nmea", fixes: good, padding: 20),
-                    try LiveHarness.nmeaFile("two-biased.nmea", fixes: biased, padding: 20)]
+        let logs = [
+            try LiveHarness.nmeaFile("two-good.nmea", fixes: good, padding: 20),
+            try LiveHarness.nmeaFile("two-biased.nmea", fixes: biased, padding: 20),
+        ]
         let port = LiveHarness.freePort()
         let feed = try LiveHarness.Feed(logs: logs, port: port, cycle: 0.02)
         defer { feed.stop() }
@@ -77,23 +80,29 @@ import GPSTrackSim
         try LiveHarness.waitFor("two receivers, the better one followed", timeout: 60) {
             let r = Self.receivers(Self.status(daemon))
             guard r.count == 2, let f = r.first(where: { $0["followed"] as? Bool == true }),
-                  let other = r.first(where: { $0["followed"] as? Bool != true }),
-                  let e1 = f["eph"] as? Double, let e2 = other["eph"] as? Double, e1 < e2 else { return false }
+                let other = r.first(where: { $0["followed"] as? Bool != true }),
+                let e1 = f["eph"] as? Double, let e2 = other["eph"] as? Double, e1 < e2
+            else { return false }
             followed = f["path"] as? String ?? ""
             return f["mode"] as? Int == 3 && f["last_fix"] as? String != nil
         }
-        let other = try #require(Self.receivers(Self.status(daemon)).first { $0["path"] as? String != followed }?["path"] as? String)
+        let other = try #require(
+            Self.receivers(Self.status(daemon)).first { $0["path"] as? String != followed }?["path"] as? String)
         try LiveHarness.waitFor("a third of the walk", timeout: 60) { Self.traveled(Self.status(daemon)) > truth / 3 }
         let unplugged = Date()
         let both = Self.metrics(daemon)
-        #expect(both.contains(#"gpstrackd_receiver_followed{device="\#(followed)"} 1"#)
-                && both.contains(#"gpstrackd_receiver_followed{device="\#(other)"} 0"#), "both receivers' series:\n\(both)")
+        #expect(
+            both.contains(#"gpstrackd_receiver_followed{device="\#(followed)"} 1"#)
+                && both.contains(#"gpstrackd_receiver_followed{device="\#(other)"} 0"#),
+            "both receivers' series:\n\(both)")
         try Self.control(feed, "-" + followed)
         try daemon.waitFor("failover", containing: "instead of \(followed)", timeout: 30)
         // The metrics' receiver series go with the receiver gpsd no longer reports.
         let one = Self.metrics(daemon)
-        #expect(!one.contains(#"device="\#(followed)""#) && one.contains(#"gpstrackd_fix_mode{device="\#(other)"} 3"#)
-                && one.contains(#"gpstrackd_receiver_followed{device="\#(other)"} 1"#), "the unplugged one's series gone:\n\(one)")
+        #expect(
+            !one.contains(#"device="\#(followed)""#) && one.contains(#"gpstrackd_fix_mode{device="\#(other)"} 3"#)
+                && one.contains(#"gpstrackd_receiver_followed{device="\#(other)"} 1"#),
+            "the unplugged one's series gone:\n\(one)")
         // Back at once: gpsfake goes on writing to the removed receiver's pty, and stalls
         // every feed once that pty's buffer is full.
         try Self.control(feed, "+" + followed)
@@ -110,14 +119,24 @@ import GPSTrackSim
 
         // gpsfake removes each receiver when its log ends: the second removal is the feed's end,
         // and what follows it is not judged.
-        func at(_ e: [String: Any]) -> Double { (e["__REALTIME_TIMESTAMP"] as? String).flatMap(Double.init).map { $0 / 1e6 } ?? 0 }
+        func at(_ e: [String: Any]) -> Double {
+            (e["__REALTIME_TIMESTAMP"] as? String).flatMap(Double.init).map { $0 / 1e6 } ?? 0
+        }
         let removals = try daemon.entries("device_removed")
         try #require(removals.count >= 2, "the unplug and the feed's end")
         let feedEnd = at(removals[1])
-        let failovers = try daemon.entries("failover").filter { at($0) >= unplugged.timeIntervalSince1970 && at($0) < feedEnd }
-        let away = failovers.filter { $0["GPSTRACK_PREVIOUS_DEVICE"] as? String == followed && $0["GPSTRACK_DEVICE"] as? String == other }
-        let back = failovers.filter { $0["GPSTRACK_PREVIOUS_DEVICE"] as? String == other && $0["GPSTRACK_DEVICE"] as? String == followed }
-        #expect(away.count == 1 && back.count == 1 && failovers.count == 2, "one failover each way: \(failovers.map { $0["MESSAGE"] ?? "" })")
+        let failovers = try daemon.entries("failover").filter {
+            at($0) >= unplugged.timeIntervalSince1970 && at($0) < feedEnd
+        }
+        let away = failovers.filter {
+            $0["GPSTRACK_PREVIOUS_DEVICE"] as? String == followed && $0["GPSTRACK_DEVICE"] as? String == other
+        }
+        let back = failovers.filter {
+            $0["GPSTRACK_PREVIOUS_DEVICE"] as? String == other && $0["GPSTRACK_DEVICE"] as? String == followed
+        }
+        #expect(
+            away.count == 1 && back.count == 1 && failovers.count == 2,
+            "one failover each way: \(failovers.map { $0["MESSAGE"] ?? "" })")
         let lost = try daemon.entries("fix_lost").filter { at($0) < feedEnd }
         #expect(lost.isEmpty, "the fix is not lost while another receiver reports: \(lost.map { $0["MESSAGE"] ?? "" })")
         #expect(removals[0]["GPSTRACK_DEVICE"] as? String == followed && removals[0]["PRIORITY"] as? String == "4")

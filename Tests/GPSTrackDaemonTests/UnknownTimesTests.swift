@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
+import Testing
+
 @testable import GPSTrackDaemon
 
 /// No timestamp is printed for a time that is not known; the tools answer -h and --version.
@@ -15,12 +16,15 @@ struct UnknownTimesTests {
         try? FileManager.default.removeItem(atPath: dir)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = Store(directory: dir, journal: Journal(target: .stderr))
-        let row = Store.EventRow(seq: 1, time: nil, event: "fix_lost", fence: nil, json: #"{"event":"fix_lost","seq":1}"#)
+        let row = Store.EventRow(
+            seq: 1, time: nil, event: "fix_lost", fence: nil, json: #"{"event":"fix_lost","seq":1}"#)
         #expect(store.commit(events: [row], trip: Trip(), fences: [:], points: []))
         store.endTrip(at: nil)
         let trips = store.trips()
         #expect(trips.count == 1)
-        #expect(trips.allSatisfy { $0.startedAt == nil && $0.endedAt == nil }, "\(trips.map { ($0.startedAt, $0.endedAt) })")
+        #expect(
+            trips.allSatisfy { $0.startedAt == nil && $0.endedAt == nil }, "\(trips.map { ($0.startedAt, $0.endedAt) })"
+        )
     }
 
     /// The same through the daemon and gpstrackctl: the manual counter's trips (the table of
@@ -28,26 +32,34 @@ struct UnknownTimesTests {
     /// null in the JSON and "-" for START and END in the table.
     @Test(.needs(.journal)) func theTripsTableShowsDashes() throws {
         try LiveHarness.ensureJournald()
-        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())"],
-                                                   extraConfig: "trip_mode = manual\n")
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())"],
+            extraConfig: "trip_mode = manual\n")
         defer { _ = daemon.stop() }
-        try LiveHarness.waitFor("the control socket", timeout: 20) { FileManager.default.fileExists(atPath: daemon.socketPath) }
+        try LiveHarness.waitFor("the control socket", timeout: 20) {
+            FileManager.default.fileExists(atPath: daemon.socketPath)
+        }
         for _ in 0..<3 {
             let r = try ControlSocketTests.run(["--socket", daemon.socketPath, "start"])
             #expect(r.status == 0, "\(r.stderr)")
         }
         let json = try ControlSocketTests.run(["--socket", daemon.socketPath, "--json", "trips"])
         let trips = try #require(ExecutableRunner.json(json.stdout)?["trips"] as? [[String: Any]])
-        let timeless = trips.filter { $0["started_at"] is NSNull && $0["ended_at"] is NSNull }.compactMap { $0["id"] as? Int }
+        let timeless = trips.filter { $0["started_at"] is NSNull && $0["ended_at"] is NSNull }.compactMap {
+            $0["id"] as? Int
+        }
         #expect(timeless.count >= 2, "the trips ended by the 2nd and 3rd start, before any fix: \(trips)")
         #expect(!json.stdout.contains("1970"))
         let table = try ControlSocketTests.run(["--socket", daemon.socketPath, "trips"])
-        #expect(table.status == 0 && table.lines.first?.hasPrefix("ID  STATE     START") == true, "the stored trips' table: \(table.stdout)")
+        #expect(
+            table.status == 0 && table.lines.first?.hasPrefix("ID  STATE     START") == true,
+            "the stored trips' table: \(table.stdout)")
         #expect(!table.stdout.contains("1970"))
         // ID, STATE, START, END, ...: each timeless trip's row shows "-" for both times.
-        let rows = Dictionary(table.lines.dropFirst().map { $0.split(separator: " ").map(String.init) }.compactMap { f in
-            Int(f.first ?? "").map { ($0, f) }
-        }, uniquingKeysWith: { a, _ in a })
+        let rows = Dictionary(
+            table.lines.dropFirst().map { $0.split(separator: " ").map(String.init) }.compactMap { f in
+                Int(f.first ?? "").map { ($0, f) }
+            }, uniquingKeysWith: { a, _ in a })
         for id in timeless {
             let row = try #require(rows[id], "trip \(id) in the table: \(table.stdout)")
             #expect(row.count > 3 && row[2] == "-" && row[3] == "-", "trip \(id): \(row)")

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
+import Testing
 
 /// A datagram socket standing in for systemd's NOTIFY_SOCKET.
 final class NotifySocket {
@@ -19,7 +19,9 @@ final class NotifySocket {
             for (i, b) in path.utf8.enumerated() { raw[i] = b }
         }
         let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         try #require(bound == 0)
         var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
@@ -63,8 +65,10 @@ final class NotifySocket {
             stderrPath = notify.path + ".stderr"
             _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
             process.executableURL = URL(fileURLWithPath: ExecutableRunner.binary)
-            process.arguments = ["--config", config, "--gpsd", "127.0.0.1:\(gpsd.port)", "--log", "stderr",
-                                 "--socket", notify.path + ".control", "--state-dir", notify.path + ".state"]
+            process.arguments = [
+                "--config", config, "--gpsd", "127.0.0.1:\(gpsd.port)", "--log", "stderr",
+                "--socket", notify.path + ".control", "--state-dir", notify.path + ".state",
+            ]
             var env = ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "2000000"]
             if let stall { env["GPSTRACKD_TEST_STALL"] = stall }
             process.environment = env

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
+import Testing
 
 /// The webhook uplink against the loopback HTTP server of TraccarUplinkTests, the daemon fed by
 /// gpsfake: the walk through the ring of LiveDaemonTests.
@@ -17,7 +17,9 @@ struct WebhookUplinkTests {
         let log = try LiveHarness.nmeaFile("\(name).nmea", fixes: fixes, padding: 60)
         let gpsPort = LiveHarness.freePort()
         let daemon = try LiveHarness.DaemonProcess(
-            arguments: ["--gpsd", "127.0.0.1:\(gpsPort)", "--fences", try LiveDaemonTests.fencesFile("\(name).geojson")],
+            arguments: [
+                "--gpsd", "127.0.0.1:\(gpsPort)", "--fences", try LiveDaemonTests.fencesFile("\(name).geojson"),
+            ],
             extraConfig: "webhook_url = http://127.0.0.1:\(httpPort)/hook\n" + extra)
         try daemon.waitFor("started")
         let feed = try LiveHarness.Feed(log: log, port: gpsPort, cycle: 0.01)
@@ -35,7 +37,8 @@ struct WebhookUplinkTests {
     @Test func chosenEventsArePostedAsTheirLinesWithTheToken() throws {
         let token = "s3cret-\(UInt32.random(in: 0..<UInt32.max))"
         let tokenFile = try ExecutableRunner.temporaryFile("hook-token-\(getpid())", contents: token + "\n")
-        let (server, daemon) = try run("hookjson", extra: "webhook_events = enter, exit\nwebhook_token_file = \(tokenFile)\n")
+        let (server, daemon) = try run(
+            "hookjson", extra: "webhook_events = enter, exit\nwebhook_token_file = \(tokenFile)\n")
         let requests = server.requests().map(\.entry)
         let bodies = requests.compactMap { ExecutableRunner.json($0["body"] as? String ?? "") }
         #expect(bodies.map { $0["event"] as? String ?? "" } == ["enter", "exit"], "\(bodies)")
@@ -48,7 +51,8 @@ struct WebhookUplinkTests {
         for (kind, body) in zip(["enter", "exit"], bodies) {
             let entry = try #require(try daemon.entries(kind).first)
             #expect(body["time"] as? String == entry["GPSTRACK_TIME"] as? String, "\(body) \(entry)")
-            #expect(abs((body["lat"] as? Double ?? .nan) - (Double(entry["GPSTRACK_LAT"] as? String ?? "") ?? .nan)) < 1e-6)
+            #expect(
+                abs((body["lat"] as? Double ?? .nan) - (Double(entry["GPSTRACK_LAT"] as? String ?? "") ?? .nan)) < 1e-6)
         }
         let leaks = try daemon.entries().filter { entry in entry.values.contains { "\($0)".contains(token) } }
         #expect(leaks.isEmpty, "the token in the journal: \(leaks)")
@@ -57,13 +61,15 @@ struct WebhookUplinkTests {
 
     /// ntfy's form: a sentence, its title, an overspeed urgent and a fence event at default.
     @Test func theNtfyFormMarksAlarmsUrgent() throws {
-        let (server, daemon) = try run("hookntfy", extra: """
-            webhook_events = enter,overspeed_start
-            webhook_format = ntfy
-            speed_limit_kmh = 3
-            overspeed_min_s = 0
+        let (server, daemon) = try run(
+            "hookntfy",
+            extra: """
+                webhook_events = enter,overspeed_start
+                webhook_format = ntfy
+                speed_limit_kmh = 3
+                overspeed_min_s = 0
 
-            """)
+                """)
         let requests = server.requests().map(\.entry)
         let titles = requests.compactMap { ($0["headers"] as? [String: String])?["Title"] }
         #expect(Set(titles) == ["gpstrackd: enter", "gpstrackd: overspeed start"], "\(titles)")

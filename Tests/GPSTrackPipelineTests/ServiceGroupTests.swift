@@ -1,6 +1,6 @@
 import GPSTrackCore
-import GPSTrackProtocol
 import GPSTrackDaemon
+import GPSTrackProtocol
 import GPSTrackTestKit
 import Synchronization
 import Testing
@@ -9,8 +9,9 @@ import Testing
 @Suite struct ServiceGroupTests {
     @Test func servicesStopInReverseOrderAndTheFlagIsUpWhileTheyDo() async {
         let journal = InMemoryJournal()
-        let group = ServiceGroup(configuration: ServiceGroup.Configuration(deadlineS: nil, escalateOnSecondSignal: false),
-                                 journal: journal.journal)
+        let group = ServiceGroup(
+            configuration: ServiceGroup.Configuration(deadlineS: nil, escalateOnSecondSignal: false),
+            journal: journal.journal)
         let stopped = Mutex<[String]>([])
         for name in ["store", "tracker", "socket", "gpsd"] {
             group.add(name) {

@@ -1,7 +1,7 @@
 import Foundation
 import GPSTrackCore
-import GPSTrackProtocol
 import GPSTrackDaemon
+import GPSTrackProtocol
 import GPSTrackSim
 import GPSTrackTestKit
 import Testing
@@ -65,7 +65,8 @@ import Testing
     @Test func aBadReloadKeepsTheFencesInForce() async throws {
         let (_, trace) = Self.day()
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-fences-\(getpid()).geojson").path
-        try Data("{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\"}]}".utf8).write(to: URL(fileURLWithPath: file))
+        try Data("{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\"}]}".utf8).write(
+            to: URL(fileURLWithPath: file))
         defer { try? FileManager.default.removeItem(atPath: file) }
         let fences = [Fence(index: 0, id: "home", shape: .circle(center: trace.truth[0], radiusM: 80))]
         let h = try await TrackerHarness(fences: fences) {
@@ -93,8 +94,9 @@ import Testing
         var config = Configuration()
         config.stateDirectory = dir
         config.pedometer = .off
-        let tracker = try TrackerService(configuration: config, fences: nil, journal: journal.journal,
-                                         store: Store(directory: dir, journal: journal.journal))
+        let tracker = try TrackerService(
+            configuration: config, fences: nil, journal: journal.journal,
+            store: Store(directory: dir, journal: journal.journal))
         for fix in trace.fixes { await tracker.handle(.record(.tpv(fix))) }
         let line = ReplyEncoder.encode(await tracker.control(.status).reply)
         let status = try ReplyDecoder.decode(StatusReply.self, line: line)

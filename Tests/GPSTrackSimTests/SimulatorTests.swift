@@ -1,15 +1,17 @@
-import Testing
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
+import Testing
 
 @Suite struct SimulatorTests {
     @Test func sameSeedSameTrace() {
-        var r1 = SeededRandom(seed: 9), r2 = SeededRandom(seed: 9)
+        var r1 = SeededRandom(seed: 9)
+        var r2 = SeededRandom(seed: 9)
         let a = Simulator.run(.walk(lengthM: 300, rng: &r1), seed: 4)
         let b = Simulator.run(.walk(lengthM: 300, rng: &r2), seed: 4)
         #expect(a.fixes.count == b.fixes.count)
-        #expect(zip(a.fixes, b.fixes).allSatisfy { $0.latitude.bitPattern == $1.latitude.bitPattern && $0.time == $1.time })
+        #expect(
+            zip(a.fixes, b.fixes).allSatisfy { $0.latitude.bitPattern == $1.latitude.bitPattern && $0.time == $1.time })
         let c = Simulator.run(.walk(lengthM: 300, rng: &r1), seed: 5)
         #expect(!zip(a.fixes, c.fixes).allSatisfy { $0.latitude.bitPattern == $1.latitude.bitPattern })
     }
@@ -43,7 +45,8 @@ import GPSTrackSim
     }
 
     @Test func logWriterProducesGpsdTPVs() {
-        let fix = Fix(mode: 3, time: 1_773_475_358, latitude: 31.2304, longitude: 121.4737, eph: 5.5, speed: 1.25, track: 35)
+        let fix = Fix(
+            mode: 3, time: 1_773_475_358, latitude: 31.2304, longitude: 121.4737, eph: 5.5, speed: 1.25, track: 35)
         let line = GPSDLogWriter.tpv(fix)
         #expect(line.hasPrefix(#"{"class":"TPV","device":"/dev/ttySIM0","mode":3,"time":"2026-03-14T08:02:38.000Z""#))
         #expect(line.contains(#""lat":31.2304"#) && line.contains(#""eph":5.5"#) && !line.contains("nan"))
@@ -58,7 +61,9 @@ import GPSTrackSim
         #expect(abs(Double(trace.trueSteps) / (cadence * 5) - 1) < 0.02)
         #expect(abs(trace.walkingSeconds - 300) < 60 / cadence * 2)
         // At rest or walking, the magnitude averages about one g.
-        let mean = trace.samples.map { ($0.x * $0.x + $0.y * $0.y + $0.z * $0.z).squareRoot() }.reduce(0, +) / Double(trace.samples.count)
+        let mean =
+            trace.samples.map { ($0.x * $0.x + $0.y * $0.y + $0.z * $0.z).squareRoot() }.reduce(0, +)
+            / Double(trace.samples.count)
         #expect(abs(mean - 9.81) < 1.0)
     }
 

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GPSTrackCore
 import GPSTrackProtocol
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The server's replies on their way out: per-client buffers, watchers' broadcasts, and
 /// request names for the journal.
@@ -21,14 +22,20 @@ extension ControlServer {
 
     func drainOutbox(_ clients: inout [Int: Client], _ requests: AsyncStream<Incoming>.Continuation) {
         let (replies, broadcasts) = shared.withLock { s in
-            defer { s.replies = []; s.broadcasts = [] }
+            defer {
+                s.replies = []
+                s.broadcasts = []
+            }
             return (s.replies, s.broadcasts)
         }
         for (id, line, watch) in replies {
             guard var c = clients[id] else { continue }
             enqueue(&c, line)
             c.busy = false
-            if watch { c.watching = true; c.inbuf = [] }
+            if watch {
+                c.watching = true
+                c.inbuf = []
+            }
             clients[id] = c
             flush(id, &clients)
         }
@@ -42,9 +49,12 @@ extension ControlServer {
                     clients[id] = c
                     flush(id, &clients)
                     guard let w = clients[id], w.outbuf.count > config.watchQueueBytes else { continue }
-                    journal.log(LogEntry(event: .watchDropped, priority: .notice,
-                                         message: "Dropped a watch client (pid \(w.peer?.pid ?? 0)) that stopped reading: \(w.outbuf.count) bytes unread",
-                                         fields: [(.peerPid, String(w.peer?.pid ?? 0))]))
+                    journal.log(
+                        LogEntry(
+                            event: .watchDropped, priority: .notice,
+                            message:
+                                "Dropped a watch client (pid \(w.peer?.pid ?? 0)) that stopped reading: \(w.outbuf.count) bytes unread",
+                            fields: [(.peerPid, String(w.peer?.pid ?? 0))]))
                     close(w.fd)
                     clients[id] = nil
                 }
@@ -62,12 +72,17 @@ extension ControlServer {
         while !c.outbuf.isEmpty {
             let n: Int
             do {
-                n = try syscall("send") { c.outbuf.withUnsafeBytes { send(c.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
+                n = try syscall("send") {
+                    c.outbuf.withUnsafeBytes { send(c.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                }
             } catch {
                 if error.code == EAGAIN || error.code == EWOULDBLOCK { break }
                 n = 0
             }
-            if n > 0 { c.outbuf.removeFirst(n); continue }
+            if n > 0 {
+                c.outbuf.removeFirst(n)
+                continue
+            }
             close(c.fd)
             clients[id] = nil
             return

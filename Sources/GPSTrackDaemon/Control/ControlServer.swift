@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GPSTrackCore
 import GPSTrackProtocol
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The control socket: a Unix stream socket, one JSON request per line and one JSON response
 /// per line, served by one thread with `poll`. Requests are checked here (size, JSON, command,
@@ -95,26 +96,35 @@ public final class ControlServer: Sendable {
 
         var st = stat()
         if lstat(path, &st) == 0 {
-            guard (st.st_mode & S_IFMT) == S_IFSOCK else { throw SetupError(description: "control socket \(path): exists and is not a socket") }
+            guard (st.st_mode & S_IFMT) == S_IFSOCK else {
+                throw SetupError(description: "control socket \(path): exists and is not a socket")
+            }
             // A socket someone answers on belongs to a running daemon; a dead one is stale.
             let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            let alive = withUnsafePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            } == 0
+            let alive =
+                withUnsafePointer(to: &addr) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                    }
+                } == 0
             close(probe)
             if alive { throw SetupError(description: "control socket \(path): another gpstrackd is listening on it") }
             unlink(path)
         }
         let fd: Int32
         do throws(ErrnoError) {
-            fd = try syscall("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+            fd = try syscall("socket") {
+                socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            }
         } catch {
             throw SetupError(description: "control socket \(path): \(error)")
         }
         do throws(ErrnoError) {
             try syscall("bind") {
                 withUnsafePointer(to: &addr) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                    }
                 }
             }
             // Not world-accessible: owner and group only.
@@ -127,12 +137,16 @@ public final class ControlServer: Sendable {
                 do throws(ErrnoError) {
                     try syscall("chown") { chown(path, UInt32.max, gid) }
                 } catch {
-                    journal.log(LogEntry(event: .socketGroup, priority: .warning,
-                                         message: "Control socket \(path) not given to group \(group): \(error)"))
+                    journal.log(
+                        LogEntry(
+                            event: .socketGroup, priority: .warning,
+                            message: "Control socket \(path) not given to group \(group): \(error)"))
                 }
             } else {
-                journal.log(LogEntry(event: .socketGroup, priority: .info,
-                                     message: "Group \(group) does not exist; control socket \(path) keeps the daemon's group"))
+                journal.log(
+                    LogEntry(
+                        event: .socketGroup, priority: .info,
+                        message: "Group \(group) does not exist; control socket \(path) keeps the daemon's group"))
             }
             try syscall("listen") { Glibc.listen(fd, 256) }
             try syscall("fcntl") { fcntl(fd, F_SETFL, O_NONBLOCK) }
@@ -159,12 +173,18 @@ public final class ControlServer: Sendable {
             var timeoutMs: Int32 = -1
             for (id, c) in clients where !c.watching {
                 let left = config.idleTimeoutS - (now - c.lastActivity)
-                if left <= 0 { close(c.fd); clients[id] = nil; continue }
+                if left <= 0 {
+                    close(c.fd)
+                    clients[id] = nil
+                    continue
+                }
                 let ms = Int32(min(left * 1000, 3_600_000)) + 1
                 timeoutMs = timeoutMs < 0 ? ms : min(timeoutMs, ms)
             }
-            var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: worker.wakeFD, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: worker.wakeFD, events: Int16(POLLIN), revents: 0),
+            ]
             let order = Array(clients.keys)
             for id in order {
                 let c = clients[id]!
@@ -192,7 +212,8 @@ public final class ControlServer: Sendable {
             _ = try? syscall("fcntl") { fcntl(fd, F_SETFD, FD_CLOEXEC) }
             _ = try? syscall("fcntl") { fcntl(fd, F_SETFL, O_NONBLOCK) }
             if clients.count >= config.maxClients {
-                let line = Array((ControlError("too many clients (\(config.maxClients)); try again later").line + "\n").utf8)
+                let line = Array(
+                    (ControlError("too many clients (\(config.maxClients)); try again later").line + "\n").utf8)
                 _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 close(fd)
                 continue
@@ -220,7 +241,7 @@ public final class ControlServer: Sendable {
         }
         c.lastActivity = MonotonicClock.now()
         if c.watching || c.closing {
-            clients[id] = c   // a watcher's input is ignored; a closing client's too
+            clients[id] = c  // a watcher's input is ignored; a closing client's too
             return
         }
         c.inbuf.append(contentsOf: chunk[0..<n])
@@ -234,10 +255,15 @@ public final class ControlServer: Sendable {
         defer { clients[id] = c }
         while !c.busy && !c.closing && !c.watching {
             guard let nl = c.inbuf.firstIndex(of: 10) else {
-                if c.inbuf.count > ControlRequest.maxLineBytes { refuse(&c, "request longer than \(ControlRequest.maxLineBytes) bytes") }
+                if c.inbuf.count > ControlRequest.maxLineBytes {
+                    refuse(&c, "request longer than \(ControlRequest.maxLineBytes) bytes")
+                }
                 return
             }
-            if nl > ControlRequest.maxLineBytes { refuse(&c, "request longer than \(ControlRequest.maxLineBytes) bytes"); return }
+            if nl > ControlRequest.maxLineBytes {
+                refuse(&c, "request longer than \(ControlRequest.maxLineBytes) bytes")
+                return
+            }
             var line = c.inbuf[..<nl]
             c.inbuf.removeSubrange(...nl)
             if line.last == 13 { line = line.dropLast() }
@@ -247,7 +273,11 @@ public final class ControlServer: Sendable {
                 enqueue(&c, e.line)
             case .success(let request):
                 if request.isMutating, !(c.peer?.mayAdminister(adminGroup: adminGID) ?? false) {
-                    enqueue(&c, ControlError("permission denied: \(Self.name(of: request)) needs root, the daemon's user or group \(config.adminGroup)").line)
+                    enqueue(
+                        &c,
+                        ControlError(
+                            "permission denied: \(Self.name(of: request)) needs root, the daemon's user or group \(config.adminGroup)"
+                        ).line)
                     continue
                 }
                 c.busy = true

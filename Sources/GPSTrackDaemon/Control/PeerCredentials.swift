@@ -16,7 +16,9 @@ public struct PeerCredentials: Sendable, Equatable {
     public static func of(_ fd: Int32) -> PeerCredentials? {
         var raw = (Int32(0), UInt32(0), UInt32(0))
         var len = socklen_t(MemoryLayout.size(ofValue: raw))
-        guard (try? syscall("getsockopt", { getsockopt(fd, SOL_SOCKET, soPeerCred, &raw, &len) })) != nil else { return nil }
+        guard (try? syscall("getsockopt", { getsockopt(fd, SOL_SOCKET, soPeerCred, &raw, &len) })) != nil else {
+            return nil
+        }
         return PeerCredentials(pid: raw.0, uid: raw.1, gid: raw.2)
     }
 

@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// What `status`, `fences` and the trip commands report of the tracker's state.
 extension TrackerService {
@@ -27,7 +28,9 @@ extension TrackerService {
             f.eph = fix.horizontalError?.rounded(decimals: 2)
             f.speed = fix.speed.rounded(decimals: 3)
             f.track = fix.track.rounded(decimals: 1)
-            f.courseText = CourseText(track: fix.track, speed: fix.speed, minimumSpeed: configuration.tracker.minCourseSpeedMps).text
+            f.courseText =
+                CourseText(track: fix.track, speed: fix.speed, minimumSpeed: configuration.tracker.minCourseSpeedMps)
+                .text
             f.ageS = lastFixReceived.map { (MonotonicClock.now() - $0).rounded(decimals: 1) }
             r.fix = f
         }
@@ -45,7 +48,8 @@ extension TrackerService {
         r.counters.fixesTotal = c.total
         r.counters.fixesAccepted = c.accepted
         r.counters.fixesDelivered = c.delivered
-        r.counters.fixesRejected = NamedCounts(Dictionary(uniqueKeysWithValues: c.rejected.map { ($0.key.rawValue, $0.value) }))
+        r.counters.fixesRejected = NamedCounts(
+            Dictionary(uniqueKeysWithValues: c.rejected.map { ($0.key.rawValue, $0.value) }))
         r.storage.state = store == nil ? "off" : store?.degradedReason == nil ? "ok" : "degraded"
         r.storage.reason = store?.degradedReason
         r.storage.path = store?.path
@@ -107,8 +111,9 @@ extension TrackerService {
 
     /// One automatic trip for `trips` and `status`.
     static func autoTrip(_ f: TripFigures, state: String) -> AutoTrip {
-        var j = AutoTrip(id: f.id, state: state, startedAt: Timestamp.iso8601(f.start),
-                         from: place(f.from, fences: f.fromFences), traveledM: f.traveledM.rounded(decimals: 2))
+        var j = AutoTrip(
+            id: f.id, state: state, startedAt: Timestamp.iso8601(f.start),
+            from: place(f.from, fences: f.fromFences), traveledM: f.traveledM.rounded(decimals: 2))
         j.endedAt = Timestamp.iso8601(f.end)
         j.to = place(f.to, fences: f.toFences)
         j.straightLineM = f.straightLineM.rounded(decimals: 2)
@@ -126,8 +131,10 @@ extension TrackerService {
     /// The open automatic trip so far, if one is open.
     func openTrip() -> AutoTrip? {
         guard let open = session.tracker.trips.openTrip else { return nil }
-        var j = AutoTrip(id: open.id, state: "open", startedAt: Timestamp.iso8601(open.start),
-                         from: Self.place(open.from, fences: session.fenceNames(at: open.from)), traveledM: open.traveledM.rounded(decimals: 2))
+        var j = AutoTrip(
+            id: open.id, state: "open", startedAt: Timestamp.iso8601(open.start),
+            from: Self.place(open.from, fences: session.fenceNames(at: open.from)),
+            traveledM: open.traveledM.rounded(decimals: 2))
         if let now = session.tracker.lastAccepted?.time { j.durationS = (now - open.start).rounded(decimals: 1) }
         return j
     }
@@ -155,10 +162,11 @@ extension TrackerService {
             o.state = st.state.rawValue
             o.since = st.since.map(Timestamp.iso8601)
             if detailed {
-                o.lastEvent = .some(st.lastEvent.map { k in
-                    if case .state(let s) = k { return "state:\(s.rawValue)" }
-                    return k.name
-                })
+                o.lastEvent = .some(
+                    st.lastEvent.map { k in
+                        if case .state(let s) = k { return "state:\(s.rawValue)" }
+                        return k.name
+                    })
             }
             return o
         }

@@ -40,12 +40,15 @@ extension TrackerService {
         guard let monitor = session.geofences, let i = monitor.index.fences.firstIndex(where: { $0.id == id }) else {
             return .failure(ControlError("unknown fence \"\(id.prefix(128))\""))
         }
-        return .success(StateReply(fence: id, state: monitor.statuses[i].state.rawValue,
-                                   since: monitor.statuses[i].since.map(Timestamp.iso8601)))
+        return .success(
+            StateReply(
+                fence: id, state: monitor.statuses[i].state.rawValue,
+                since: monitor.statuses[i].since.map(Timestamp.iso8601)))
     }
 
     private func handleStart() -> Result<Reply, ControlError> {
-        let trip = session.tracker.trip, last = session.tracker.lastAccepted?.time
+        let trip = session.tracker.trip
+        let last = session.tracker.lastAccepted?.time
         persist(force: true)
         store?.endTrip(at: session.tracker.lastAccepted?.time)
         let events = session.startTrip()
@@ -82,8 +85,10 @@ extension TrackerService {
         }
         session.setGuard(on: on)
         persist(force: true)
-        emit(LogEntry(event: .guardSet, priority: .info, message: "Parked guard \(on ? "on" : "off")",
-                      fields: [(.guard, on ? "on" : "off")]))
+        emit(
+            LogEntry(
+                event: .guardSet, priority: .info, message: "Parked guard \(on ? "on" : "off")",
+                fields: [(.guard, on ? "on" : "off")]))
         return .success(GuardReply(guard: guardStatus()))
     }
 

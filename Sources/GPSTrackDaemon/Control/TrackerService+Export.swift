@@ -15,14 +15,19 @@ extension TrackerService {
         let filter: Store.PointFilter
         switch exportFilter(scope, store: store) {
         case .success(let f): filter = f
-        case .failure(let why): return .success(ExportPageReply(empty: why.message, context: nil, points: [], after: nil))
+        case .failure(let why):
+            return .success(ExportPageReply(empty: why.message, context: nil, points: [], after: nil))
         }
         var context: ExportContext?
         if after == nil {
             guard let bounds = store.exportBounds(filter) else {
-                let range = [scope.since.map { "since \(Timestamp.iso8601($0))" }, scope.until.map { "until \(Timestamp.iso8601($0))" }]
-                    .compactMap { $0 }.joined(separator: " ")
-                let what = scope.trip.map { "trip \($0) has no stored track points" }
+                let range = [
+                    scope.since.map { "since \(Timestamp.iso8601($0))" },
+                    scope.until.map { "until \(Timestamp.iso8601($0))" },
+                ]
+                .compactMap { $0 }.joined(separator: " ")
+                let what =
+                    scope.trip.map { "trip \($0) has no stored track points" }
                     ?? "no stored track points\(range.isEmpty ? "" : " " + range)"
                 return .success(ExportPageReply(empty: what, context: nil, points: [], after: nil))
             }
@@ -36,7 +41,8 @@ extension TrackerService {
             defer { previous = row }
             return Self.exportPoint(row, after: previous)
         }
-        return .success(ExportPageReply(context: context, points: points, after: full ? rows.last.map { Int($0.id) } : nil))
+        return .success(
+            ExportPageReply(context: context, points: points, after: full ? rows.last.map { Int($0.id) } : nil))
     }
 
     /// The points a scope covers: an automatic trip is a span of time (its points, whatever
@@ -45,8 +51,12 @@ extension TrackerService {
         guard let n = scope.trip else { return .success(.init(run: nil, since: scope.since, until: scope.until)) }
         if configuration.tracker.tripMode == .auto {
             let open = session.tracker.trips.openTrip
-            guard let span = store.autoTrips().first(where: { $0.id == n }).map({ ($0.start, $0.end) })
-                    ?? open.flatMap({ $0.id == Int(n) ? ($0.start, session.tracker.lastAccepted?.time ?? $0.start) : nil }) else {
+            guard
+                let span = store.autoTrips().first(where: { $0.id == n }).map({ ($0.start, $0.end) })
+                    ?? open.flatMap({
+                        $0.id == Int(n) ? ($0.start, session.tracker.lastAccepted?.time ?? $0.start) : nil
+                    })
+            else {
                 return .failure(ControlError("no trip \(n)"))
             }
             return .success(.init(run: nil, since: span.0, until: span.1))
@@ -60,19 +70,25 @@ extension TrackerService {
     private func exportContext(_ store: Store, filter: Store.PointFilter, bounds: ExportBounds) -> ExportContext {
         let first = filter.run == nil ? filter.since ?? -.infinity : bounds.first
         let last = filter.run == nil ? filter.until ?? .infinity : bounds.last
-        var trips = store.autoTrips().filter { $0.end >= first && $0.start <= last }.map { Self.autoTrip($0, state: "ended") }
+        var trips = store.autoTrips().filter { $0.end >= first && $0.start <= last }.map {
+            Self.autoTrip($0, state: "ended")
+        }
         if let open = openTrip(), let start = Timestamp.parse(open.startedAt), start <= last { trips.append(open) }
         let now = session.tracker.lastAccepted?.time
-        let stops = store.stops().filter { $0.0.arrival <= last && ($0.0.departure ?? .infinity) >= first }.map { stop, names in
-            StopRow(arrival: Timestamp.iso8601(stop.arrival), departure: stop.departure.map(Timestamp.iso8601),
-                    durationS: (stop.departure ?? now).map { ($0 - stop.arrival).rounded(decimals: 1) },
-                    at: Self.place(stop.at, fences: names), afterTrip: stop.afterTrip)
+        let stops = store.stops().filter { $0.0.arrival <= last && ($0.0.departure ?? .infinity) >= first }.map {
+            stop, names in
+            StopRow(
+                arrival: Timestamp.iso8601(stop.arrival), departure: stop.departure.map(Timestamp.iso8601),
+                durationS: (stop.departure ?? now).map { ($0 - stop.arrival).rounded(decimals: 1) },
+                at: Self.place(stop.at, fences: names), afterTrip: stop.afterTrip)
         }
         let events = store.events(since: first.isFinite ? first : nil, fence: nil).compactMap { line -> ExportEvent? in
             guard let o = try? JSONValue.parse(Array(line.utf8)), let kind = o["event"]?.string,
-                  let time = o["time"]?.string, let t = Timestamp.parse(time), t <= last,
-                  let lat = o["lat"]?.number, let lon = o["lon"]?.number else { return nil }
-            return ExportEvent(kind: kind, fence: o["fence"]?.string, name: o["name"]?.string, time: time, lat: lat, lon: lon)
+                let time = o["time"]?.string, let t = Timestamp.parse(time), t <= last,
+                let lat = o["lat"]?.number, let lon = o["lon"]?.number
+            else { return nil }
+            return ExportEvent(
+                kind: kind, fence: o["fence"]?.string, name: o["name"]?.string, time: time, lat: lat, lon: lon)
         }
         let fences = (session.geofences?.index.fences ?? []).map(Self.exportFence)
         return ExportContext(trips: trips, stops: stops, events: events, fences: fences, bounds: bounds)
@@ -81,14 +97,18 @@ extension TrackerService {
     /// A point with the speed and course from the one before it in its segment.
     static func exportPoint(_ row: Store.ExportRow, after previous: Store.ExportRow?) -> ExportPoint {
         let p = row.point
-        var point = ExportPoint(id: Int(row.id), time: p.time, lat: p.latitude, lon: p.longitude,
-                                alt: p.altitude.isFinite ? p.altitude : nil, eph: p.eph.isFinite ? p.eph : nil, mode: p.mode,
-                                speedMps: nil, courseDeg: nil, segment: true)
-        guard let q = previous?.point, previous?.run == row.run, p.time - q.time <= ExportPage.gapS else { return point }
+        var point = ExportPoint(
+            id: Int(row.id), time: p.time, lat: p.latitude, lon: p.longitude,
+            alt: p.altitude.isFinite ? p.altitude : nil, eph: p.eph.isFinite ? p.eph : nil, mode: p.mode,
+            speedMps: nil, courseDeg: nil, segment: true)
+        guard let q = previous?.point, previous?.run == row.run, p.time - q.time <= ExportPage.gapS else {
+            return point
+        }
         point.segment = false
         let dt = p.time - q.time
-        let hop = Geodesic.inverse(Coordinate(latitude: q.latitude, longitude: q.longitude),
-                                   Coordinate(latitude: p.latitude, longitude: p.longitude))
+        let hop = Geodesic.inverse(
+            Coordinate(latitude: q.latitude, longitude: q.longitude),
+            Coordinate(latitude: p.latitude, longitude: p.longitude))
         if dt > 0 { point.speedMps = (hop.distance / dt).rounded(decimals: 3) }
         if hop.distance > 0 {
             let c = hop.azimuth1 < 0 ? hop.azimuth1 + 360 : hop.azimuth1

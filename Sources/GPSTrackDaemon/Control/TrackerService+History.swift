@@ -24,12 +24,14 @@ extension TrackerService {
     func handleTrips() -> Result<Reply, ControlError> {
         persist(force: true)
         return availableStore().map { store in
-            StoredTripsReply(trips: store.trips().map { t in
-                StoredTrip(id: Int(t.id), state: t.state, startedAt: t.startedAt.map(Timestamp.iso8601),
-                           endedAt: t.endedAt.map(Timestamp.iso8601), traveledM: t.traveledM.rounded(decimals: 2),
-                           straightLineM: t.straightLineM.rounded(decimals: 2),
-                           durationS: t.startedAt.flatMap { s in t.endedAt.map { ($0 - s).rounded(decimals: 1) } })
-            })
+            StoredTripsReply(
+                trips: store.trips().map { t in
+                    StoredTrip(
+                        id: Int(t.id), state: t.state, startedAt: t.startedAt.map(Timestamp.iso8601),
+                        endedAt: t.endedAt.map(Timestamp.iso8601), traveledM: t.traveledM.rounded(decimals: 2),
+                        straightLineM: t.straightLineM.rounded(decimals: 2),
+                        durationS: t.startedAt.flatMap { s in t.endedAt.map { ($0 - s).rounded(decimals: 1) } })
+                })
         }
     }
 
@@ -37,17 +39,20 @@ extension TrackerService {
         persist(force: true)
         let now = session.tracker.lastAccepted?.time
         return availableStore().map { store in
-            StopsReply(stops: store.stops().map { stop, names in
-                StopRow(arrival: Timestamp.iso8601(stop.arrival), departure: stop.departure.map(Timestamp.iso8601),
+            StopsReply(
+                stops: store.stops().map { stop, names in
+                    StopRow(
+                        arrival: Timestamp.iso8601(stop.arrival), departure: stop.departure.map(Timestamp.iso8601),
                         durationS: (stop.departure ?? now).map { ($0 - stop.arrival).rounded(decimals: 1) },
                         at: Self.place(stop.at, fences: names), afterTrip: stop.afterTrip)
-            })
+                })
         }
     }
 
     /// Stored events, as the store holds them; the reply reads them back (see `StoredEvents`).
     func handleEvents(since: Double?, fence: String?) -> Result<Reply, ControlError> {
-        availableStore().map { store in StoredEvents(lines: store.events(since: since, fence: fence), journal: journal) }
+        availableStore().map { store in StoredEvents(lines: store.events(since: since, fence: fence), journal: journal)
+        }
     }
 
     func handleExport(trip: Int64?, since: Double?, until: Double?) -> Result<Reply, ControlError> {
@@ -61,8 +66,12 @@ extension TrackerService {
         if configuration.tracker.tripMode == .auto, let n = trip {
             // An automatic trip is a span of time: its points, whatever odometer run holds them.
             let open = session.tracker.trips.openTrip
-            guard let span = store.autoTrips().first(where: { $0.id == n }).map({ ($0.start, $0.end) })
-                    ?? open.flatMap({ $0.id == Int(n) ? ($0.start, session.tracker.lastAccepted?.time ?? $0.start) : nil }) else {
+            guard
+                let span = store.autoTrips().first(where: { $0.id == n }).map({ ($0.start, $0.end) })
+                    ?? open.flatMap({
+                        $0.id == Int(n) ? ($0.start, session.tracker.lastAccepted?.time ?? $0.start) : nil
+                    })
+            else {
                 return .failure(ControlError("no trip \(n)"))
             }
             let all = store.points(trip: nil, since: span.0, until: span.1).flatMap(\.1)
@@ -95,10 +104,12 @@ struct StoredEvents: Encodable, Sendable {
             }
         }
         if let first = unread.first {
-            journal.log(LogEntry(event: .eventsUnreadable, priority: .warning,
-                                 message: "\(unread.count) stored events do not read as events and were left out of the reply; "
-                                    + "the first: \(first)",
-                                 fields: [(.skipped, String(unread.count))]))
+            journal.log(
+                LogEntry(
+                    event: .eventsUnreadable, priority: .warning,
+                    message: "\(unread.count) stored events do not read as events and were left out of the reply; "
+                        + "the first: \(first)",
+                    fields: [(.skipped, String(unread.count))]))
         }
         return EventsReply(events: events)
     }

@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// The live daemon: wires the journal, the tracker actor, the gpsd source, signals and the
 /// watchdog; runs until SIGTERM or SIGINT; stops in reverse start order.
@@ -19,8 +20,11 @@ public enum Daemon {
         let group = ServiceGroup(configuration: .daemon, journal: journal)
         // Remote gpsd and broker: said once when this machine forbids reaching them.
         let access = NetworkAccess(journal: journal)
-        access.start([NetworkAccess.Target(role: "gpsd", host: config.gpsdHost, port: config.gpsdPort)]
-            + (config.mqtt.host.map { [NetworkAccess.Target(role: "MQTT broker", host: $0, port: config.mqtt.port)] } ?? []))
+        access.start(
+            [NetworkAccess.Target(role: "gpsd", host: config.gpsdHost, port: config.gpsdPort)]
+                + (config.mqtt.host.map {
+                    [NetworkAccess.Target(role: "MQTT broker", host: $0, port: config.mqtt.port)]
+                } ?? []))
         group.add("the network check") { await access.stop() }
         func failed(_ code: ExitCode, _ message: String) async -> ExitCode {
             journal.log(LogEntry(event: .failed, priority: .err, message: "Cannot start: \(message)"))
@@ -31,28 +35,37 @@ public enum Daemon {
         var mqtt: MQTTPublisher?
         if config.mqtt.host != nil {
             do {
-                mqtt = try MQTTPublisher(config: config.mqtt, databasePath: store.path, journal: journal,
-                                         configFile: options.configPath ?? "configuration", origins: config.origins)
+                mqtt = try MQTTPublisher(
+                    config: config.mqtt, databasePath: store.path, journal: journal,
+                    configFile: options.configPath ?? "configuration", origins: config.origins)
             } catch { return await failed(.config, "\(error)") }
         }
         // The waypoints pushed from the broker, kept in the state directory, join the file's; a
         // set that no longer fits (the file took one of its ids) is left out, not a failed start.
         var fences = options.fences
-        do { fences = try PushedWaypoints.merged(options.fences, stateDirectory: config.stateDirectory,
-                                                 file: config.fencesPath ?? PushedWaypoints.path(config.stateDirectory)) } catch {
-            journal.log(LogEntry(event: .fencesReloadFailed, priority: .err, message: "Pushed waypoints left out: \(error)"))
+        do {
+            fences = try PushedWaypoints.merged(
+                options.fences, stateDirectory: config.stateDirectory,
+                file: config.fencesPath ?? PushedWaypoints.path(config.stateDirectory))
+        } catch {
+            journal.log(
+                LogEntry(event: .fencesReloadFailed, priority: .err, message: "Pushed waypoints left out: \(error)"))
         }
         // The HTTP uplinks, each a sink with its own sender thread: stopped after the tracker's
         // last commit, before MQTT.
         let uplinks: [any UplinkSink]
-        do { uplinks = try Uplinks.make(config, databasePath: store.path, journal: journal, configFile: options.configPath) } catch {
+        do {
+            uplinks = try Uplinks.make(
+                config, databasePath: store.path, journal: journal, configFile: options.configPath)
+        } catch {
             return await failed(.config, "\(error)")
         }
         let senders = uplinks.map(\.sender)
         let service: TrackerService
         do {
-            service = try TrackerService(configuration: config, fences: fences, journal: journal, store: store, mqtt: mqtt,
-                                         outlets: [DayDistance()] + uplinks)
+            service = try TrackerService(
+                configuration: config, fences: fences, journal: journal, store: store, mqtt: mqtt,
+                outlets: [DayDistance()] + uplinks)
         } catch {
             for sender in senders { await sender.stop() }
             return await failed(.software, "\(error)")
@@ -73,7 +86,9 @@ public enum Daemon {
         Liveness.shared.setLimit(watchdogInterval ?? 30)
         let server: ControlServer
         do { server = try ControlServer(path: config.socketPath, config: config, journal: journal) } catch {
-            journal.log(LogEntry(event: .failed, priority: .err, message: "Cannot start: \(config.origin(of: "socket"))\(error)"))
+            journal.log(
+                LogEntry(
+                    event: .failed, priority: .err, message: "Cannot start: \(config.origin(of: "socket"))\(error)"))
             return await group.stop(.cantCreate)
         }
         await service.setWatchSink { line in server.broadcast(line) }
@@ -90,20 +105,26 @@ public enum Daemon {
         }
 
         let source: GPSDSource
-        do { source = try GPSDSource(host: config.gpsdHost, port: config.gpsdPort, noDataTimeout: config.noDataTimeoutS) } catch {
+        do {
+            source = try GPSDSource(host: config.gpsdHost, port: config.gpsdPort, noDataTimeout: config.noDataTimeoutS)
+        } catch {
             return await failed(.software, "\(error)")
         }
         await service.setGPSDDropped { (source.droppedFixes, source.droppedMalformed) }
         let events = source.start()
         // Resumed on the tracker's own thread: one hand-off per batch from the reader.
-        let pump = Task(executorPreference: service.taskExecutor) { await service.follow(events, of: source) { group.stopping } }
+        let pump = Task(executorPreference: service.taskExecutor) {
+            await service.follow(events, of: source) { group.stopping }
+        }
         group.add("the gpsd source") {
             await source.stop()
             let skipped = await pump.value
             guard skipped > 0 else { return }
-            journal.log(LogEntry(event: .stopSkippedFixes, priority: .info,
-                                 message: "\(skipped) fixes still waiting at the stop were not processed",
-                                 fields: [(.skipped, String(skipped))]))
+            journal.log(
+                LogEntry(
+                    event: .stopSkippedFixes, priority: .info,
+                    message: "\(skipped) fixes still waiting at the stop were not processed",
+                    fields: [(.skipped, String(skipped))]))
         }
 
         // The pedometer's source starts after gpsd's and stops before it.
@@ -123,16 +144,22 @@ public enum Daemon {
         group.add("the watchdog") { watchdog.cancel() }
         if let path = config.metricsFile {
             let file = MetricsFile(path: path, intervalS: config.metricsIntervalS, journal: journal)
-            let metrics = Task(executorPreference: service.taskExecutor) { await file.run { await service.statusReply() } }
+            let metrics = Task(executorPreference: service.taskExecutor) {
+                await file.run { await service.statusReply() }
+            }
             group.add("the metrics file") { metrics.cancel() }
         }
 
         let signals = SignalStream.make()
-        journal.log(LogEntry(event: .started, priority: .info,
-                             message: "gpstrackd \(version) started: gpsd \(config.gpsdHost):\(config.gpsdPort), "
-                                + "\(options.fences?.fences.count ?? 0) fences, control socket \(config.socketPath)",
-                             fields: [(.gpsd, "\(config.gpsdHost):\(config.gpsdPort)"),
-                                      (.fences, String(options.fences?.fences.count ?? 0))]))
+        journal.log(
+            LogEntry(
+                event: .started, priority: .info,
+                message: "gpstrackd \(version) started: gpsd \(config.gpsdHost):\(config.gpsdPort), "
+                    + "\(options.fences?.fences.count ?? 0) fences, control socket \(config.socketPath)",
+                fields: [
+                    (.gpsd, "\(config.gpsdHost):\(config.gpsdPort)"),
+                    (.fences, String(options.fences?.fences.count ?? 0)),
+                ]))
         Notifier.ready()
         Notifier.status("waiting for gpsd at \(config.gpsdHost):\(config.gpsdPort)")
         for await signal in signals {

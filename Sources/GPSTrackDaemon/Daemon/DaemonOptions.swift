@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// The live daemon's command line, parsed with its configuration file into one immutable value.
 public struct DaemonOptions: Sendable {
@@ -34,8 +35,9 @@ public struct DaemonOptions: Sendable {
     public let configPath: String?
 
     public init(arguments: [String]) throws(Failure) {
-        let parser = ArgumentParser(valued: ["config", "gpsd", "fences", "socket", "state-dir", "distance-filter", "log"],
-                                    boolean: ["help", "version"])
+        let parser = ArgumentParser(
+            valued: ["config", "gpsd", "fences", "socket", "state-dir", "distance-filter", "log"],
+            boolean: ["help", "version"])
         let parsed: ArgumentParser.Result
         do { parsed = try parser.parse(arguments) } catch { throw .usage(error.message) }
         if parsed.flags.contains("help") { throw .help }
@@ -50,27 +52,35 @@ public struct DaemonOptions: Sendable {
             do { config = try FileIO.loadConfiguration(path) } catch { throw .config(error) }
         }
         if let gpsd = parsed.options["gpsd"] {
-            guard let (host, port) = ConfigParser.parseHostPort(gpsd) else { throw .usage("--gpsd: expected HOST:PORT, got '\(gpsd)'") }
+            guard let (host, port) = ConfigParser.parseHostPort(gpsd) else {
+                throw .usage("--gpsd: expected HOST:PORT, got '\(gpsd)'")
+            }
             config.gpsdHost = host
             config.gpsdPort = port
         }
         for (flag, key) in [("fences", "fences"), ("socket", "socket"), ("state-dir", "state_dir"), ("gpsd", "gpsd")]
-            where parsed.options[flag] != nil {
+        where parsed.options[flag] != nil {
             config.origins[key] = "--\(flag)"
         }
         if let v = parsed.options["fences"] { config.fencesPath = v }
         if let v = parsed.options["socket"] { config.socketPath = v }
         if let v = parsed.options["state-dir"] { config.stateDirectory = v }
         if let v = parsed.options["distance-filter"] {
-            do { try ConfigParser.apply(key: "distance_filter_m", value: v, to: &config, source: "--distance-filter") } catch {
+            do {
+                try ConfigParser.apply(key: "distance_filter_m", value: v, to: &config, source: "--distance-filter")
+            } catch {
                 throw .usage("--distance-filter: \(error.message)")
             }
         }
         let log = parsed.options["log"] ?? "auto"
-        guard let target = Journal.Target(rawValue: log) else { throw .usage("--log: expected auto, journal or stderr, got '\(log)'") }
+        guard let target = Journal.Target(rawValue: log) else {
+            throw .usage("--log: expected auto, journal or stderr, got '\(log)'")
+        }
         logTarget = target
         if let path = config.fencesPath {
-            do { fences = try FenceLoader.load(path) } catch { throw .fences(error, origin: config.origin(of: "fences")) }
+            do { fences = try FenceLoader.load(path) } catch {
+                throw .fences(error, origin: config.origin(of: "fences"))
+            }
         } else {
             fences = nil
         }

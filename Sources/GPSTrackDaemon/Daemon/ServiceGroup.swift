@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 import GPSTrackCore
 import GPSTrackProtocol
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The daemon's services, in the manner of swift-service-lifecycle's `ServiceGroup`: each part
 /// is added as it starts, with its name and how it stops; `stop` stops them all in reverse
@@ -53,7 +54,8 @@ public final class ServiceGroup: Sendable {
         if configuration.escalateOnSecondSignal {
             // Runs on the signal queue, off the cooperative pool: a stalled part cannot hold it up.
             SignalStream.onSecondStop {
-                journal.log(LogEntry(event: .stoppingNow, priority: .notice, message: "Second stop signal: exiting at once"))
+                journal.log(
+                    LogEntry(event: .stoppingNow, priority: .notice, message: "Second stop signal: exiting at once"))
                 _exit(ExitCode.ok.rawValue)
             }
         }
@@ -86,9 +88,11 @@ public final class ServiceGroup: Sendable {
         timer.schedule(deadline: .now() + seconds)
         timer.setEventHandler { [self] in
             let name = stage.withLock { $0 }
-            journal.log(LogEntry(event: .stopDeadline, priority: .err,
-                                 message: "Stopping took over \(Int(seconds)) s (\(name)); exiting with what is committed",
-                                 fields: [(.stage, name)]))
+            journal.log(
+                LogEntry(
+                    event: .stopDeadline, priority: .err,
+                    message: "Stopping took over \(Int(seconds)) s (\(name)); exiting with what is committed",
+                    fields: [(.stage, name)]))
             _exit(ExitCode.software.rawValue)
         }
         timer.resume()

@@ -32,8 +32,10 @@ struct GPSDConnection {
     /// the wait. `beat` is called at least every `beatInterval` seconds while waiting (the
     /// watchdog). The name lookup itself is getaddrinfo(3), bounded by the resolver's own
     /// timeouts.
-    static func open(host: String, port: Int, worker: StoppableThread,
-                     beatInterval: Double, beat: () -> Void) -> Outcome {
+    static func open(
+        host: String, port: Int, worker: StoppableThread,
+        beatInterval: Double, beat: () -> Void
+    ) -> Outcome {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -56,8 +58,10 @@ struct GPSDConnection {
         return .failed(why)
     }
 
-    private static func attempt(_ address: addrinfo, worker: StoppableThread,
-                                beatInterval: Double, beat: () -> Void) -> Outcome {
+    private static func attempt(
+        _ address: addrinfo, worker: StoppableThread,
+        beatInterval: Double, beat: () -> Void
+    ) -> Outcome {
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let fd: Int32
         do { fd = try syscall("socket") { socket(address.ai_family, type, address.ai_protocol) } } catch {
@@ -72,17 +76,29 @@ struct GPSDConnection {
             return .failed(String(cString: strerror(code)))
         }
         switch worker.wait(for: fd, events: Int16(POLLOUT), seconds: timeout, beatEvery: beatInterval, beat: beat) {
-        case .stopped: connection.close(); return .stopped
-        case .timedOut: connection.close(); return .failed("no answer in \(Int(timeout)) s")
+        case .stopped:
+            connection.close()
+            return .stopped
+        case .timedOut:
+            connection.close()
+            return .failed("no answer in \(Int(timeout)) s")
         case .ready: break
         }
         var code: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         if getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) < 0 { code = errno }
-        guard code == 0 else { connection.close(); return .failed(String(cString: strerror(code))) }
+        guard code == 0 else {
+            connection.close()
+            return .failed(String(cString: strerror(code)))
+        }
         // A fresh socket's send buffer takes these 35 bytes whole.
-        let sent = (try? syscall("write to gpsd") { watchRequest.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }) ?? -1
-        guard sent == watchRequest.count else { connection.close(); return .failed("cannot send WATCH to gpsd") }
+        let sent =
+            (try? syscall("write to gpsd") { watchRequest.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } })
+            ?? -1
+        guard sent == watchRequest.count else {
+            connection.close()
+            return .failed("cannot send WATCH to gpsd")
+        }
         return .connected(connection)
     }
 

@@ -12,8 +12,16 @@ extension GPSDDecoder {
         public var hdop: Double?
         public var vdop: Double?
         public var pdop: Double?
-        public init(device: String? = nil, used: Int? = nil, seen: Int? = nil, hdop: Double? = nil, vdop: Double? = nil, pdop: Double? = nil) {
-            self.device = device; self.used = used; self.seen = seen; self.hdop = hdop; self.vdop = vdop; self.pdop = pdop
+        public init(
+            device: String? = nil, used: Int? = nil, seen: Int? = nil, hdop: Double? = nil, vdop: Double? = nil,
+            pdop: Double? = nil
+        ) {
+            self.device = device
+            self.used = used
+            self.seen = seen
+            self.hdop = hdop
+            self.vdop = vdop
+            self.pdop = pdop
         }
     }
 
@@ -38,7 +46,9 @@ extension GPSDDecoder {
         let dop = gpstrack_dop(data)!.pointee
         func finite(_ v: Double) -> Double? { v.isFinite ? v : nil }
         // libgps keeps the last path it read: only a SKY naming its device has one.
-        var s = Sky(device: Self.stringMember("device", in: body), hdop: finite(dop.hdop), vdop: finite(dop.vdop), pdop: finite(dop.pdop))
+        var s = Sky(
+            device: Self.stringMember("device", in: body), hdop: finite(dop.hdop), vdop: finite(dop.vdop),
+            pdop: finite(dop.pdop))
         if set & GPSTRACK_SATELLITE_SET != 0 {
             s.used = Int(gpstrack_satellites_used(data))
             s.seen = Int(gpstrack_satellites_visible(data))

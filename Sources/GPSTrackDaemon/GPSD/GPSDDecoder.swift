@@ -39,7 +39,8 @@ public final class GPSDDecoder {
 
     public init() {
         data = .allocate(capacity: 1)
-        UnsafeMutableRawPointer(data).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<gps_data_t>.size)
+        UnsafeMutableRawPointer(data).initializeMemory(
+            as: UInt8.self, repeating: 0, count: MemoryLayout<gps_data_t>.size)
     }
 
     deinit {
@@ -100,7 +101,9 @@ public final class GPSDDecoder {
                 return .device(path: string(from: gpstrack_device_path(data)), activated: true)
             }
             // libgps reads no path from a deactivation: the report's own text has it.
-            if contains(body, "\"activated\":0") { return .device(path: stringMember("path", in: body), activated: false) }
+            if contains(body, "\"activated\":0") {
+                return .device(path: stringMember("path", in: body), activated: false)
+            }
         }
         // Other classes matter only as context; libgps 3.22 cannot read some that gpsd 3.22
         // writes (unscaled SUBFRAME almanacs), which is no fault of the line.

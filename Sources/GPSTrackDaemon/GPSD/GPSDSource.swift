@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GPSTrackCore
 import GPSTrackProtocol
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Follows gpsd on a dedicated thread and reports what happens as an `AsyncStream` of batches,
 /// one per wake-up of the thread (everything decoded from one read), so the tracker is woken
@@ -32,8 +33,10 @@ public final class GPSDSource: Sendable {
     /// The reader thread, its stop flag and wake pipe.
     private let worker: StoppableThread
 
-    public init(host: String, port: Int, noDataTimeout: Double = 10, maxBackoff: Double = 30,
-                liveness: Liveness = .shared) throws(ErrnoError) {
+    public init(
+        host: String, port: Int, noDataTimeout: Double = 10, maxBackoff: Double = 30,
+        liveness: Liveness = .shared
+    ) throws(ErrnoError) {
         self.liveness = liveness
         self.host = host
         self.port = port
@@ -140,8 +143,10 @@ public final class GPSDSource: Sendable {
             // a name with no answer: the watchdog is told to allow for it.
             liveness.beat(.gpsdReader, grace: 60)
             let connection: GPSDConnection
-            switch GPSDConnection.open(host: host, port: port, worker: worker, beatInterval: beatInterval,
-                                       beat: { liveness.beat(.gpsdReader) }) {
+            switch GPSDConnection.open(
+                host: host, port: port, worker: worker, beatInterval: beatInterval,
+                beat: { liveness.beat(.gpsdReader) })
+            {
             case .connected(let c): connection = c
             case .stopped: continue
             case .failed(let why):
@@ -155,7 +160,10 @@ public final class GPSDSource: Sendable {
             reading: while !isStopping {
                 liveness.beat(.gpsdReader)
                 let left = noDataTimeout - (MonotonicClock.now() - lastReport)
-                if left <= 0 { reason = "no report from gpsd for \(Int(noDataTimeout)) s"; break }
+                if left <= 0 {
+                    reason = "no report from gpsd for \(Int(noDataTimeout)) s"
+                    break
+                }
                 guard worker.waitFor(fd, timeoutMS: Int32(min(left, beatInterval) * 1000) + 1) != 0 else { continue }
                 // gpsd writes an epoch as a burst of lines (a TPV per sentence, SKY, ...), one
                 // write each: a moment's wait lets the burst gather, so one wake-up reads it
@@ -163,7 +171,9 @@ public final class GPSDSource: Sendable {
                 _ = worker.pause(Self.gatherS)
                 let n: Int
                 do {
-                    n = try syscall("read from gpsd") { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+                    n = try syscall("read from gpsd") {
+                        chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                    }
                 } catch {
                     if error.code == EAGAIN || error.code == EWOULDBLOCK { continue }
                     reason = "\(error)"

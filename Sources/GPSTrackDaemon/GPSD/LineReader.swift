@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// Reads newline-separated lines from a file descriptor in large chunks through a
 /// `LineSplitter` (the same cutting the live gpsd source uses). Lines longer than

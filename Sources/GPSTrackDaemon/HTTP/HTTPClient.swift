@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CCurl
 import GPSTrackCore
 import GPSTrackProtocol
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One uplink's HTTP client: a libcurl easy handle kept for the uplink's life, so that its
 /// connection stays open between requests; every request timed, its reply capped. Used by the
@@ -41,15 +42,16 @@ final class HTTPClient {
         var error = [CChar](repeating: 0, count: 512)
         guard gpstrack_curl_load(&error, error.count) != 0 else { return }
         let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        throw ConfigError(file: place, line: nil,
-                          message: "\(key) is set but libcurl cannot be loaded (\(reason)): install the package libcurl4")
+        throw ConfigError(
+            file: place, line: nil,
+            message: "\(key) is set but libcurl cannot be loaded (\(reason)): install the package libcurl4")
     }
 
     /// Sends one request and waits for its reply (blocking: call it off the cooperative pool).
     func send(method: String, url: String, body: [UInt8], headers: [String], userpwd: String? = nil) -> Response {
         var reply = gpstrack_http_reply()
         let cHeaders = headers.map { strdup($0) }
-        defer { cHeaders.forEach { free($0) } }
+        defer { for header in cHeaders { free(header) } }
         var pointers = cHeaders.map { UnsafePointer<CChar>($0) }
         let rc: Int32 = url.withCString { cURL in
             method.withCString { cMethod in
@@ -60,7 +62,9 @@ final class HTTPClient {
                                 var req = gpstrack_http_request()
                                 req.url = cURL
                                 req.method = cMethod
-                                req.body = b.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
+                                req.body = b.baseAddress.map {
+                                    UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)
+                                }
                                 req.body_size = b.count
                                 req.headers = UnsafePointer(h.baseAddress)
                                 req.header_count = Int32(h.count)
@@ -77,11 +81,19 @@ final class HTTPClient {
             }
         }
         defer { free(reply.body) }
-        let bytes = reply.body.map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self),
-                                                               count: reply.body_size)) } ?? []
-        let failure: String? = rc == 0 ? nil : withUnsafeBytes(of: reply.error) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
+        let bytes =
+            reply.body.map {
+                Array(
+                    UnsafeBufferPointer(
+                        start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self),
+                        count: reply.body_size))
+            } ?? []
+        let failure: String? =
+            rc == 0
+            ? nil
+            : withUnsafeBytes(of: reply.error) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
         return Response(status: Int(reply.status), body: bytes, failure: failure)
     }
 }

@@ -20,8 +20,10 @@ enum OsmAnd {
     /// The query form (`id=…&timestamp=…&lat=…`), which every Traccar version reads: speed in
     /// knots, time in Unix seconds, accuracy in whole metres (never 0).
     static func query(time: Double, at: Coordinate, fix: Fix?, _ x: Extras) -> String {
-        var items: [(String, String)] = [("id", x.deviceID), ("timestamp", String(Int(time))),
-                                         ("lat", String(at.latitude)), ("lon", String(at.longitude))]
+        var items: [(String, String)] = [
+            ("id", x.deviceID), ("timestamp", String(Int(time))),
+            ("lat", String(at.latitude)), ("lon", String(at.longitude)),
+        ]
         if let fix {
             if fix.speed.isFinite { items.append(("speed", String((fix.speed * 3600 / 1852).rounded(decimals: 3)))) }
             if fix.track.isFinite { items.append(("bearing", String(fix.track.rounded(decimals: 1)))) }
@@ -63,8 +65,9 @@ enum OsmAnd {
         var out: [UInt8] = []
         for b in s.utf8 {
             switch b {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 out.append(b)
             default:
                 out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 15)]]

@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// OwnTracks over HTTP: the MQTT publisher's `location`, `transition` and `waypoints` payloads
 /// (OwnTracks.swift) POSTed to a URL, the Recorder's `/pub` or Home Assistant's webhook, with
@@ -20,20 +21,27 @@ public final class OwnTracksHTTPUplink: UplinkSink {
     /// The waypoints go with the first step (the sinks hear no start) and after each reload.
     private var waypointsSent = false
 
-    public init(configuration: Configuration, databasePath: String, journal: Journal, configFile: String) throws(ConfigError) {
+    public init(configuration: Configuration, databasePath: String, journal: Journal, configFile: String)
+        throws(ConfigError)
+    {
         config = configuration.owntracksHTTP
         func place(_ key: String) -> String { configuration.origins[key] ?? configFile }
-        let client = try HTTPClient(caFile: nil, timeoutS: 30, place: place("owntracks_http_url"), key: "owntracks_http_url")
+        let client = try HTTPClient(
+            caFile: nil, timeoutS: 30, place: place("owntracks_http_url"), key: "owntracks_http_url")
         var userpwd: String?
         if let file = config.passwordFile, let user = config.user {
             let bytes: [UInt8]
             do { bytes = try FileIO.readAll(file, maxBytes: 4096, regularOnly: true) } catch {
-                throw ConfigError(file: place("owntracks_http_password_file"), line: nil, message: "owntracks_http_password_file \(file): cannot read: \(error)")
+                throw ConfigError(
+                    file: place("owntracks_http_password_file"), line: nil,
+                    message: "owntracks_http_password_file \(file): cannot read: \(error)")
             }
             switch MQTTPublisher.password(from: bytes) {
             case .success(let p): userpwd = user + ":" + p
             case .failure(let problem):
-                throw ConfigError(file: place("owntracks_http_password_file"), line: nil, message: "owntracks_http_password_file \(file): \(problem.message)")
+                throw ConfigError(
+                    file: place("owntracks_http_password_file"), line: nil,
+                    message: "owntracks_http_password_file \(file): \(problem.message)")
             }
         }
         var host = [CChar](repeating: 0, count: 256)
@@ -48,11 +56,15 @@ public final class OwnTracksHTTPUplink: UplinkSink {
             throw ConfigError(file: configFile, line: nil, message: "owntracks_http: \(error)")
         }
         clock = UplinkClockCheck(uplink: name, maxOffsetS: configuration.uplinkMaxClockOffsetS, journal: journal)
-        let url = config.url ?? "", login = userpwd
-        let headers = ["Content-Type: application/json", "X-Limit-U: \(config.user ?? "gpstrackd")", "X-Limit-D: \(device)"]
+        let url = config.url ?? ""
+        let login = userpwd
+        let headers = [
+            "Content-Type: application/json", "X-Limit-U: \(config.user ?? "gpstrackd")", "X-Limit-D: \(device)",
+        ]
         let send = SendBox(client)
         sender.start { m in
-            let r = send.client.send(method: "POST", url: url, body: Array(m.payload.utf8), headers: headers, userpwd: login)
+            let r = send.client.send(
+                method: "POST", url: url, body: Array(m.payload.utf8), headers: headers, userpwd: login)
             if r.succeeded { Self.read(r.body, journal: journal) }
             return r
         }
@@ -64,9 +76,12 @@ public final class OwnTracksHTTPUplink: UplinkSink {
         guard !body.isEmpty, let json = try? JSONValue.parse(body), case .array(let items) = json else { return }
         let commands = items.compactMap { $0["_type"]?.string == "cmd" ? ($0["action"]?.string ?? "?") : nil }
         guard !commands.isEmpty else { return }
-        journal.log(LogEntry(event: .owntracksHttpCommandIgnored, priority: .info,
-                             message: "owntracks_http: the server sent \(commands.count) command(s) (\(commands.joined(separator: ", "))): not run over HTTP",
-                             fields: [(.uplink, "owntracks_http"), (.commands, commands.joined(separator: ","))]))
+        journal.log(
+            LogEntry(
+                event: .owntracksHttpCommandIgnored, priority: .info,
+                message:
+                    "owntracks_http: the server sent \(commands.count) command(s) (\(commands.joined(separator: ", "))): not run over HTTP",
+                fields: [(.uplink, "owntracks_http"), (.commands, commands.joined(separator: ","))]))
     }
 
     public func take(_ step: TrackerStep, session: TrackingSession) -> [LogEntry] {
@@ -75,11 +90,17 @@ public final class OwnTracksHTTPUplink: UplinkSink {
         for s in step.events {
             switch s.event {
             case .fence(let e) where e.kind == .enter || e.kind == .exit:
-                queue("event", time: e.time, OwnTracks.transition(tid: tid, enter: e.kind == .enter, desc: e.fenceName ?? e.fenceID, rid: e.fenceID,
-                                                                 wtst: fencesLoadedAt, time: e.time, at: e.coordinate, acc: acc))
+                queue(
+                    "event", time: e.time,
+                    OwnTracks.transition(
+                        tid: tid, enter: e.kind == .enter, desc: e.fenceName ?? e.fenceID, rid: e.fenceID,
+                        wtst: fencesLoadedAt, time: e.time, at: e.coordinate, acc: acc))
             case .tracker(.guardBreach(let t, let at, _, _)):
-                queue("alarm", time: t, OwnTracks.transition(tid: tid, enter: false, desc: "parked", rid: "parked",
-                                                            wtst: Int(session.tracker.parkedGuard.armedSince ?? t), time: t, at: at, acc: acc))
+                queue(
+                    "alarm", time: t,
+                    OwnTracks.transition(
+                        tid: tid, enter: false, desc: "parked", rid: "parked",
+                        wtst: Int(session.tracker.parkedGuard.armedSince ?? t), time: t, at: at, acc: acc))
             default: break
             }
         }
@@ -87,13 +108,18 @@ public final class OwnTracksHTTPUplink: UplinkSink {
         if let last {
             let dt = t - last.time
             guard dt >= config.minIntervalS else { return [] }
-            guard dt >= config.heartbeatS || Geodesic.distance(last.at, fix.coordinate) >= config.minDistanceM else { return [] }
+            guard dt >= config.heartbeatS || Geodesic.distance(last.at, fix.coordinate) >= config.minDistanceM else {
+                return []
+            }
         }
         let inside = session.geofences.map { monitor in
             monitor.index.fences.indices.filter { monitor.statuses[$0].state == .inside }
                 .map { monitor.index.fences[$0].name ?? monitor.index.fences[$0].id }
         }
-        if queue("location", time: t, OwnTracks.location(fix, time: t, tid: tid, assumedErrorM: assumedErrorM, inRegions: inside)) {
+        if queue(
+            "location", time: t,
+            OwnTracks.location(fix, time: t, tid: tid, assumedErrorM: assumedErrorM, inRegions: inside))
+        {
             last = (t, fix.coordinate)
         }
         return []
@@ -103,7 +129,8 @@ public final class OwnTracksHTTPUplink: UplinkSink {
         waypointsSent = true
         guard let monitor = session.geofences else { return }
         fencesLoadedAt = Int(time(nil))
-        sender.outbox.store(kind: "waypoints", payload: OwnTracks.waypoints(monitor.index.fences, loadedAt: fencesLoadedAt))
+        sender.outbox.store(
+            kind: "waypoints", payload: OwnTracks.waypoints(monitor.index.fences, loadedAt: fencesLoadedAt))
         sender.poke()
     }
 

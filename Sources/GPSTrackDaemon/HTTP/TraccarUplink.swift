@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// The Traccar uplink: a tracker sink that turns steps into OsmAnd positions on the uplink's
 /// durable outbox, which its sender thread delivers. A location goes at most every
@@ -20,13 +21,17 @@ public final class TraccarUplink: UplinkSink {
     private var odometerM = 0.0
 
     /// Loads libcurl and opens the outbox; a missing library is a configuration error.
-    public init(configuration: Configuration, databasePath: String, journal: Journal, configFile: String) throws(ConfigError) {
+    public init(configuration: Configuration, databasePath: String, journal: Journal, configFile: String)
+        throws(ConfigError)
+    {
         config = configuration.traccar
         let place = configuration.origins["traccar_url"] ?? configFile
         let client = try HTTPClient(caFile: config.caFile, timeoutS: config.timeoutS, place: place, key: "traccar_url")
         if let ca = config.caFile {
             do { _ = try FileIO.readAll(ca, maxBytes: 1 << 20) } catch {
-                throw ConfigError(file: configuration.origins["traccar_ca_file"] ?? configFile, line: nil, message: "traccar_ca_file \(ca): cannot read: \(error)")
+                throw ConfigError(
+                    file: configuration.origins["traccar_ca_file"] ?? configFile, line: nil,
+                    message: "traccar_ca_file \(ca): cannot read: \(error)")
             }
         }
         assumedErrorM = configuration.tracker.assumedErrorM
@@ -41,7 +46,8 @@ public final class TraccarUplink: UplinkSink {
         sender.start { m in
             // A message keeps the form it was queued in (a JSON body, or a query string).
             if m.payload.hasPrefix("{") {
-                return send.client.send(method: "POST", url: url, body: Array(m.payload.utf8), headers: ["Content-Type: application/json"])
+                return send.client.send(
+                    method: "POST", url: url, body: Array(m.payload.utf8), headers: ["Content-Type: application/json"])
             }
             let joined = url + (url.utf8.contains(UInt8(ascii: "?")) ? "&" : "?") + m.payload
             return send.client.send(method: "POST", url: joined, body: [], headers: [])
@@ -66,14 +72,18 @@ public final class TraccarUplink: UplinkSink {
         if let f = forced {
             // The step's fix where it is the event's, else the event's own time and place.
             let own = fix.flatMap { x in x.time.map { ($0, x.coordinate) } } ?? (f.time, f.at)
-            queue(kind: f.kind, time: own.0, at: own.1, fix: fix ?? session.tracker.lastAccepted, alarm: f.alarm, moving: moving)
+            queue(
+                kind: f.kind, time: own.0, at: own.1, fix: fix ?? session.tracker.lastAccepted, alarm: f.alarm,
+                moving: moving)
             return []
         }
         guard let fix, let t = fix.time else { return [] }
         if let last {
             let dt = t - last.time
             guard dt >= config.minIntervalS else { return [] }
-            guard dt >= config.heartbeatS || Geodesic.distance(last.at, fix.coordinate) >= config.minDistanceM else { return [] }
+            guard dt >= config.heartbeatS || Geodesic.distance(last.at, fix.coordinate) >= config.minDistanceM else {
+                return []
+            }
         }
         queue(kind: "location", time: t, at: fix.coordinate, fix: fix, alarm: nil, moving: moving)
         return []
@@ -82,8 +92,12 @@ public final class TraccarUplink: UplinkSink {
     private func queue(kind: String, time t: Double, at: Coordinate, fix: Fix?, alarm: String?, moving: Bool?) {
         guard clock.plausible(t) else { return }
         last = (t, at)
-        let x = OsmAnd.Extras(deviceID: config.deviceID ?? "", moving: moving, odometerM: odometerM, alarm: alarm, assumedErrorM: assumedErrorM)
-        let payload = config.format == .json ? OsmAnd.json(time: t, at: at, fix: fix, x) : OsmAnd.query(time: t, at: at, fix: fix, x)
+        let x = OsmAnd.Extras(
+            deviceID: config.deviceID ?? "", moving: moving, odometerM: odometerM, alarm: alarm,
+            assumedErrorM: assumedErrorM)
+        let payload =
+            config.format == .json
+            ? OsmAnd.json(time: t, at: at, fix: fix, x) : OsmAnd.query(time: t, at: at, fix: fix, x)
         sender.outbox.store(kind: kind, payload: payload)
         sender.poke()
     }

@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 extension TrackerService {
     /// `status`'s `uplinks`: MQTT's publisher and the HTTP uplinks among the outlets; nil with
@@ -10,7 +11,9 @@ extension TrackerService {
     func uplinksStatus() -> StatusReply.UplinksStatus? {
         var u = StatusReply.UplinksStatus()
         let now = Double(time(nil))
-        func age(_ queued: Int, _ oldest: Double?) -> Double? { queued > 0 ? oldest.map { max(0, now - $0).rounded(decimals: 1) } : nil }
+        func age(_ queued: Int, _ oldest: Double?) -> Double? {
+            queued > 0 ? oldest.map { max(0, now - $0).rounded(decimals: 1) } : nil
+        }
         if let mqtt {
             let st = mqtt.state
             var m = StatusReply.UplinkStatus()

@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// A fix dated more than `uplink_max_clock_offset_s` (a day) from the system clock is not sent
 /// as if it were true (a receiver's week-rollover bug dates it years away, and a server then
@@ -26,12 +27,18 @@ final class UplinkClockCheck: Sendable {
     /// Whether a fix dated `t` may be sent; counts and logs one that may not.
     func plausible(_ t: Double, now: Double = Double(time(nil))) -> Bool {
         let offset = t - now
-        guard abs(offset) > maxOffsetS else { inSpell.store(false, ordering: .relaxed); return true }
+        guard abs(offset) > maxOffsetS else {
+            inSpell.store(false, ordering: .relaxed)
+            return true
+        }
         skipped.add(1, ordering: .relaxed)
         if !inSpell.exchange(true, ordering: .relaxed) {
-            journal.log(LogEntry(event: .uplinkFixTimeOff, priority: .warning,
-                                 message: "\(uplink): fixes dated \(Int(offset.rounded())) s from the system clock are not sent (more than \(Int(maxOffsetS)) s)",
-                                 fields: [(.uplink, uplink), (.offsetS, String(Int(offset.rounded())))]))
+            journal.log(
+                LogEntry(
+                    event: .uplinkFixTimeOff, priority: .warning,
+                    message:
+                        "\(uplink): fixes dated \(Int(offset.rounded())) s from the system clock are not sent (more than \(Int(maxOffsetS)) s)",
+                    fields: [(.uplink, uplink), (.offsetS, String(Int(offset.rounded())))]))
         }
         return false
     }

@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// One HTTP uplink's durable queue: every message is written to the `uplink_outbox` table of
 /// the state database (its `uplink` column names the queue) before anyone may send it, and
@@ -44,7 +45,8 @@ final class UplinkOutbox: Sendable {
             try db.query("PRAGMA busy_timeout=5000")
             try db.query("PRAGMA journal_mode=WAL")
             try db.query("PRAGMA synchronous=FULL")
-            try db.query("""
+            try db.query(
+                """
                 CREATE TABLE IF NOT EXISTS uplink_outbox (id INTEGER PRIMARY KEY, uplink TEXT NOT NULL, kind TEXT NOT NULL,
                   payload TEXT NOT NULL, queued REAL NOT NULL)
                 """)
@@ -59,8 +61,10 @@ final class UplinkOutbox: Sendable {
             state.withLock { s in
                 flush(db, &s)
                 if s.unsaved.isEmpty, let db,
-                   (try? db.query("INSERT INTO uplink_outbox (uplink, kind, payload, queued) VALUES (?, ?, ?, ?)",
-                                  [.text(uplink), .text(kind), .text(payload), .real(queued)])) != nil {
+                    (try? db.query(
+                        "INSERT INTO uplink_outbox (uplink, kind, payload, queued) VALUES (?, ?, ?, ?)",
+                        [.text(uplink), .text(kind), .text(payload), .real(queued)])) != nil
+                {
                     trim(db, &s)
                     return true
                 }
@@ -78,10 +82,19 @@ final class UplinkOutbox: Sendable {
         db.withLock { db in
             state.withLock { s in
                 flush(db, &s)
-                let skip = s.delivered.isEmpty ? "" : " AND id NOT IN (\(s.delivered.map(String.init).joined(separator: ",")))"
-                let row = (try? db?.query("SELECT id, kind, payload, queued FROM uplink_outbox WHERE uplink = ?\(skip) ORDER BY id LIMIT 1",
-                                          [.text(uplink)]))??.first
-                let m = row.flatMap { r in r[0].int.map { Message(id: $0, kind: r[1].string ?? "", payload: r[2].string ?? "", queued: r[3].double ?? 0) } }
+                let skip =
+                    s.delivered.isEmpty ? "" : " AND id NOT IN (\(s.delivered.map(String.init).joined(separator: ",")))"
+                let row =
+                    (try? db?.query(
+                        "SELECT id, kind, payload, queued FROM uplink_outbox WHERE uplink = ?\(skip) ORDER BY id LIMIT 1",
+                        [.text(uplink)]))??.first
+                let m =
+                    row.flatMap { r in
+                        r[0].int.map {
+                            Message(
+                                id: $0, kind: r[1].string ?? "", payload: r[2].string ?? "", queued: r[3].double ?? 0)
+                        }
+                    }
                     ?? s.unsaved.first
                 s.inflight = m?.id
                 return m
@@ -94,8 +107,13 @@ final class UplinkOutbox: Sendable {
         db.withLock { db in
             state.withLock { s in
                 s.inflight = nil
-                if message.id < 0 { s.unsaved.removeAll { $0.id == message.id }; return }
-                if db.map({ (try? $0.query("DELETE FROM uplink_outbox WHERE id = ?", [.int(message.id)])) != nil }) != true {
+                if message.id < 0 {
+                    s.unsaved.removeAll { $0.id == message.id }
+                    return
+                }
+                if db.map({ (try? $0.query("DELETE FROM uplink_outbox WHERE id = ?", [.int(message.id)])) != nil })
+                    != true
+                {
                     s.delivered.insert(message.id)
                 }
             }
@@ -106,7 +124,9 @@ final class UplinkOutbox: Sendable {
     var waiting: (count: Int, oldest: Double?, dropped: Int) {
         db.withLock { db in
             state.withLock { s in
-                let row = (try? db?.query("SELECT count(*), min(queued) FROM uplink_outbox WHERE uplink = ?", [.text(uplink)]))??.first
+                let row =
+                    (try? db?.query("SELECT count(*), min(queued) FROM uplink_outbox WHERE uplink = ?", [.text(uplink)]))??
+                    .first
                 let count = Int(row?[0].int ?? 0) - s.delivered.count + s.unsaved.count
                 return (count, row?[1].double ?? s.unsaved.first?.queued, s.dropped)
             }
@@ -117,22 +137,31 @@ final class UplinkOutbox: Sendable {
     /// whose deletion failed before.
     private func flush(_ db: SQLiteDatabase?, _ s: inout State) {
         guard let db else { return }
-        for id in s.delivered where (try? db.query("DELETE FROM uplink_outbox WHERE id = ?", [.int(id)])) != nil { s.delivered.remove(id) }
+        for id in s.delivered where (try? db.query("DELETE FROM uplink_outbox WHERE id = ?", [.int(id)])) != nil {
+            s.delivered.remove(id)
+        }
         while let m = s.unsaved.first, m.id != s.inflight {
-            guard (try? db.query("INSERT INTO uplink_outbox (uplink, kind, payload, queued) VALUES (?, ?, ?, ?)",
-                                 [.text(uplink), .text(m.kind), .text(m.payload), .real(m.queued)])) != nil else { return }
+            guard
+                (try? db.query(
+                    "INSERT INTO uplink_outbox (uplink, kind, payload, queued) VALUES (?, ?, ?, ?)",
+                    [.text(uplink), .text(m.kind), .text(m.payload), .real(m.queued)])) != nil
+            else { return }
             s.unsaved.removeFirst()
         }
     }
 
     /// Drops the oldest locations beyond the limit (never the one in flight).
     private func trim(_ db: SQLiteDatabase?, _ s: inout State) {
-        let rows = Int((try? db?.query("SELECT count(*) FROM uplink_outbox WHERE uplink = ?", [.text(uplink)]))??.first?.first?.int ?? 0)
+        let rows = Int(
+            (try? db?.query("SELECT count(*) FROM uplink_outbox WHERE uplink = ?", [.text(uplink)]))??.first?.first?.int
+                ?? 0)
         var excess = rows - s.delivered.count + s.unsaved.count - limit
         guard excess > 0 else { return }
         if let db {
-            let victims = ((try? db.query("SELECT id FROM uplink_outbox WHERE uplink = ? AND kind = 'location' ORDER BY id LIMIT ?",
-                                          [.text(uplink), .int(Int64(excess + 1 + s.delivered.count))])) ?? [])
+            let victims =
+                ((try? db.query(
+                    "SELECT id FROM uplink_outbox WHERE uplink = ? AND kind = 'location' ORDER BY id LIMIT ?",
+                    [.text(uplink), .int(Int64(excess + 1 + s.delivered.count))])) ?? [])
                 .compactMap { $0.first?.int }.filter { $0 != s.inflight && !s.delivered.contains($0) }.prefix(excess)
             for id in victims where (try? db.query("DELETE FROM uplink_outbox WHERE id = ?", [.int(id)])) != nil {
                 excess -= 1

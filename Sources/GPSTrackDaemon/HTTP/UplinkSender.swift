@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GPSTrackCore
 import GPSTrackProtocol
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One HTTP uplink's sender: a thread of its own (the requests block) that sends the outbox's
 /// oldest message, one at a time, over the uplink's kept connection. Only a 2xx removes it.
@@ -66,40 +67,60 @@ final class UplinkSender: Sendable {
     var snapshot: Snapshot {
         let w = outbox.waiting
         return state.withLock { s in
-            Snapshot(connected: s.connected, queued: w.count, oldest: w.oldest, lastSuccess: s.lastSuccess,
-                     lastError: s.lastError, dropped: w.dropped)
+            Snapshot(
+                connected: s.connected, queued: w.count, oldest: w.oldest, lastSuccess: s.lastSuccess,
+                lastError: s.lastError, dropped: w.dropped)
         }
     }
 
     private func run(_ deliver: Deliver) {
         var delay = 0.0
-        var outage: String?     // lost or refused, while a spell lasts
+        var outage: String?  // lost or refused, while a spell lasts
         while !stopping.load(ordering: .relaxed) {
-            guard let message = outbox.head() else { pause(nil); continue }
+            guard let message = outbox.head() else {
+                pause(nil)
+                continue
+            }
             let r = deliver(message)
             if r.succeeded {
                 outbox.remove(message)
-                state.withLock { $0.connected = true; $0.lastSuccess = Double(time(nil)) }
+                state.withLock {
+                    $0.connected = true
+                    $0.lastSuccess = Double(time(nil))
+                }
                 if let was = outage {
-                    journal.log(LogEntry(event: .uplinkRecovered, priority: .info,
-                                         message: "\(name): the server takes messages again (after \(was))",
-                                         fields: [(.uplink, name)]))
+                    journal.log(
+                        LogEntry(
+                            event: .uplinkRecovered, priority: .info,
+                            message: "\(name): the server takes messages again (after \(was))",
+                            fields: [(.uplink, name)]))
                 }
                 outage = nil
                 delay = 0
                 continue
             }
             let refused = (400..<500).contains(r.status) && r.failure == nil
-            let reason = refused ? "HTTP \(r.status): \(Self.text(r.body))"
-                : r.failure.map { r.status > 0 ? "HTTP \(r.status): \($0)" : $0 } ?? "HTTP \(r.status): \(Self.text(r.body))"
-            state.withLock { $0.connected = r.status > 0; $0.lastError = reason }
+            let reason =
+                refused
+                ? "HTTP \(r.status): \(Self.text(r.body))"
+                : r.failure.map { r.status > 0 ? "HTTP \(r.status): \($0)" : $0 }
+                    ?? "HTTP \(r.status): \(Self.text(r.body))"
+            state.withLock {
+                $0.connected = r.status > 0
+                $0.lastError = reason
+            }
             let kind = refused ? "refused" : "lost"
             if outage != kind {
-                journal.log(LogEntry(event: refused ? .uplinkRefused : .uplinkLost, priority: .warning,
-                                     message: refused ? "\(name): the server refuses messages (\(reason)); kept and retried"
-                                                      : "\(name): cannot send (\(reason)); messages kept and retried",
-                                     fields: [(.uplink, name), (.reason, reason),
-                                              (.httpStatus, String(r.status))]))
+                journal.log(
+                    LogEntry(
+                        event: refused ? .uplinkRefused : .uplinkLost, priority: .warning,
+                        message: refused
+                            ? "\(name): the server refuses messages (\(reason)); kept and retried"
+                            : "\(name): cannot send (\(reason)); messages kept and retried",
+                        fields: [
+                            (.uplink, name), (.reason, reason),
+                            (.httpStatus, String(r.status)),
+                        ]))
                 outage = kind
                 delay = 0
             }

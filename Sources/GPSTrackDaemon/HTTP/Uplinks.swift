@@ -4,19 +4,27 @@ import GPSTrackProtocol
 /// The HTTP uplinks the configuration asks for.
 enum Uplinks {
     /// Makes each configured uplink (loading libcurl); a configuration error names the key's place.
-    static func make(_ config: Configuration, databasePath: String, journal: Journal, configFile: String?) throws(ConfigError) -> [any UplinkSink] {
+    static func make(_ config: Configuration, databasePath: String, journal: Journal, configFile: String?)
+        throws(ConfigError) -> [any UplinkSink]
+    {
         var made: [any UplinkSink] = []
         if config.traccar.url != nil {
-            made.append(try TraccarUplink(configuration: config, databasePath: databasePath, journal: journal,
-                                          configFile: configFile ?? "configuration"))
+            made.append(
+                try TraccarUplink(
+                    configuration: config, databasePath: databasePath, journal: journal,
+                    configFile: configFile ?? "configuration"))
         }
         if config.owntracksHTTP.url != nil {
-            made.append(try OwnTracksHTTPUplink(configuration: config, databasePath: databasePath, journal: journal,
-                                                configFile: configFile ?? "configuration"))
+            made.append(
+                try OwnTracksHTTPUplink(
+                    configuration: config, databasePath: databasePath, journal: journal,
+                    configFile: configFile ?? "configuration"))
         }
         if config.webhook.url != nil {
-            made.append(try WebhookUplink(configuration: config, databasePath: databasePath, journal: journal,
-                                          configFile: configFile ?? "configuration"))
+            made.append(
+                try WebhookUplink(
+                    configuration: config, databasePath: databasePath, journal: journal,
+                    configFile: configFile ?? "configuration"))
         }
         return made
     }

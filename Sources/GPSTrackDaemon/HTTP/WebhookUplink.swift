@@ -13,7 +13,9 @@ public final class WebhookUplink: UplinkSink {
     private let events: Set<String>
     static let alarms: Set<String> = ["guard_breach", "overspeed_start"]
 
-    public init(configuration: Configuration, databasePath: String, journal: Journal, configFile: String) throws(ConfigError) {
+    public init(configuration: Configuration, databasePath: String, journal: Journal, configFile: String)
+        throws(ConfigError)
+    {
         config = configuration.webhook
         events = Set(config.events)
         func place(_ key: String) -> String { configuration.origins[key] ?? configFile }
@@ -22,12 +24,16 @@ public final class WebhookUplink: UplinkSink {
         if let file = config.tokenFile {
             let bytes: [UInt8]
             do { bytes = try FileIO.readAll(file, maxBytes: 4096, regularOnly: true) } catch {
-                throw ConfigError(file: place("webhook_token_file"), line: nil, message: "webhook_token_file \(file): cannot read: \(error)")
+                throw ConfigError(
+                    file: place("webhook_token_file"), line: nil,
+                    message: "webhook_token_file \(file): cannot read: \(error)")
             }
             switch MQTTPublisher.password(from: bytes) {
             case .success(let t): token = t
             case .failure(let problem):
-                throw ConfigError(file: place("webhook_token_file"), line: nil, message: "webhook_token_file \(file): \(problem.message)")
+                throw ConfigError(
+                    file: place("webhook_token_file"), line: nil,
+                    message: "webhook_token_file \(file): \(problem.message)")
             }
         }
         let outbox = UplinkOutbox(uplink: name, databasePath: databasePath, limit: Int.max)
@@ -35,12 +41,15 @@ public final class WebhookUplink: UplinkSink {
             throw ConfigError(file: configFile, line: nil, message: "webhook: \(error)")
         }
         clock = UplinkClockCheck(uplink: name, maxOffsetS: configuration.uplinkMaxClockOffsetS, journal: journal)
-        let url = config.url ?? "", ntfy = config.format == .ntfy
+        let url = config.url ?? ""
+        let ntfy = config.format == .ntfy
         let auth = token.map { ["Authorization: Bearer \($0)"] } ?? []
         let send = SendBox(client)
         sender.start { m in
             guard ntfy else {
-                return send.client.send(method: "POST", url: url, body: Array(m.payload.utf8), headers: ["Content-Type: application/json"] + auth)
+                return send.client.send(
+                    method: "POST", url: url, body: Array(m.payload.utf8),
+                    headers: ["Content-Type: application/json"] + auth)
             }
             let n = Self.ntfy(m.payload)
             return send.client.send(method: "POST", url: url, body: Array(n.text.utf8), headers: n.headers + auth)
@@ -49,7 +58,9 @@ public final class WebhookUplink: UplinkSink {
 
     public func take(_ step: TrackerStep, session: TrackingSession) -> [LogEntry] {
         for (s, line) in step.lined {
-            guard let name = Self.kind(s.event), events.contains(name), clock.plausible(Self.time(s.event) ?? 0) else { continue }
+            guard let name = Self.kind(s.event), events.contains(name), clock.plausible(Self.time(s.event) ?? 0) else {
+                continue
+            }
             sender.outbox.store(kind: Self.alarms.contains(name) ? "alarm" : "event", payload: line)
             sender.poke()
         }
@@ -76,7 +87,9 @@ public final class WebhookUplink: UplinkSink {
         case .tracker(let t):
             switch t {
             case .tripStart(_, let time, _), .guardArmed(let time, _, _), .guardBreach(let time, _, _, _),
-                 .overspeedStart(let time, _, _, _), .overspeedEnd(let time, _, _, _, _, _), .discontinuity(let time, _, _): time
+                .overspeedStart(let time, _, _, _), .overspeedEnd(let time, _, _, _, _, _),
+                .discontinuity(let time, _, _):
+                time
             case .tripEnd(let f): f.end
             case .tripStop(let time, _): time
             }
@@ -94,7 +107,14 @@ public final class WebhookUplink: UplinkSink {
         if let time = json?["time"]?.string { text += " at " + time }
         if let lat = json?["lat"]?.number, let lon = json?["lon"]?.number { text += " (\(lat), \(lon))" }
         let alarm = alarms.contains(event)
-        return (text, ["Content-Type: text/plain; charset=utf-8", "Title: gpstrackd: \(event.split(separator: "_").joined(separator: " "))",
-                       "Priority: \(alarm ? "urgent" : "default")", "Tags: \(alarm ? "rotating_light" : "round_pushpin"),\(event)"])
+        return (
+            text,
+            [
+                "Content-Type: text/plain; charset=utf-8",
+                "Title: gpstrackd: \(event.split(separator: "_").joined(separator: " "))",
+                "Priority: \(alarm ? "urgent" : "default")",
+                "Tags: \(alarm ? "rotating_light" : "round_pushpin"),\(event)",
+            ]
+        )
     }
 }

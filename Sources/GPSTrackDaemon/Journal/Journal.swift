@@ -1,8 +1,9 @@
+import CSystemd
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CSystemd
-import Synchronization
 
 /// Where journal entries end up, in the manner of swift-log's `LogHandler`: the systemd journal
 /// or stderr (`Journal(target:)`), or an in-memory backend in the tests (GPSTrackTestKit's

@@ -25,7 +25,10 @@ final class JournalSink: TrackerSink {
     func tell(_ entry: LogEntry, json: String? = nil) {
         log(entry)
         guard let watch else { return }
-        if let json { watch(json); return }
+        if let json {
+            watch(json)
+            return
+        }
         let fields = entry.fields.map { NoticeLine.Field($0.0.noticeName, $0.1) }
         watch(ReplyEncoder.encode(NoticeLine(event: entry.event.rawValue, message: entry.message, fields: fields)))
     }

@@ -5,7 +5,11 @@ import GPSTrackProtocol
 public struct LogEntry: Sendable {
     /// syslog priorities.
     public enum Priority: Int, Sendable {
-        case err = 3, warning = 4, notice = 5, info = 6, debug = 7
+        case err = 3
+        case warning = 4
+        case notice = 5
+        case info = 6
+        case debug = 7
 
         var name: String {
             switch self {

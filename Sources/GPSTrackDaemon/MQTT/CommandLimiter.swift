@@ -24,7 +24,10 @@ final class CommandLimiter: Sendable {
         state.withLock { s in
             s.entries.removeAll { now - $0 >= Self.window }
             s.logged = s.logged.filter { now - $0.value < Self.window }
-            guard s.logged[key] == nil, s.entries.count < Self.maxEntries else { s.held += 1; return (false, 0) }
+            guard s.logged[key] == nil, s.entries.count < Self.maxEntries else {
+                s.held += 1
+                return (false, 0)
+            }
             s.logged[key] = now
             s.entries.append(now)
             defer { s.held = 0 }

@@ -68,8 +68,10 @@ public enum MQTTCommand: Sendable, Equatable {
     }
 
     /// The members each action takes besides `_type` and `action`.
-    static let members: [String: Set<String>] = ["reportSteps": ["from", "to"], "guard": ["on"], "trip": ["trip"],
-                                                  "setWaypoints": ["waypoints"]]
+    static let members: [String: Set<String>] = [
+        "reportSteps": ["from", "to"], "guard": ["on"], "trip": ["trip"],
+        "setWaypoints": ["waypoints"],
+    ]
 
     /// Reads one payload. Refused: more than `maxBytes`, nested deeper than `maxDepth`, not JSON,
     /// not an object, `_type` other than `cmd`, an action unknown or not (yet) run from the
@@ -82,19 +84,27 @@ public enum MQTTCommand: Sendable, Equatable {
         let value: JSONValue
         do { value = try JSONValue.parse(payload) } catch { return .failure(Refusal(reason: "not JSON: \(error)")) }
         guard case .object(let o) = value else { return .failure(Refusal(reason: "not a JSON object")) }
-        guard let type = o["_type"] else { return .failure(Refusal(reason: "no \"_type\" (a command has \"_type\":\"cmd\")")) }
+        guard let type = o["_type"] else {
+            return .failure(Refusal(reason: "no \"_type\" (a command has \"_type\":\"cmd\")"))
+        }
         guard type.string == "cmd" else {
             return .failure(Refusal(reason: "\"_type\" is \(describe(type)), not \"cmd\""))
         }
         guard let actionValue = o["action"] else { return .failure(Refusal(reason: "no \"action\"")) }
-        guard let action = actionValue.string else { return .failure(Refusal(reason: "\"action\" is \(describe(actionValue)), not a string")) }
+        guard let action = actionValue.string else {
+            return .failure(Refusal(reason: "\"action\" is \(describe(actionValue)), not a string"))
+        }
         let echo = printable(action)
-        func refuse(_ reason: String) -> Result<MQTTCommand, Refusal> { .failure(Refusal(action: echo, reason: reason)) }
+        func refuse(_ reason: String) -> Result<MQTTCommand, Refusal> {
+            .failure(Refusal(action: echo, reason: reason))
+        }
         let known = MQTTConfig.commandActions + ["reportSteps"]
         guard known.contains(action) else { return refuse("unknown action") }
         let extra = o.keys.filter { $0 != "_type" && $0 != "action" && !(members[action] ?? []).contains($0) }.sorted()
         if let first = extra.first {
-            return refuse("unknown member \(JSONObject.quote(printable(first)))" + (extra.count > 1 ? " (and \(extra.count - 1) more)" : ""))
+            return refuse(
+                "unknown member \(JSONObject.quote(printable(first)))"
+                    + (extra.count > 1 ? " (and \(extra.count - 1) more)" : ""))
         }
         switch action {
         case "reportLocation": return .success(.reportLocation)
@@ -105,7 +115,10 @@ public enum MQTTCommand: Sendable, Equatable {
         case "reportSteps":
             var times: [Double?] = []
             for key in ["from", "to"] {
-                guard let v = o[key] else { times.append(nil); continue }
+                guard let v = o[key] else {
+                    times.append(nil)
+                    continue
+                }
                 guard let t = v.number, t.isFinite, t >= 0, t < 1e11 else {
                     return refuse("\"\(key)\" is \(describe(v)), not Unix seconds from 0 to 1e11")
                 }
@@ -137,10 +150,19 @@ public enum MQTTCommand: Sendable, Equatable {
     /// The deepest nesting of arrays and objects, counted outside strings; stops once past `limit`
     /// (so that a deep document costs nothing to refuse).
     static func depth(_ bytes: [UInt8], limit: Int) -> Int {
-        var d = 0, deepest = 0, inString = false, escaped = false
+        var d = 0
+        var deepest = 0
+        var inString = false
+        var escaped = false
         for c in bytes {
             if inString {
-                if escaped { escaped = false } else if c == 0x5C { escaped = true } else if c == 0x22 { inString = false }
+                if escaped {
+                    escaped = false
+                } else if c == 0x5C {
+                    escaped = true
+                } else if c == 0x22 {
+                    inString = false
+                }
                 continue
             }
             switch c {
@@ -170,6 +192,8 @@ public enum MQTTCommand: Sendable, Equatable {
 
     /// `s` cut to `maxEcho` characters, control characters as `?` (it goes to the journal).
     static func printable(_ s: String) -> String {
-        String(String.UnicodeScalarView(s.unicodeScalars.prefix(maxEcho).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
+        String(
+            String.UnicodeScalarView(
+                s.unicodeScalars.prefix(maxEcho).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
     }
 }

@@ -10,7 +10,9 @@ extension MQTTPublisher {
         var line = bytes.prefix { $0 != 10 }
         if line.last == 13 { line = line.dropLast() }
         guard !line.isEmpty else { return .failure(PasswordProblem(message: "the first line is empty")) }
-        guard let text = String(validating: line, as: UTF8.self) else { return .failure(PasswordProblem(message: "not UTF-8 text")) }
+        guard let text = String(validating: line, as: UTF8.self) else {
+            return .failure(PasswordProblem(message: "not UTF-8 text"))
+        }
         guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             return .failure(PasswordProblem(message: "a control character (or NUL byte) in the password"))
         }
@@ -53,9 +55,11 @@ extension MQTTPublisher {
             }
             lock.withLock { _ in
                 guard refusalsLogged.insert(why).inserted else { return }
-                journal.log(LogEntry(event: .mqttCommandRefused, priority: .warning,
-                                     message: "MQTT command on \(baseTopic)/cmd refused: \(why)",
-                                     fields: [(.reason, why)]))
+                journal.log(
+                    LogEntry(
+                        event: .mqttCommandRefused, priority: .warning,
+                        message: "MQTT command on \(baseTopic)/cmd refused: \(why)",
+                        fields: [(.reason, why)]))
             }
             return nil
         }

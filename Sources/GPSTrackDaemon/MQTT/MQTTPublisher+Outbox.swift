@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CMosquitto
 import GPSTrackCore
 import GPSTrackProtocol
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The publisher's messages: the outbox table, what waits in memory when it cannot be written,
 /// and the pump that hands them to libmosquitto in order.
@@ -28,8 +29,9 @@ extension MQTTPublisher {
         if unsaved.isEmpty {
             do throws(SQLiteDatabase.Failure) {
                 guard let outbox else { throw SQLiteDatabase.Failure(code: 14, message: "no outbox database") }
-                _ = try outbox.query("INSERT INTO outbox (kind, topic, payload, qos, queued) VALUES (?, ?, ?, ?, ?)",
-                                     [.text(kind), .text(topic), .text(payload), .int(Int64(qos)), .real(Double(time(nil)))])
+                _ = try outbox.query(
+                    "INSERT INTO outbox (kind, topic, payload, qos, queued) VALUES (?, ?, ?, ?, ?)",
+                    [.text(kind), .text(topic), .text(payload), .int(Int64(qos)), .real(Double(time(nil)))])
                 outboxWritten()
                 return
             } catch {
@@ -45,9 +47,11 @@ extension MQTTPublisher {
     /// Call with the lock held.
     func outboxDegraded(_ reason: String) {
         if outboxFailure == nil {
-            journal.log(LogEntry(event: .mqttOutboxDegraded, priority: .err,
-                                 message: "MQTT outbox cannot be written, messages wait in memory: \(reason)",
-                                 fields: [(.reason, reason)]))
+            journal.log(
+                LogEntry(
+                    event: .mqttOutboxDegraded, priority: .err,
+                    message: "MQTT outbox cannot be written, messages wait in memory: \(reason)",
+                    fields: [(.reason, reason)]))
         }
         outboxFailure = reason
     }
@@ -56,12 +60,17 @@ extension MQTTPublisher {
     /// rows whose deletion failed before. Call with the lock held.
     func flushUnsaved() {
         guard let outbox else { return }
-        for id in acked where (try? outbox.query("DELETE FROM outbox WHERE id = ?", [.int(id)])) != nil { acked.remove(id) }
+        for id in acked where (try? outbox.query("DELETE FROM outbox WHERE id = ?", [.int(id)])) != nil {
+            acked.remove(id)
+        }
         var moved = false
         while let m = unsaved.first {
-            guard let rows = try? outbox.query("INSERT INTO outbox (kind, topic, payload, qos, queued) VALUES (?, ?, ?, ?, ?) RETURNING id",
-                                               [.text(m.kind), .text(m.topic), .text(m.payload), .int(Int64(m.qos)), .real(m.queued)]),
-                  let row = rows.first?.first?.int else { return }
+            guard
+                let rows = try? outbox.query(
+                    "INSERT INTO outbox (kind, topic, payload, qos, queued) VALUES (?, ?, ?, ?, ?) RETURNING id",
+                    [.text(m.kind), .text(m.topic), .text(m.payload), .int(Int64(m.qos)), .real(m.queued)]),
+                let row = rows.first?.first?.int
+            else { return }
             unsaved.removeFirst()
             moved = true
             if let mid = inflight.first(where: { $0.value.row == m.id })?.key { inflight[mid]?.row = row }
@@ -74,9 +83,11 @@ extension MQTTPublisher {
     func outboxWritten() {
         guard let reason = outboxFailure, unsaved.isEmpty else { return }
         outboxFailure = nil
-        journal.log(LogEntry(event: .mqttOutboxRecovered, priority: .info,
-                             message: "MQTT outbox written again; the messages that waited in memory are in it",
-                             fields: [(.reason, reason)]))
+        journal.log(
+            LogEntry(
+                event: .mqttOutboxRecovered, priority: .info,
+                message: "MQTT outbox written again; the messages that waited in memory are in it",
+                fields: [(.reason, reason)]))
     }
 
     /// When the oldest waiting message was queued (Unix time): the table's, else memory's.
@@ -97,10 +108,14 @@ extension MQTTPublisher {
         let keep = Set(inflight.values.map(\.row)).union(acked)
         var left = excess
         if let outbox {
-            let victims = ((try? outbox.query("SELECT id FROM outbox WHERE kind = 'location' ORDER BY id LIMIT ?",
-                                              [.int(Int64(excess + keep.count))])) ?? [])
+            let victims =
+                ((try? outbox.query(
+                    "SELECT id FROM outbox WHERE kind = 'location' ORDER BY id LIMIT ?",
+                    [.int(Int64(excess + keep.count))])) ?? [])
                 .compactMap { $0.first?.int }.filter { !keep.contains($0) }.prefix(excess)
-            for id in victims where (try? outbox.query("DELETE FROM outbox WHERE id = ?", [.int(id)])) != nil { left -= 1 }
+            for id in victims where (try? outbox.query("DELETE FROM outbox WHERE id = ?", [.int(id)])) != nil {
+                left -= 1
+            }
         }
         while left > 0, let i = unsaved.firstIndex(where: { $0.kind == "location" && !keep.contains($0.id) }) {
             unsaved.remove(at: i)
@@ -122,7 +137,10 @@ extension MQTTPublisher {
 
     /// The waypoints message (circular fences), sent on every connect and now if connected.
     public func setWaypoints(_ payload: String) {
-        let now = lock.withLock { _ in waypoints = payload; return connected }
+        let now = lock.withLock { _ in
+            waypoints = payload
+            return connected
+        }
         if now { enqueue(kind: "waypoints", topic: baseTopic + "/waypoints", payload: payload, qos: 1) }
     }
 
@@ -134,9 +152,13 @@ extension MQTTPublisher {
         guard inflight.count < 20 else { return }
         var candidates: [(id: Int64, topic: String, payload: String, qos: Int32)] = []
         if let outbox {
-            let rows = (try? outbox.query("SELECT id, topic, payload, qos FROM outbox ORDER BY id LIMIT ?",
-                                          [.int(Int64(20 - inflight.count + busy.count))])) ?? []
-            candidates = rows.compactMap { r in r[0].int.map { ($0, r[1].string ?? baseTopic, r[2].string ?? "", Int32(r[3].int ?? 0)) } }
+            let rows =
+                (try? outbox.query(
+                    "SELECT id, topic, payload, qos FROM outbox ORDER BY id LIMIT ?",
+                    [.int(Int64(20 - inflight.count + busy.count))])) ?? []
+            candidates = rows.compactMap { r in
+                r[0].int.map { ($0, r[1].string ?? baseTopic, r[2].string ?? "", Int32(r[3].int ?? 0)) }
+            }
         }
         candidates += unsaved.map { ($0.id, $0.topic, $0.payload, $0.qos) }
         for c in candidates where !busy.contains(c.id) {

@@ -1,10 +1,11 @@
+import CMosquitto
+import GPSTrackCore
+import GPSTrackProtocol
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CMosquitto
-import Synchronization
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// Publishes OwnTracks JSON over MQTT through libmosquitto, from a durable outbox: every
 /// message is first written to the `outbox` table of the state database and deleted only when
@@ -56,12 +57,13 @@ public final class MQTTPublisher: @unchecked Sendable {
     /// Longest command payload taken from `<base>/cmd`.
     static let maxCommandBytes = 64 * 1024
 
-
     /// Reads the password file; a missing or unreadable one is a configuration error.
     /// `configFile` names the configuration file, `origins` where each key was set
     /// (`FILE:LINE`, see `Configuration.origins`), so that an error names its line.
-    public init(config: MQTTConfig, databasePath: String, journal: Journal, configFile: String,
-                origins: [String: String] = [:]) throws(ConfigError) {
+    public init(
+        config: MQTTConfig, databasePath: String, journal: Journal, configFile: String,
+        origins: [String: String] = [:]
+    ) throws(ConfigError) {
         func place(_ key: String) -> String { origins[key] ?? configFile }
         self.config = config
         self.journal = journal
@@ -75,31 +77,41 @@ public final class MQTTPublisher: @unchecked Sendable {
         if let file = config.passwordFile {
             let bytes: [UInt8]
             do { bytes = try FileIO.readAll(file, maxBytes: 4096, regularOnly: true) } catch {
-                throw ConfigError(file: place("mqtt_password_file"), line: nil, message: "mqtt_password_file \(file): cannot read: \(error)")
+                throw ConfigError(
+                    file: place("mqtt_password_file"), line: nil,
+                    message: "mqtt_password_file \(file): cannot read: \(error)")
             }
             switch Self.password(from: bytes) {
             case .success(let p): password = p
             case .failure(let problem):
-                throw ConfigError(file: place("mqtt_password_file"), line: nil, message: "mqtt_password_file \(file): \(problem.message)")
+                throw ConfigError(
+                    file: place("mqtt_password_file"), line: nil,
+                    message: "mqtt_password_file \(file): \(problem.message)")
             }
         }
         crypto = try Self.crypto(config.secretFile, place: place("mqtt_secret_file"))
-        for (key, file) in [("mqtt_ca_file", config.caFile), ("mqtt_cert_file", config.certFile), ("mqtt_key_file", config.keyFile)] {
+        for (key, file) in [
+            ("mqtt_ca_file", config.caFile), ("mqtt_cert_file", config.certFile), ("mqtt_key_file", config.keyFile),
+        ] {
             guard let file else { continue }
             do { _ = try FileIO.readAll(file, maxBytes: 1 << 20) } catch {
                 throw ConfigError(file: place(key), line: nil, message: "\(key) \(file): cannot read: \(error)")
             }
         }
         if (config.certFile == nil) != (config.keyFile == nil) {
-            throw ConfigError(file: place(config.certFile == nil ? "mqtt_key_file" : "mqtt_cert_file"), line: nil,
-                              message: "mqtt_cert_file and mqtt_key_file go together")
+            throw ConfigError(
+                file: place(config.certFile == nil ? "mqtt_key_file" : "mqtt_cert_file"), line: nil,
+                message: "mqtt_cert_file and mqtt_key_file go together")
         }
         if config.certFile != nil, config.caFile == nil {
-            throw ConfigError(file: place("mqtt_cert_file"), line: nil, message: "mqtt_cert_file needs mqtt_ca_file (TLS verifies the broker)")
+            throw ConfigError(
+                file: place("mqtt_cert_file"), line: nil,
+                message: "mqtt_cert_file needs mqtt_ca_file (TLS verifies the broker)")
         }
         outbox = Self.openOutbox(databasePath) ?? Self.openOutbox(":memory:")
         if outbox == nil {
-            journal.log(LogEntry(event: .mqttOutbox, priority: .err, message: "MQTT outbox unavailable; messages are not kept"))
+            journal.log(
+                LogEntry(event: .mqttOutbox, priority: .err, message: "MQTT outbox unavailable; messages are not kept"))
         }
     }
 
@@ -109,8 +121,10 @@ public final class MQTTPublisher: @unchecked Sendable {
         var error = [CChar](repeating: 0, count: 512)
         guard gpstrack_mosquitto_load(&error, error.count) != 0 else { return }
         let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        throw ConfigError(file: place, line: nil,
-                          message: "mqtt_host is set but libmosquitto cannot be loaded (\(reason)): install the package libmosquitto1")
+        throw ConfigError(
+            file: place, line: nil,
+            message: "mqtt_host is set but libmosquitto cannot be loaded (\(reason)): install the package libmosquitto1"
+        )
     }
 
     static func openOutbox(_ path: String) -> SQLiteDatabase? {
@@ -118,12 +132,15 @@ public final class MQTTPublisher: @unchecked Sendable {
         do {
             try db.query("PRAGMA journal_mode=WAL")
             try db.query("PRAGMA synchronous=FULL")
-            try db.query("""
+            try db.query(
+                """
                 CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, topic TEXT NOT NULL,
                   payload TEXT NOT NULL, qos INTEGER NOT NULL, queued REAL)
                 """)
             // An outbox from before the column: its rows have no time (left out of the age).
-            if try db.query("SELECT count(*) FROM pragma_table_info('outbox') WHERE name = 'queued'").first?.first?.int == 0 {
+            if try db.query("SELECT count(*) FROM pragma_table_info('outbox') WHERE name = 'queued'").first?.first?.int
+                == 0
+            {
                 try db.query("ALTER TABLE outbox ADD COLUMN queued REAL")
             }
             return db
@@ -154,11 +171,14 @@ public final class MQTTPublisher: @unchecked Sendable {
         dl_mosquitto_log_callback_set(m) { mosq, obj, level, text in
             guard level == MOSQ_LOG_ERR, let text, let obj else { return }
             Unmanaged<MQTTPublisher>.fromOpaque(obj).takeUnretainedValue()
-                .onLibraryError(String(cString: text), verifyResult: dl_mosquitto_ssl_get(mosq).map { dl_SSL_get_verify_result($0) })
+                .onLibraryError(
+                    String(cString: text), verifyResult: dl_mosquitto_ssl_get(mosq).map { dl_SSL_get_verify_result($0) }
+                )
         }
         dl_mosquitto_message_callback_set(m) { _, obj, message in
             guard let message, let payload = message.pointee.payload, message.pointee.payloadlen > 0,
-                  Int(message.pointee.payloadlen) <= MQTTPublisher.maxCommandBytes else { return }
+                Int(message.pointee.payloadlen) <= MQTTPublisher.maxCommandBytes
+            else { return }
             let bytes = Array(UnsafeRawBufferPointer(start: payload, count: Int(message.pointee.payloadlen)))
             Unmanaged<MQTTPublisher>.fromOpaque(obj!).takeUnretainedValue().onCommand(bytes)
         }
@@ -171,9 +191,13 @@ public final class MQTTPublisher: @unchecked Sendable {
         if let ca = config.caFile {
             let rc = dl_mosquitto_tls_set(m, ca, nil, config.certFile, config.keyFile, nil)
             if rc != MOSQ_ERR_SUCCESS.rawValue {
-                journal.log(LogEntry(event: .mqttTlsFailed, priority: .err,
-                                     message: "MQTT TLS not set up (\(String(cString: dl_mosquitto_strerror(rc)))): check mqtt_ca_file \(ca)"
-                                        + (config.certFile.map { ", mqtt_cert_file \($0), mqtt_key_file \(config.keyFile ?? "")" } ?? "")))
+                journal.log(
+                    LogEntry(
+                        event: .mqttTlsFailed, priority: .err,
+                        message:
+                            "MQTT TLS not set up (\(String(cString: dl_mosquitto_strerror(rc)))): check mqtt_ca_file \(ca)"
+                            + (config.certFile.map { ", mqtt_cert_file \($0), mqtt_key_file \(config.keyFile ?? "")" }
+                                ?? "")))
             }
         }
         _ = dl_mosquitto_threaded_set(m, true)
@@ -238,13 +262,17 @@ public final class MQTTPublisher: @unchecked Sendable {
 
     func onConnect(_ rc: Int32) {
         guard rc == 0 else {
-            let reason = rc == 4 || rc == 5
+            let reason =
+                rc == 4 || rc == 5
                 ? "the broker refused the login (bad user name or password) for \(config.user ?? "(none)")"
                 : "the broker refused the connection: \(String(cString: dl_mosquitto_connack_string(rc)))"
             lock.withLock { _ in
                 if !inOutage {
                     inOutage = true
-                    journal.log(LogEntry(event: .mqttRefused, priority: .err, message: "MQTT \(config.host ?? ""):\(config.port): \(reason)"))
+                    journal.log(
+                        LogEntry(
+                            event: .mqttRefused, priority: .err,
+                            message: "MQTT \(config.host ?? ""):\(config.port): \(reason)"))
                 }
             }
             return
@@ -252,8 +280,10 @@ public final class MQTTPublisher: @unchecked Sendable {
         lock.withLock { _ in
             connected = true
             if inOutage || !everConnected {
-                journal.log(LogEntry(event: .mqttConnected, priority: .info,
-                                     message: "MQTT connected to \(config.host ?? ""):\(config.port), publishing to \(baseTopic)"))
+                journal.log(
+                    LogEntry(
+                        event: .mqttConnected, priority: .info,
+                        message: "MQTT connected to \(config.host ?? ""):\(config.port), publishing to \(baseTopic)"))
             }
             inOutage = false
             tlsProblems = []
@@ -273,8 +303,11 @@ public final class MQTTPublisher: @unchecked Sendable {
             connected = false
             if rc != 0 && !inOutage {
                 inOutage = true
-                journal.log(LogEntry(event: .mqttLost, priority: .warning,
-                                     message: "MQTT broker \(config.host ?? ""):\(config.port) unreachable; messages wait in the outbox"))
+                journal.log(
+                    LogEntry(
+                        event: .mqttLost, priority: .warning,
+                        message:
+                            "MQTT broker \(config.host ?? ""):\(config.port) unreachable; messages wait in the outbox"))
             }
         }
     }
@@ -293,6 +326,6 @@ public final class MQTTPublisher: @unchecked Sendable {
     }
 }
 
-private extension String {
-    func padding(_ n: Int) -> String { count >= n ? self : self + String(repeating: "x", count: n - count) }
+extension String {
+    fileprivate func padding(_ n: Int) -> String { count >= n ? self : self + String(repeating: "x", count: n - count) }
 }

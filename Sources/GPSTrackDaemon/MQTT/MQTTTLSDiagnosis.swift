@@ -1,7 +1,8 @@
+import CMosquitto
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CMosquitto
 
 /// Why a TLS connection to the broker failed, said once per problem and outage: libmosquitto
 /// tells only its log callback, with OpenSSL's reason; the broker certificate's verification
@@ -13,10 +14,13 @@ extension MQTTPublisher {
         guard text.hasPrefix("OpenSSL Error") else { return }
         if let verifyResult, verifyResult > 0 {  // X509_V_OK is 0; -1: libssl not loaded
             let why = String(cString: dl_X509_verify_cert_error_string(verifyResult))
-            tlsProblem("the broker's certificate failed verification: \(why) (mqtt_ca_file \(config.caFile ?? "unset"))")
+            tlsProblem(
+                "the broker's certificate failed verification: \(why) (mqtt_ca_file \(config.caFile ?? "unset"))")
         } else {
             // OpenSSL's reason, e.g. "tlsv1 alert unknown ca" (the broker does not trust ours).
-            tlsProblem("the TLS connection failed: \(text.split(separator: ":", omittingEmptySubsequences: false).last.map { String($0).trimmingSpaces } ?? text)")
+            tlsProblem(
+                "the TLS connection failed: \(text.split(separator: ":", omittingEmptySubsequences: false).last.map { String($0).trimmingSpaces } ?? text)"
+            )
         }
     }
 
@@ -25,14 +29,19 @@ extension MQTTPublisher {
     func tlsProblem(_ description: String) {
         let broker = "\(config.host ?? ""):\(config.port)"
         var problem = description
-        if ["certificate required", "unknown ca", "bad certificate", "certificate unknown", "handshake failure"].contains(where: description.hasSubstring) {
-            problem += " (our client certificate: mqtt_cert_file \(config.certFile ?? "unset"), mqtt_key_file \(config.keyFile ?? "unset"))"
+        if ["certificate required", "unknown ca", "bad certificate", "certificate unknown", "handshake failure"]
+            .contains(where: description.hasSubstring)
+        {
+            problem +=
+                " (our client certificate: mqtt_cert_file \(config.certFile ?? "unset"), mqtt_key_file \(config.keyFile ?? "unset"))"
         }
         lock.withLock { _ in
             inOutage = true
             guard tlsProblems.insert(problem).inserted else { return }
-            journal.log(LogEntry(event: .mqttTlsFailed, priority: .err, message: "MQTT \(broker): \(problem); retrying",
-                                 fields: [(.broker, broker), (.tlsError, problem)]))
+            journal.log(
+                LogEntry(
+                    event: .mqttTlsFailed, priority: .err, message: "MQTT \(broker): \(problem); retrying",
+                    fields: [(.broker, broker), (.tlsError, problem)]))
         }
     }
 }
@@ -42,7 +51,8 @@ extension String {
     /// lives in _StringProcessing, whose regular-expression engine (about 1 MB of code) would
     /// then be linked into the daemon for this one call.
     func hasSubstring(_ part: String) -> Bool {
-        let text = Array(utf8), needle = Array(part.utf8)
+        let text = Array(utf8)
+        let needle = Array(part.utf8)
         guard needle.count <= text.count else { return false }
         return (0...(text.count - needle.count)).contains { text[$0..<($0 + needle.count)].elementsEqual(needle) }
     }

@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// The OwnTracks JSON messages the daemon publishes. Pure: no broker, no clock; the caller
 /// gives every time.
@@ -29,8 +30,10 @@ enum OwnTracks {
 
     /// `location` for an accepted fix; `inRegions` names the fences it is inside (nil: no fences);
     /// `trigger` is OwnTracks' `t` (`t` a timer, `r` a `reportLocation` command).
-    static func location(_ fix: Fix, time t: Double, tid: String, assumedErrorM: Double, inRegions: [String]?,
-                         trigger: String = "t") -> String {
+    static func location(
+        _ fix: Fix, time t: Double, tid: String, assumedErrorM: Double, inRegions: [String]?,
+        trigger: String = "t"
+    ) -> String {
         var o = JSONObject()
         o.add("_type", "location")
         o.add("tid", tid)
@@ -49,8 +52,10 @@ enum OwnTracks {
     }
 
     /// `transition` (`t: c`): an enter or leave of a region, or of `parked` for a guard breach.
-    static func transition(tid: String, enter: Bool, desc: String, rid: String, wtst: Int, time: Double,
-                           at: Coordinate?, acc: Int) -> String {
+    static func transition(
+        tid: String, enter: Bool, desc: String, rid: String, wtst: Int, time: Double,
+        at: Coordinate?, acc: Int
+    ) -> String {
         var o = JSONObject()
         o.add("_type", "transition")
         o.add("tid", tid)

@@ -30,8 +30,9 @@ public struct OwnTracksCrypto: Sendable {
         var error = [CChar](repeating: 0, count: 512)
         guard gpstrack_sodium_load(&error, error.count) != 0 else { return }
         let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        throw ConfigError(file: place, line: nil,
-                          message: "a secret is set but libsodium cannot be loaded (\(reason)): install the package libsodium23")
+        throw ConfigError(
+            file: place, line: nil,
+            message: "a secret is set but libsodium cannot be loaded (\(reason)): install the package libsodium23")
     }
 
     /// The encrypted message for `plaintext` (an OwnTracks JSON payload).
@@ -45,12 +46,19 @@ public struct OwnTracksCrypto: Sendable {
 
     /// The plaintext of an encrypted message, or why it is refused.
     public func open(_ message: [UInt8]) -> Result<[UInt8], Refusal> {
-        guard let json = try? JSONValue.parse(message), json["_type"]?.string == "encrypted" else { return .failure(.notEncrypted) }
-        guard let text = json["data"]?.string, let data = Base64.decode(text) else { return .failure(.malformed("data is not base64")) }
+        guard let json = try? JSONValue.parse(message), json["_type"]?.string == "encrypted" else {
+            return .failure(.notEncrypted)
+        }
+        guard let text = json["data"]?.string, let data = Base64.decode(text) else {
+            return .failure(.malformed("data is not base64"))
+        }
         guard data.count >= Self.nonceBytes + Self.macBytes else { return .failure(.malformed("data is too short")) }
-        let nonce = Array(data.prefix(Self.nonceBytes)), box = Array(data.dropFirst(Self.nonceBytes))
+        let nonce = Array(data.prefix(Self.nonceBytes))
+        let box = Array(data.dropFirst(Self.nonceBytes))
         var plain = [UInt8](repeating: 0, count: box.count - Self.macBytes)
-        guard dl_crypto_secretbox_open_easy(&plain, box, UInt64(box.count), nonce, key) == 0 else { return .failure(.wrongKey) }
+        guard dl_crypto_secretbox_open_easy(&plain, box, UInt64(box.count), nonce, key) == 0 else {
+            return .failure(.wrongKey)
+        }
         return .success(plain)
     }
 }
@@ -65,7 +73,9 @@ enum Base64 {
         var i = 0
         while i < bytes.count {
             let n = min(3, bytes.count - i)
-            let b0 = UInt32(bytes[i]), b1 = n > 1 ? UInt32(bytes[i + 1]) : 0, b2 = n > 2 ? UInt32(bytes[i + 2]) : 0
+            let b0 = UInt32(bytes[i])
+            let b1 = n > 1 ? UInt32(bytes[i + 1]) : 0
+            let b2 = n > 2 ? UInt32(bytes[i + 2]) : 0
             let v = b0 << 16 | b1 << 8 | b2
             out.append(alphabet[Int(v >> 18 & 63)])
             out.append(alphabet[Int(v >> 12 & 63)])

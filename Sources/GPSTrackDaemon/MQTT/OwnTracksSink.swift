@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// The MQTT reporter, a sink of the tracker: what its events and fixes become on the broker as
 /// OwnTracks messages, through the publisher's durable outbox. It owns what it needs to decide
@@ -23,7 +24,9 @@ final class OwnTracksSink: TrackerSink {
     func take(_ step: TrackerStep, session: TrackingSession) -> [LogEntry] {
         for e in step.events {
             if case .fence(let f) = e.event { publishTransition(f, session: session) }
-            if case .tracker(.guardBreach(let t, let at, _, _)) = e.event { publishBreach(time: t, at: at, session: session) }
+            if case .tracker(.guardBreach(let t, let at, _, _)) = e.event {
+                publishBreach(time: t, at: at, session: session)
+            }
         }
         if step.accepted, let fix = step.fix { publishLocation(fix, session: session) }
         return []
@@ -47,34 +50,39 @@ final class OwnTracksSink: TrackerSink {
         if let last = lastLocation {
             let dt = t - last.time
             guard dt >= mqtt.config.minIntervalS else { return }
-            guard dt >= mqtt.config.heartbeatS || Geodesic.distance(last.at, fix.coordinate) >= mqtt.config.minDistanceM else { return }
+            guard dt >= mqtt.config.heartbeatS || Geodesic.distance(last.at, fix.coordinate) >= mqtt.config.minDistanceM
+            else { return }
         }
         lastLocation = (t, fix.coordinate)
-        mqtt.enqueue(kind: "location", topic: mqtt.baseTopic,
-                     payload: locationMessage(fix, time: t, session: session), qos: 0)
+        mqtt.enqueue(
+            kind: "location", topic: mqtt.baseTopic,
+            payload: locationMessage(fix, time: t, session: session), qos: 0)
     }
 
     /// The OwnTracks `location` for `fix`, with the fences it is inside.
     func locationMessage(_ fix: Fix, time t: Double, session: TrackingSession, trigger: String = "t") -> String {
-        OwnTracks.location(fix, time: t, tid: mqtt.trackerID, assumedErrorM: assumedErrorM,
-                           inRegions: session.geofences == nil ? nil : session.insideFenceNames, trigger: trigger)
+        OwnTracks.location(
+            fix, time: t, tid: mqtt.trackerID, assumedErrorM: assumedErrorM,
+            inRegions: session.geofences == nil ? nil : session.insideFenceNames, trigger: trigger)
     }
 
     /// OwnTracks `transition` for an enter or exit (crossings too), QoS 1, to `<base>/event`.
     private func publishTransition(_ e: FenceEvent, session: TrackingSession) {
         guard e.kind == .enter || e.kind == .exit else { return }
-        let payload = OwnTracks.transition(tid: mqtt.trackerID, enter: e.kind == .enter, desc: e.fenceName ?? e.fenceID,
-                                           rid: e.fenceID, wtst: fencesLoadedAt, time: e.time, at: e.coordinate,
-                                           acc: accuracy(session))
+        let payload = OwnTracks.transition(
+            tid: mqtt.trackerID, enter: e.kind == .enter, desc: e.fenceName ?? e.fenceID,
+            rid: e.fenceID, wtst: fencesLoadedAt, time: e.time, at: e.coordinate,
+            acc: accuracy(session))
         mqtt.enqueue(kind: "transition", topic: mqtt.baseTopic + "/event", payload: payload, qos: 1)
     }
 
     /// OwnTracks `transition` for a guard breach (`event: leave`, `desc: parked`), so that Home
     /// Assistant shows it.
     private func publishBreach(time: Double, at: Coordinate, session: TrackingSession) {
-        let payload = OwnTracks.transition(tid: mqtt.trackerID, enter: false, desc: "parked", rid: "parked",
-                                           wtst: Int(session.tracker.parkedGuard.armedSince ?? time), time: time, at: at,
-                                           acc: accuracy(session))
+        let payload = OwnTracks.transition(
+            tid: mqtt.trackerID, enter: false, desc: "parked", rid: "parked",
+            wtst: Int(session.tracker.parkedGuard.armedSince ?? time), time: time, at: at,
+            acc: accuracy(session))
         mqtt.enqueue(kind: "transition", topic: mqtt.baseTopic + "/event", payload: payload, qos: 1)
     }
 

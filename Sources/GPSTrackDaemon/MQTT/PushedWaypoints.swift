@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// The circles pushed from the broker (`setWaypoints`), kept in the state directory
 /// (`pushed-waypoints.json`, the canonical `setWaypoints` command) so that they survive a
@@ -27,7 +28,8 @@ enum PushedWaypoints {
 
     /// Writes the set whole (a temporary file, synced, renamed over the old one): never half.
     static func save(_ list: [MQTTCommand.Waypoint], stateDirectory: String) -> String? {
-        let file = path(stateDirectory), temporary = file + ".new"
+        let file = path(stateDirectory)
+        let temporary = file + ".new"
         let bytes = Array(MQTTCommand.setWaypoints(list).json.utf8) + [10]
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
         guard fd >= 0 else { return "cannot write \(temporary): \(String(cString: strerror(errno)))" }
@@ -35,7 +37,12 @@ enum PushedWaypoints {
         while written < bytes.count {
             let n = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             if n < 0, errno == EINTR { continue }
-            guard n > 0 else { let e = errno; close(fd); unlink(temporary); return "cannot write \(temporary): \(String(cString: strerror(e)))" }
+            guard n > 0 else {
+                let e = errno
+                close(fd)
+                unlink(temporary)
+                return "cannot write \(temporary): \(String(cString: strerror(e)))"
+            }
             written += n
         }
         let synced = fsync(fd) == 0
@@ -49,11 +56,15 @@ enum PushedWaypoints {
     }
 
     /// The file's fences and the pushed circles as one index (nil with neither).
-    static func merged(_ fileFences: [Fence], pushed: [MQTTCommand.Waypoint], file: String) throws(FenceError) -> FenceIndex? {
+    static func merged(_ fileFences: [Fence], pushed: [MQTTCommand.Waypoint], file: String) throws(FenceError)
+        -> FenceIndex?
+    {
         let ids = Set(fileFences.map(\.id))
         let clashes = pushed.filter { ids.contains($0.rid) }.map { JSONObject.quote($0.rid) }
         guard clashes.isEmpty else {
-            throw FenceError(file: file, reason: "pushed waypoint id \(clashes.prefix(5).joined(separator: ", ")) is a fence of the fences file")
+            throw FenceError(
+                file: file,
+                reason: "pushed waypoint id \(clashes.prefix(5).joined(separator: ", ")) is a fence of the fences file")
         }
         guard !fileFences.isEmpty || !pushed.isEmpty else { return nil }
         var all = fileFences + pushed.map(\.fence)
@@ -62,7 +73,8 @@ enum PushedWaypoints {
     }
 
     /// The fences file's index with the kept set added (at start and on every reload).
-    static func merged(_ fileIndex: FenceIndex?, stateDirectory: String, file: String) throws(FenceError) -> FenceIndex? {
+    static func merged(_ fileIndex: FenceIndex?, stateDirectory: String, file: String) throws(FenceError) -> FenceIndex?
+    {
         let pushed = try load(stateDirectory)
         guard !pushed.isEmpty else { return fileIndex }
         return try merged(fileIndex?.fences ?? [], pushed: pushed, file: file)

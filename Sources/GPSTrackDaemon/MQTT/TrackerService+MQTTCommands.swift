@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// The broker's command channel (`<base>/cmd`): off by default, the allow list's actions only,
 /// every command journaled (`mqtt_command`, notice), every refusal logged and answered on
@@ -23,9 +24,11 @@ extension TrackerService {
         guard mqtt.config.commands else {
             let limit = mqtt.commandLimits.entry("ignored", now: MonotonicClock.now())
             guard limit.log else { return }
-            emit(LogEntry(event: .mqttCommandIgnored, priority: .info,
-                          message: "MQTT command on \(mqtt.baseTopic)/cmd ignored: mqtt_commands = off",
-                          fields: commandFields(mqtt, action: try? parsed.get().action, held: limit.held)))
+            emit(
+                LogEntry(
+                    event: .mqttCommandIgnored, priority: .info,
+                    message: "MQTT command on \(mqtt.baseTopic)/cmd ignored: mqtt_commands = off",
+                    fields: commandFields(mqtt, action: try? parsed.get().action, held: limit.held)))
             return
         }
         switch parsed {
@@ -34,11 +37,15 @@ extension TrackerService {
             refuse(.init(action: command.action, reason: "\(command.action) is not in mqtt_command_allow"), mqtt)
         case .success(let command):
             let outcome = run(command, mqtt)
-            if case .failure(let problem) = outcome { mqtt.commandLimits.lastError = "\(command.action): \(problem.message)" }
+            if case .failure(let problem) = outcome {
+                mqtt.commandLimits.lastError = "\(command.action): \(problem.message)"
+            }
             let did = (try? outcome.get()) ?? "failed: \((outcome.failureMessage ?? ""))"
-            emit(LogEntry(event: .mqttCommand, priority: .notice,
-                          message: "MQTT command \(command.action) from \(mqtt.baseTopic)/cmd: \(did)",
-                          fields: commandFields(mqtt, action: command.action) + [(.result, did)]))
+            emit(
+                LogEntry(
+                    event: .mqttCommand, priority: .notice,
+                    message: "MQTT command \(command.action) from \(mqtt.baseTopic)/cmd: \(did)",
+                    fields: commandFields(mqtt, action: command.action) + [(.result, did)]))
         }
     }
 
@@ -53,22 +60,33 @@ extension TrackerService {
             guard let fix = session.tracker.lastAccepted, let t = fix.time else {
                 return answered(.failure(ControlError("no fix yet")), command, mqtt)
             }
-            mqtt.enqueue(kind: "location", topic: mqtt.baseTopic, payload: ownTracks?.locationMessage(fix, time: t, session: session, trigger: "r") ?? "", qos: 1)
+            mqtt.enqueue(
+                kind: "location", topic: mqtt.baseTopic,
+                payload: ownTracks?.locationMessage(fix, time: t, session: session, trigger: "r") ?? "", qos: 1)
             return .success("location published")
         case .status:
-            mqtt.enqueue(kind: "status", topic: mqtt.baseTopic + "/status", payload: statusMessage(mqtt, tst: now), qos: 1)
+            mqtt.enqueue(
+                kind: "status", topic: mqtt.baseTopic + "/status", payload: statusMessage(mqtt, tst: now), qos: 1)
             return .success("status published on \(mqtt.baseTopic)/status")
         case .dump:
-            mqtt.enqueue(kind: "configuration", topic: mqtt.baseTopic, payload: ConfigurationDump.json(configuration, tst: now), qos: 1)
+            mqtt.enqueue(
+                kind: "configuration", topic: mqtt.baseTopic, payload: ConfigurationDump.json(configuration, tst: now),
+                qos: 1)
             return .success("configuration published")
         case .waypoints:
             let fences = session.geofences?.index.fences ?? []
-            mqtt.enqueue(kind: "waypoints", topic: mqtt.baseTopic + "/waypoints",
-                         payload: OwnTracks.waypoints(fences, loadedAt: ownTracks?.fencesLoadedAt ?? now), qos: 1)
+            mqtt.enqueue(
+                kind: "waypoints", topic: mqtt.baseTopic + "/waypoints",
+                payload: OwnTracks.waypoints(fences, loadedAt: ownTracks?.fencesLoadedAt ?? now), qos: 1)
             return .success("waypoints published on \(mqtt.baseTopic)/waypoints")
         case .guard(let on): return controlled(.guard(on), command, mqtt, "guard \(on ? "on" : "off")")
         case .trip(let verb):
-            let request: ControlRequest = switch verb { case .start: .start; case .stop: .stop; case .reset: .reset }
+            let request: ControlRequest =
+                switch verb {
+                case .start: .start
+                case .stop: .stop
+                case .reset: .reset
+                }
             return controlled(request, command, mqtt, "trip \(verb.rawValue)")
         case .reload: return controlled(.reload, command, mqtt, "fences reloaded")
         case .setWaypoints(let list): return pushWaypoints(list, command, mqtt)
@@ -78,7 +96,9 @@ extension TrackerService {
     /// `setWaypoints`: the pushed set replaced whole, kept in the state directory first, merged
     /// with the file's fences and applied as a reload is (fences kept carry their state over).
     /// A clash with a file id, or a state file that cannot be written, leaves all as it was.
-    private func pushWaypoints(_ list: [MQTTCommand.Waypoint], _ command: MQTTCommand, _ mqtt: MQTTPublisher) -> Result<String, ControlError> {
+    private func pushWaypoints(_ list: [MQTTCommand.Waypoint], _ command: MQTTCommand, _ mqtt: MQTTPublisher) -> Result<
+        String, ControlError
+    > {
         let dir = configuration.stateDirectory
         let index: FenceIndex?
         do {
@@ -86,32 +106,44 @@ extension TrackerService {
             let fileFences = (session.geofences?.index.fences ?? []).filter { !old.contains($0.id) }
             index = try PushedWaypoints.merged(fileFences, pushed: list, file: PushedWaypoints.path(dir))
         } catch {
-            return answered(.failure(ControlError("waypoints not applied, the previous ones stay in force: \(error)")), command, mqtt)
+            return answered(
+                .failure(ControlError("waypoints not applied, the previous ones stay in force: \(error)")), command,
+                mqtt)
         }
         if let problem = PushedWaypoints.save(list, stateDirectory: dir) {
-            return answered(.failure(ControlError("waypoints not applied, the previous ones stay in force: \(problem)")), command, mqtt)
+            return answered(
+                .failure(ControlError("waypoints not applied, the previous ones stay in force: \(problem)")), command,
+                mqtt)
         }
         session.replaceFences(index)
         for sink in sinks { sink.fencesReplaced(session: session) }
         let count = index?.fences.count ?? 0
-        emit(LogEntry(event: .fencesReloaded, priority: .info, message: "\(list.count) waypoints pushed from the broker, \(count) fences in force",
-                      fields: [(.fences, String(count))]))
-        return answered(.success("\(list.count) waypoints pushed, \(count) fences in force"), command, mqtt,
-                        reply: "{\"ok\":true,\"pushed\":\(list.count),\"fences\":\(count)}")
+        emit(
+            LogEntry(
+                event: .fencesReloaded, priority: .info,
+                message: "\(list.count) waypoints pushed from the broker, \(count) fences in force",
+                fields: [(.fences, String(count))]))
+        return answered(
+            .success("\(list.count) waypoints pushed, \(count) fences in force"), command, mqtt,
+            reply: "{\"ok\":true,\"pushed\":\(list.count),\"fences\":\(count)}")
     }
 
     /// A command the control socket also knows, run by its handler (the same checks and events);
     /// answered with the handler's reply.
-    private func controlled(_ request: ControlRequest, _ command: MQTTCommand, _ mqtt: MQTTPublisher,
-                            _ did: String) -> Result<String, ControlError> {
+    private func controlled(
+        _ request: ControlRequest, _ command: MQTTCommand, _ mqtt: MQTTPublisher,
+        _ did: String
+    ) -> Result<String, ControlError> {
         let reply = control(request).reply
         if let error = reply as? ErrorReply { return answered(.failure(ControlError(error.error)), command, mqtt) }
         return answered(.success(did), command, mqtt, reply: ReplyEncoder.encode(reply))
     }
 
     /// Answers on `<base>/cmd/result`: `{"_type":"cmdresult","action":…,"result":"done"|"failed",…}`.
-    private func answered(_ outcome: Result<String, ControlError>, _ command: MQTTCommand, _ mqtt: MQTTPublisher,
-                          reply: String? = nil) -> Result<String, ControlError> {
+    private func answered(
+        _ outcome: Result<String, ControlError>, _ command: MQTTCommand, _ mqtt: MQTTPublisher,
+        reply: String? = nil
+    ) -> Result<String, ControlError> {
         var o = JSONObject()
         o.add("_type", "cmdresult")
         o.add("action", command.action)
@@ -119,7 +151,9 @@ extension TrackerService {
         if case .setWaypoints = command {} else { o.add("cmd", raw: command.json) }
         switch outcome {
         case .success: o.add("result", "done")
-        case .failure(let e): o.add("result", "failed"); o.add("reason", e.message)
+        case .failure(let e):
+            o.add("result", "failed")
+            o.add("reason", e.message)
         }
         if let reply { o.add("reply", raw: reply) }
         o.add("tst", Int(time(nil)))
@@ -134,9 +168,12 @@ extension TrackerService {
         mqtt.commandLimits.lastError = "refused: \(refusal.reason)"
         let limit = mqtt.commandLimits.entry((refusal.action ?? "") + "\u{0}" + refusal.reason, now: now)
         if limit.log {
-            emit(LogEntry(event: .mqttCommandRefused, priority: .warning,
-                          message: "MQTT command \(refusal.action ?? "") on \(mqtt.baseTopic)/cmd refused: \(refusal.reason)",
-                          fields: commandFields(mqtt, action: refusal.action, held: limit.held) + [(.reason, refusal.reason)]))
+            emit(
+                LogEntry(
+                    event: .mqttCommandRefused, priority: .warning,
+                    message: "MQTT command \(refusal.action ?? "") on \(mqtt.baseTopic)/cmd refused: \(refusal.reason)",
+                    fields: commandFields(mqtt, action: refusal.action, held: limit.held) + [(.reason, refusal.reason)])
+            )
         }
         guard mqtt.commandLimits.answer(now: now) else { return }
         var o = JSONObject()
@@ -174,5 +211,8 @@ extension TrackerService {
 }
 
 extension Result where Failure == ControlError {
-    var failureMessage: String? { if case .failure(let e) = self { return e.message }; return nil }
+    var failureMessage: String? {
+        if case .failure(let e) = self { return e.message }
+        return nil
+    }
 }

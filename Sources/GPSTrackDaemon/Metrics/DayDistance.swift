@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// The distance traveled today, for `status` and `gpstrackd_distance_today_meters`: what the
 /// trip counter added on fixes of the current local day (the system's time zone, read from

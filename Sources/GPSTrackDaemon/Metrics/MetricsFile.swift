@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GPSTrackCore
 import GPSTrackProtocol
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes the daemon's metrics (`Metrics.render` of the status) to `metrics_file` for
 /// node_exporter's textfile collector: to FILE.tmp, then renamed over FILE, so that a scrape
@@ -39,13 +40,17 @@ final class MetricsFile: Sendable {
             switch result {
             case .success where failing:
                 failing = false
-                journal.log(LogEntry(event: .metricsWritten, priority: .info, message: "Metrics written to \(path) again",
-                                     fields: [(.metricsFile, path)]))
+                journal.log(
+                    LogEntry(
+                        event: .metricsWritten, priority: .info, message: "Metrics written to \(path) again",
+                        fields: [(.metricsFile, path)]))
             case .failure(let error) where !failing:
                 failing = true
-                journal.log(LogEntry(event: .metricsFailed, priority: .warning,
-                                     message: "Metrics not written to \(path): \(error); retrying every \(Int(intervalS)) s",
-                                     fields: [(.metricsFile, path)]))
+                journal.log(
+                    LogEntry(
+                        event: .metricsFailed, priority: .warning,
+                        message: "Metrics not written to \(path): \(error); retrying every \(Int(intervalS)) s",
+                        fields: [(.metricsFile, path)]))
             default: break
             }
         }
@@ -56,11 +61,15 @@ final class MetricsFile: Sendable {
     static func replace(_ path: String, with bytes: [UInt8]) -> Result<Void, ErrnoError> {
         let temporary = path + ".tmp"
         do throws(ErrnoError) {
-            let fd = try syscall("open \(temporary)") { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+            let fd = try syscall("open \(temporary)") {
+                open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            }
             defer { FileIO.close(fd) }
             var off = 0
             while off < bytes.count {
-                let n = try syscall("write \(temporary)") { bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + off, $0.count - off) } }
+                let n = try syscall("write \(temporary)") {
+                    bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + off, $0.count - off) }
+                }
                 off += n
             }
             _ = try syscall("rename \(temporary)") { rename(temporary, path) }

@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// Why an IIO device cannot be used (now).
 struct IIOError: Error, Sendable, CustomStringConvertible {
@@ -52,32 +53,45 @@ final class IIOAccelBuffer {
             guard let typeText = IIODevice.readText(base + "_type"), let type = IIOScanType.parse(typeText) else {
                 throw IIOError("\(base)_type is not a scan type like le:s16/16>>0")
             }
-            guard let indexText = IIODevice.readText(base + "_index"), let index = Int(indexText), (0...1023).contains(index) else {
+            guard let indexText = IIODevice.readText(base + "_index"), let index = Int(indexText),
+                (0...1023).contains(index)
+            else {
                 throw IIOError("\(base)_index is not a scan index")
             }
             if name == "in_timestamp" && type.storageBits != 64 { continue }
             channels.append(.init(name: name, index: index, type: type))
         }
-        guard let layout = IIOScanLayout(channels: channels) else { throw IIOError("\(scan): two channels share a scan index") }
+        guard let layout = IIOScanLayout(channels: channels) else {
+            throw IIOError("\(scan): two channels share a scan index")
+        }
         self.layout = layout
         var axes: [(IIOScanLayout.Channel, Double, Double)] = []
         for axis in ["x", "y", "z"] {
-            let scale = IIODevice.readNumber(device.path + "/in_accel_\(axis)_scale") ?? IIODevice.readNumber(device.path + "/in_accel_scale")
-            guard let scale, scale > 0, scale < 1 else { throw IIOError("\(device.path)/in_accel_scale is not a scale (m/s² per count)") }
-            let offset = IIODevice.readNumber(device.path + "/in_accel_\(axis)_offset") ?? IIODevice.readNumber(device.path + "/in_accel_offset") ?? 0
+            let scale =
+                IIODevice.readNumber(device.path + "/in_accel_\(axis)_scale")
+                ?? IIODevice.readNumber(device.path + "/in_accel_scale")
+            guard let scale, scale > 0, scale < 1 else {
+                throw IIOError("\(device.path)/in_accel_scale is not a scale (m/s² per count)")
+            }
+            let offset =
+                IIODevice.readNumber(device.path + "/in_accel_\(axis)_offset") ?? IIODevice.readNumber(
+                    device.path + "/in_accel_offset") ?? 0
             axes.append((layout.channel("in_accel_\(axis)")!, scale, offset))
         }
         self.axes = axes
         timestamp = layout.channel("in_timestamp")
         var frequency = Self.wantedFrequency
-        for file in ["in_accel_sampling_frequency", "sampling_frequency"] where IIODevice.exists(device.path + "/" + file) {
+        for file in ["in_accel_sampling_frequency", "sampling_frequency"]
+        where IIODevice.exists(device.path + "/" + file) {
             IIODevice.writeText(device.path + "/" + file, "\(Int(Self.wantedFrequency))")
             if let f = IIODevice.readNumber(device.path + "/" + file), f >= 1, f <= 10_000 { frequency = f }
             break
         }
         self.frequency = frequency
         IIODevice.writeText(device.path + "/buffer/length", "256")
-        guard IIODevice.writeText(device.path + "/buffer/enable", "1") else { throw IIOError("\(device.path)/buffer/enable refused") }
+        guard IIODevice.writeText(device.path + "/buffer/enable", "1") else {
+            throw IIOError("\(device.path)/buffer/enable refused")
+        }
         let node = devRoot + "/" + device.id
         do { fd = try syscall("open \(node)") { open(node, O_RDONLY | O_NONBLOCK | O_CLOEXEC) } } catch {
             IIODevice.writeText(device.path + "/buffer/enable", "0")
@@ -100,7 +114,8 @@ final class IIOAccelBuffer {
         while true {
             let fd = self.fd
             let n: Int
-            do { n = try syscall("read") { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } } } catch {
+            do { n = try syscall("read") { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } } } catch
+            {
                 if error.code == EAGAIN { return total }
                 throw IIOError("reading \(device.id): \(error)")
             }
@@ -123,8 +138,12 @@ final class IIOAccelBuffer {
 
     private func decode(_ record: UnsafeRawBufferPointer) -> AccelSample? {
         var v: [Double] = []
-        for a in axes { v.append((Double(a.channel.type.value(in: record, at: a.channel.offset)) + a.offset) * a.scale) }
-        let t = timestamp.map { Double($0.type.value(in: record, at: $0.offset)) * 1e-9 } ?? start + Double(index) / frequency
+        for a in axes {
+            v.append((Double(a.channel.type.value(in: record, at: a.channel.offset)) + a.offset) * a.scale)
+        }
+        let t =
+            timestamp.map { Double($0.type.value(in: record, at: $0.offset)) * 1e-9 } ?? start + Double(index)
+            / frequency
         index += 1
         guard (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).squareRoot() <= Self.maxMagnitude else {
             garbageRun += 1
@@ -139,7 +158,8 @@ final class IIOAccelBuffer {
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
-            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+            names.append(
+                withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
         }
         return names.sorted()
     }

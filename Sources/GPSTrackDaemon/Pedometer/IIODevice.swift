@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// An IIO device found under `iio_root`: a hardware step counter or an accelerometer. Every
 /// file it is read from is hostile: short, garbled or vanishing files are errors, never crashes.
@@ -40,7 +41,8 @@ struct IIODevice: Sendable {
             let name = readText(path + "/name").map { String($0.prefix(64)) } ?? "?"
             if exists(path + "/in_steps_input") { return IIODevice(id: id, name: name, kind: .counter, path: path) }
             if accelerometer == nil, ["x", "y", "z"].allSatisfy({ exists(path + "/in_accel_\($0)_raw") }),
-               exists(path + "/scan_elements") {
+                exists(path + "/scan_elements")
+            {
                 accelerometer = IIODevice(id: id, name: name, kind: .accelerometer, path: path)
             }
         }
@@ -52,7 +54,8 @@ struct IIODevice: Sendable {
     /// A small sysfs file's text, trimmed; nil if it cannot be read or is not short text.
     static func readText(_ path: String) -> String? {
         guard let bytes = try? FileIO.readAll(path, maxBytes: 4096),
-              let text = String(validating: bytes, as: UTF8.self) else { return nil }
+            let text = String(validating: bytes, as: UTF8.self)
+        else { return nil }
         let trimmed = text.trimmingWhitespace
         return trimmed.isEmpty ? nil : trimmed
     }
@@ -60,10 +63,13 @@ struct IIODevice: Sendable {
     /// Writes a sysfs attribute; returns false when refused.
     @discardableResult
     static func writeText(_ path: String, _ value: String) -> Bool {
-        guard let fd = try? syscall("open \(path)", { open(path, O_WRONLY | O_TRUNC | O_CLOEXEC) }) else { return false }
+        guard let fd = try? syscall("open \(path)", { open(path, O_WRONLY | O_TRUNC | O_CLOEXEC) }) else {
+            return false
+        }
         defer { FileIO.close(fd) }
         let bytes = Array(value.utf8)
-        return (try? syscall("write \(path)") { bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }) == bytes.count
+        return (try? syscall("write \(path)") { bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } })
+            == bytes.count
     }
 
     /// A finite number in a sysfs file.

@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// The pedometer's source on a thread of its own: a hardware step counter polled in sysfs
 /// once a second, or an accelerometer's IIO buffer waited on with poll(2) and run through the
@@ -34,7 +35,8 @@ public final class IIOSource: Sendable {
     /// The reader thread, its stop flag and wake pipe.
     private let worker: StoppableThread
 
-    public init(root: String, devRoot: String, counterInterval: Double = 1, maxBackoff: Double = 30) throws(ErrnoError) {
+    public init(root: String, devRoot: String, counterInterval: Double = 1, maxBackoff: Double = 30) throws(ErrnoError)
+    {
         self.root = root
         self.devRoot = devRoot
         self.counterInterval = counterInterval
@@ -70,7 +72,10 @@ public final class IIOSource: Sendable {
                     out.yield(.none(reason: "no IIO step counter or accelerometer under \(root)"))
                     return
                 }
-                if !inOutage { inOutage = true; out.yield(.lost(reason: "no IIO step counter or accelerometer under \(root) any more")) }
+                if !inOutage {
+                    inOutage = true
+                    out.yield(.lost(reason: "no IIO step counter or accelerometer under \(root) any more"))
+                }
                 guard pause(backoff) else { return }
                 backoff = min(backoff * 2, maxBackoff)
                 continue
@@ -81,20 +86,23 @@ public final class IIOSource: Sendable {
                 inOutage = false
                 backoff = 0.5
             }
-            let failure = device.kind == .counter ? runCounter(device, out, announce) : runAccelerometer(device, out, announce)
+            let failure =
+                device.kind == .counter ? runCounter(device, out, announce) : runAccelerometer(device, out, announce)
             guard let failure, !isStopping else { return }
             if !inOutage {
                 inOutage = true
                 out.yield(.lost(reason: failure))
             }
-            if !everFound { everFound = true }   // it was there once: look for it again
+            if !everFound { everFound = true }  // it was there once: look for it again
             guard pause(backoff) else { return }
             backoff = min(backoff * 2, maxBackoff)
         }
     }
 
     /// Polls `in_steps_input`; returns why it stopped working (nil when asked to stop).
-    private func runCounter(_ device: IIODevice, _ out: AsyncStream<Event>.Continuation, _ announce: () -> Void) -> String? {
+    private func runCounter(_ device: IIODevice, _ out: AsyncStream<Event>.Continuation, _ announce: () -> Void)
+        -> String?
+    {
         let enable = device.path + "/in_steps_en"
         if IIODevice.exists(enable), IIODevice.readText(enable) != "1" { IIODevice.writeText(enable, "1") }
         var announced = false
@@ -108,7 +116,10 @@ public final class IIOSource: Sendable {
             guard let raw = Int(text), raw >= 0 else {
                 return "\(device.label): in_steps_input holds '\(text.prefix(40))', not a step count"
             }
-            if !announced { announce(); announced = true }
+            if !announced {
+                announce()
+                announced = true
+            }
             out.yield(.counter(raw: raw, time: MonotonicClock.now()))
             guard pause(counterInterval) else { return nil }
         }
@@ -116,9 +127,13 @@ public final class IIOSource: Sendable {
     }
 
     /// Reads the IIO buffer through the step detector; returns why it stopped working.
-    private func runAccelerometer(_ device: IIODevice, _ out: AsyncStream<Event>.Continuation, _ announce: () -> Void) -> String? {
+    private func runAccelerometer(_ device: IIODevice, _ out: AsyncStream<Event>.Continuation, _ announce: () -> Void)
+        -> String?
+    {
         let buffer: IIOAccelBuffer
-        do { buffer = try IIOAccelBuffer(device: device, devRoot: devRoot) } catch { return "\(device.label): \(error)" }
+        do { buffer = try IIOAccelBuffer(device: device, devRoot: devRoot) } catch {
+            return "\(device.label): \(error)"
+        }
         defer { buffer.close() }
         announce()
         var detector = StepDetector()
@@ -138,8 +153,11 @@ public final class IIOSource: Sendable {
                 do {
                     read = try buffer.drain { s in
                         if detector.ingest(s) > 0 {
-                            out.yield(.steps(count: detector.steps - reported.steps, walkingS: detector.walkingSeconds - reported.walking,
-                                             time: s.t))
+                            out.yield(
+                                .steps(
+                                    count: detector.steps - reported.steps,
+                                    walkingS: detector.walkingSeconds - reported.walking,
+                                    time: s.t))
                             reported = (detector.steps, detector.walkingSeconds)
                             lastTick = s.t
                         }
@@ -150,7 +168,9 @@ public final class IIOSource: Sendable {
                 if read == 0 && revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
                     return "\(device.label): the buffer device reports an error"
                 }
-                if buffer.garbageRun > 1000 { return "\(device.label): the buffer returns garbage (no accelerometer reads over 50 g)" }
+                if buffer.garbageRun > 1000 {
+                    return "\(device.label): the buffer returns garbage (no accelerometer reads over 50 g)"
+                }
             }
             if let t = latest, t - lastTick >= 2 {
                 out.yield(.tick(time: t))

@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// The tracker actor's pedometer part: what the IIO source reports becomes the pedometer's
 /// figures, their journal entries, their rows in the state database, the `status` and `steps`
@@ -30,15 +31,17 @@ struct StepFigures {
         switch event {
         case .found(let label, let kind, let again):
             source = (label, kind)
-            return LogEntry(event: .pedometerFound, priority: .info,
-                            message: again ? "Pedometer \(label) reads again" : "Pedometer: \(kind) \(label)",
-                            fields: [(.source, label), (.kind, kind)])
+            return LogEntry(
+                event: .pedometerFound, priority: .info,
+                message: again ? "Pedometer \(label) reads again" : "Pedometer: \(kind) \(label)",
+                fields: [(.source, label), (.kind, kind)])
         case .none(let reason):
             source = nil
             return LogEntry(event: .pedometerOff, priority: .info, message: "No pedometer: \(reason)")
         case .lost(let reason):
-            return LogEntry(event: .pedometerLost, priority: .warning, message: "Pedometer lost: \(reason); looking again",
-                            fields: [(.source, source?.label ?? "")])
+            return LogEntry(
+                event: .pedometerLost, priority: .warning, message: "Pedometer lost: \(reason); looking again",
+                fields: [(.source, source?.label ?? "")])
         case .counter(let raw, let time):
             let before = pedometer.memory
             let reading = pedometer.counter(raw, at: time)
@@ -48,14 +51,18 @@ struct StepFigures {
             case .reset(let n):
                 counterResets += 1
                 save(force: true)
-                return LogEntry(event: .pedometerReset, priority: .info,
-                                message: "Step counter of \(source?.label ?? "?") went back (reset); \(n) steps since counted",
-                                fields: [(.source, source?.label ?? ""), (.raw, String(raw))])
+                return LogEntry(
+                    event: .pedometerReset, priority: .info,
+                    message: "Step counter of \(source?.label ?? "?") went back (reset); \(n) steps since counted",
+                    fields: [(.source, source?.label ?? ""), (.raw, String(raw))])
             case .implausible:
-                return LogEntry(event: .pedometerGarbage, priority: .info,
-                                message: "Step counter of \(source?.label ?? "?") jumped to \(raw); taken as the new baseline, nothing counted")
+                return LogEntry(
+                    event: .pedometerGarbage, priority: .info,
+                    message:
+                        "Step counter of \(source?.label ?? "?") jumped to \(raw); taken as the new baseline, nothing counted"
+                )
             case .baseline:
-                save(force: true)   // the reading to count from after a restart
+                save(force: true)  // the reading to count from after a restart
                 return nil
             case .steps:
                 return nil
@@ -67,7 +74,7 @@ struct StepFigures {
             account(before)
         case .tick(let time):
             now = time
-            save(force: false)   // steps of a walk that stopped wait no longer than the interval
+            save(force: false)  // steps of a walk that stopped wait no longer than the interval
         }
         return nil
     }
@@ -87,7 +94,9 @@ struct StepFigures {
         guard force || (unsaved.steps > 0 && t - lastCommit >= Self.commitInterval) else { return }
         lastCommit = t
         // A failed commit keeps the increment inside the log, to go with the next one.
-        log.commit(pedometer.memory, steps: unsaved.steps, distanceM: unsaved.distanceM, walkingS: unsaved.walkingS, at: Double(time(nil)))
+        log.commit(
+            pedometer.memory, steps: unsaved.steps, distanceM: unsaved.distanceM, walkingS: unsaved.walkingS,
+            at: Double(time(nil)))
         unsaved = (0, 0, 0)
     }
 
@@ -122,35 +131,48 @@ struct StepFigures {
     /// The `steps` answer: stored steps since a time (all of them without one), and the figures now.
     mutating func query(since: Double?) -> StepsReply {
         save(force: true)
-        let s = log?.sum(since: since, until: nil) ?? (steps: pedometer.memory.total, distanceM: pedometer.memory.distanceM, walkingS: pedometer.memory.walkingS)
-        return StepsReply(since: since.map(Timestamp.iso8601), steps: s.steps, distanceM: s.distanceM.rounded(decimals: 1),
-                          cadenceSpm: s.walkingS > 0 ? (Double(s.steps) / s.walkingS * 60).rounded(decimals: 1) : nil,
-                          pedometer: status())
+        let s =
+            log?.sum(since: since, until: nil) ?? (
+                steps: pedometer.memory.total, distanceM: pedometer.memory.distanceM,
+                walkingS: pedometer.memory.walkingS
+            )
+        return StepsReply(
+            since: since.map(Timestamp.iso8601), steps: s.steps, distanceM: s.distanceM.rounded(decimals: 1),
+            cadenceSpm: s.walkingS > 0 ? (Double(s.steps) / s.walkingS * 60).rounded(decimals: 1) : nil,
+            pedometer: status())
     }
 
     /// The journal entry for a trip's end.
     func tripEntry() -> LogEntry {
         let m = pedometer.memory
         let cadence = pedometer.tripCadence
-        return LogEntry(event: .steps, priority: .info,
-                        message: "Trip: \(m.tripSteps) steps, \(Int(m.tripDistanceM.rounded())) m walked"
-                            + (cadence.map { " at \(Int($0.rounded())) steps/min" } ?? ""),
-                        fields: [(.steps, String(m.tripSteps)), (.walkDistanceM, JSONObject.number(m.tripDistanceM, decimals: 1)),
-                                 (.cadenceSpm, cadence.map { JSONObject.number($0, decimals: 1) } ?? ""),
-                                 (.stepsTotal, String(m.total)), (.strideM, JSONObject.number(pedometer.strideM, decimals: 3)),
-                                 (.source, source?.label ?? "")])
+        return LogEntry(
+            event: .steps, priority: .info,
+            message: "Trip: \(m.tripSteps) steps, \(Int(m.tripDistanceM.rounded())) m walked"
+                + (cadence.map { " at \(Int($0.rounded())) steps/min" } ?? ""),
+            fields: [
+                (.steps, String(m.tripSteps)), (.walkDistanceM, JSONObject.number(m.tripDistanceM, decimals: 1)),
+                (.cadenceSpm, cadence.map { JSONObject.number($0, decimals: 1) } ?? ""),
+                (.stepsTotal, String(m.total)), (.strideM, JSONObject.number(pedometer.strideM, decimals: 3)),
+                (.source, source?.label ?? ""),
+            ])
     }
 
     /// OwnTracks `steps` for the trip (from its start to its end).
     func tripMessage(from: Double?, to: Double?) -> String {
         let m = pedometer.memory
-        return Self.owntracks(steps: m.tripSteps, distanceM: m.tripDistanceM, from: from ?? to ?? Double(time(nil)), to: to ?? Double(time(nil)))
+        return Self.owntracks(
+            steps: m.tripSteps, distanceM: m.tripDistanceM, from: from ?? to ?? Double(time(nil)),
+            to: to ?? Double(time(nil)))
     }
 
     /// OwnTracks `steps` answering `reportSteps` for `from`...`to` (wall-clock seconds).
     mutating func reportMessage(from: Double, to: Double) -> String {
         save(force: true)
-        let s = log?.sum(since: from, until: to) ?? (steps: pedometer.memory.total, distanceM: pedometer.memory.distanceM, walkingS: 0.0)
+        let s =
+            log?.sum(since: from, until: to) ?? (
+                steps: pedometer.memory.total, distanceM: pedometer.memory.distanceM, walkingS: 0.0
+            )
         return Self.owntracks(steps: s.steps, distanceM: s.distanceM, from: from, to: to)
     }
 

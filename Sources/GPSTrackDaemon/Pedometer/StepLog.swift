@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// The pedometer's durable part, in the state database beside the store's tables (its own
 /// connection, as the MQTT outbox has): the figures to carry on from (`pedometer`, one row) and
@@ -24,12 +25,14 @@ final class StepLog {
         do {
             try database.query("PRAGMA journal_mode=WAL")
             try database.query("PRAGMA synchronous=FULL")
-            try database.query("""
+            try database.query(
+                """
                 CREATE TABLE IF NOT EXISTS pedometer (id INTEGER PRIMARY KEY CHECK (id = 1), total INTEGER NOT NULL,
                   distance_m REAL NOT NULL, walking_s REAL NOT NULL, trip_steps INTEGER NOT NULL, trip_distance_m REAL NOT NULL,
                   trip_walking_s REAL NOT NULL, last_counter INTEGER, learned_distance_m REAL NOT NULL, learned_steps INTEGER NOT NULL)
                 """)
-            try database.query("""
+            try database.query(
+                """
                 CREATE TABLE IF NOT EXISTS steps (id INTEGER PRIMARY KEY, time REAL NOT NULL, steps INTEGER NOT NULL,
                   distance_m REAL NOT NULL, walking_s REAL NOT NULL)
                 """)
@@ -40,10 +43,14 @@ final class StepLog {
 
     /// The stored figures, if any.
     func load() -> Pedometer.Memory? {
-        guard let row = (try? db?.query("""
-            SELECT total, distance_m, walking_s, trip_steps, trip_distance_m, trip_walking_s, last_counter, learned_distance_m,
-              learned_steps FROM pedometer WHERE id = 1
-            """))??.first else { return nil }
+        guard
+            let row =
+                (try? db?.query(
+                    """
+                    SELECT total, distance_m, walking_s, trip_steps, trip_distance_m, trip_walking_s, last_counter, learned_distance_m,
+                      learned_steps FROM pedometer WHERE id = 1
+                    """))??.first
+        else { return nil }
         var m = Pedometer.Memory()
         m.total = Int(row[0].int ?? 0)
         m.distanceM = row[1].double ?? 0
@@ -66,15 +73,22 @@ final class StepLog {
         do {
             try db.transaction { () throws(SQLiteDatabase.Failure) in
                 for w in waiting {
-                    try db.query("INSERT INTO steps (time, steps, distance_m, walking_s) VALUES (?, ?, ?, ?)",
-                                 [.real(w.time), .int(Int64(w.steps)), .real(w.distanceM), .real(w.walkingS)])
+                    try db.query(
+                        "INSERT INTO steps (time, steps, distance_m, walking_s) VALUES (?, ?, ?, ?)",
+                        [.real(w.time), .int(Int64(w.steps)), .real(w.distanceM), .real(w.walkingS)])
                 }
-                try db.query("""
+                try db.query(
+                    """
                     INSERT OR REPLACE INTO pedometer (id, total, distance_m, walking_s, trip_steps, trip_distance_m, trip_walking_s,
                       last_counter, learned_distance_m, learned_steps) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [.int(Int64(m.total)), .real(m.distanceM), .real(m.walkingS), .int(Int64(m.tripSteps)), .real(m.tripDistanceM),
-                          .real(m.tripWalkingS), m.lastCounter.map { .int(Int64($0)) } ?? .null, .real(m.learnedDistanceM),
-                          .int(Int64(m.learnedSteps))])
+                    """,
+                    [
+                        .int(Int64(m.total)), .real(m.distanceM), .real(m.walkingS), .int(Int64(m.tripSteps)),
+                        .real(m.tripDistanceM),
+                        .real(m.tripWalkingS), m.lastCounter.map { .int(Int64($0)) } ?? .null,
+                        .real(m.learnedDistanceM),
+                        .int(Int64(m.learnedSteps)),
+                    ])
             }
             waiting = []
             return true
@@ -87,10 +101,17 @@ final class StepLog {
     /// Steps, walking distance and walking time counted from `since` to `until` (wall-clock
     /// seconds; either open), with what still waits to be written.
     func sum(since: Double?, until: Double?) -> (steps: Int, distanceM: Double, walkingS: Double) {
-        var sql = "SELECT coalesce(sum(steps), 0), coalesce(sum(distance_m), 0), coalesce(sum(walking_s), 0) FROM steps WHERE 1"
+        var sql =
+            "SELECT coalesce(sum(steps), 0), coalesce(sum(distance_m), 0), coalesce(sum(walking_s), 0) FROM steps WHERE 1"
         var values: [SQLiteDatabase.Value] = []
-        if let since { sql += " AND time >= ?"; values.append(.real(since)) }
-        if let until { sql += " AND time <= ?"; values.append(.real(until)) }
+        if let since {
+            sql += " AND time >= ?"
+            values.append(.real(since))
+        }
+        if let until {
+            sql += " AND time <= ?"
+            values.append(.real(until))
+        }
         let row = (try? db?.query(sql, values))??.first
         var out = (Int(row?[0].int ?? 0), row?[1].double ?? 0, row?[2].double ?? 0)
         for w in waiting where (since.map { w.time >= $0 } ?? true) && (until.map { w.time <= $0 } ?? true) {

@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// The pedometer's sink of the tracker: trips start and end its counts, accepted fixes teach
 /// it the stride, and each trip's steps go to the journal and, with MQTT, as OwnTracks `steps`.

@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// `gpstrackd replay`: runs a gpsd JSON log (as `gpspipe -w` records it) through the same
 /// decoder and core as the live daemon, printing events and a final summary as JSON lines.
@@ -26,7 +27,8 @@ public struct Replay {
         do { parsed = try parser.parse(arguments) } catch { throw .usage(error.message) }
         if parsed.flags.contains("help") { throw .help }
         guard parsed.positionals.count == 1 else {
-            throw .usage(parsed.positionals.isEmpty ? "missing LOG" : "expected one LOG, got \(parsed.positionals.count)")
+            throw .usage(
+                parsed.positionals.isEmpty ? "missing LOG" : "expected one LOG, got \(parsed.positionals.count)")
         }
         var config = Configuration()
         if let path = parsed.options["config"] {
@@ -43,7 +45,9 @@ public struct Replay {
             config.origins["fences"] = "--fences"
         }
         if let path = config.fencesPath {
-            do { fenceIndex = try FenceLoader.load(path) } catch { throw .fences(error, origin: config.origin(of: "fences")) }
+            do { fenceIndex = try FenceLoader.load(path) } catch {
+                throw .fences(error, origin: config.origin(of: "fences"))
+            }
         } else {
             fenceIndex = nil
         }
@@ -136,8 +140,12 @@ public struct Replay {
             s.add("end", raw: EventJSON.point(trip.lastDelivered, time: trip.lastDeliveredTime))
         }
         let last = trip.lastFix
-        s.add("course", CourseText(track: last?.track ?? .nan, speed: last?.speed ?? .nan,
-                                   minimumSpeed: tracker.config.minCourseSpeedMps).text)
+        s.add(
+            "course",
+            CourseText(
+                track: last?.track ?? .nan, speed: last?.speed ?? .nan,
+                minimumSpeed: tracker.config.minCourseSpeedMps
+            ).text)
         if session.geofences != nil {
             var events = JSONObject()
             for name in ["enter", "exit", "dwell"] { events.add(name, session.fenceEventCounts[name] ?? 0) }

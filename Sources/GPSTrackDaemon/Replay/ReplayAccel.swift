@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// `gpstrackd replay-accel`: runs accelerometer samples (CSV `t,x,y,z`: seconds and m/s²)
 /// through the pedometer's step detector and prints a summary as the last JSON line.
@@ -20,10 +21,13 @@ public struct ReplayAccel {
     /// Parses the command's arguments (after the word `replay-accel`).
     public init(arguments: [String]) throws(ReplayError) {
         let parsed: ArgumentParser.Result
-        do { parsed = try ArgumentParser(valued: [], boolean: ["help"]).parse(arguments) } catch { throw .usage(error.message) }
+        do { parsed = try ArgumentParser(valued: [], boolean: ["help"]).parse(arguments) } catch {
+            throw .usage(error.message)
+        }
         if parsed.flags.contains("help") { throw .help }
         guard parsed.positionals.count == 1 else {
-            throw .usage(parsed.positionals.isEmpty ? "missing FILE" : "expected one FILE, got \(parsed.positionals.count)")
+            throw .usage(
+                parsed.positionals.isEmpty ? "missing FILE" : "expected one FILE, got \(parsed.positionals.count)")
         }
         path = parsed.positionals[0]
     }
@@ -44,12 +48,15 @@ public struct ReplayAccel {
         let name = path == "-" ? "<stdin>" : path
         var reader = LineReader(fd: fd, maxLineBytes: Self.maxLineBytes)
         var detector = StepDetector()
-        var malformed = 0, samples = 0
-        var first: Double?, last: Double?
+        var malformed = 0
+        var samples = 0
+        var first: Double?
+        var last: Double?
         var sawContent = false
         do {
             while let line = try reader.next() {
-                let parsed = line.truncated ? .failure("line longer than \(Self.maxLineBytes) bytes") : Self.parse(line.bytes)
+                let parsed =
+                    line.truncated ? .failure("line longer than \(Self.maxLineBytes) bytes") : Self.parse(line.bytes)
                 switch parsed {
                 case .blank:
                     continue
@@ -60,7 +67,10 @@ public struct ReplayAccel {
                     last = max(last ?? s.t, s.t)
                 case .failure(let reason):
                     // A first line of words is the header.
-                    if !sawContent && !line.truncated && line.bytes.contains(where: Self.isLetter) { sawContent = true; continue }
+                    if !sawContent && !line.truncated && line.bytes.contains(where: Self.isLetter) {
+                        sawContent = true
+                        continue
+                    }
                     malformed += 1
                     if malformed <= Replay.maxReportedMalformed {
                         try err.writeLine("gpstrackd: \(name):\(line.number): malformed line skipped: \(reason)")
@@ -91,7 +101,9 @@ public struct ReplayAccel {
         return .ok
     }
 
-    private static func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z") }
+    private static func isLetter(_ c: UInt8) -> Bool {
+        (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z")
+    }
 
     enum Parsed {
         case blank

@@ -21,7 +21,10 @@ final class SQLiteDatabase {
 
     /// A value to bind or read.
     enum Value: Equatable {
-        case null, int(Int64), real(Double), text(String)
+        case null
+        case int(Int64)
+        case real(Double)
+        case text(String)
 
         var double: Double? {
             switch self {
@@ -30,8 +33,14 @@ final class SQLiteDatabase {
             default: nil
             }
         }
-        var int: Int64? { if case .int(let i) = self { return i }; return double.map { Int64($0) } }
-        var string: String? { if case .text(let s) = self { return s }; return nil }
+        var int: Int64? {
+            if case .int(let i) = self { return i }
+            return double.map { Int64($0) }
+        }
+        var string: String? {
+            if case .text(let s) = self { return s }
+            return nil
+        }
     }
 
     let handle: OpaquePointer

@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// Room on a full disk (issue 30), within the database file: deleted rows' pages stay in it
 /// (`auto_vacuum=INCREMENTAL` gives them back only when retention asks) and take new rows
@@ -47,12 +48,19 @@ extension Store {
                 if releaseReservePage(db) { return .reserve }
             case .thinOldTrack:
                 step = .thinOldTrack
-                let newest = pendingPoints.last?.time ?? (try? db.query("SELECT max(time) FROM points"))?.first?.first?.double
-                if let newest, thinning(db, before: newest - Self.keptTrackS) > 0 { checkpoint(db); return step }
+                let newest =
+                    pendingPoints.last?.time ?? (try? db.query("SELECT max(time) FROM points"))?.first?.first?.double
+                if let newest, thinning(db, before: newest - Self.keptTrackS) > 0 {
+                    checkpoint(db)
+                    return step
+                }
                 if oldTrackOnly { return nil }
                 step = .thinTrack
             case .thinTrack:
-                if thinning(db, before: .greatestFiniteMagnitude) > 0 { checkpoint(db); return step }
+                if thinning(db, before: .greatestFiniteMagnitude) > 0 {
+                    checkpoint(db)
+                    return step
+                }
                 step = .thinLocations
             case .thinLocations:
                 guard thinLocations(db) > 0 else { return nil }
@@ -71,7 +79,9 @@ extension Store {
 
         /// "1200 track points (fix times 2026-03-12T08:00:00.000Z to …) and 3 MQTT locations".
         var text: String {
-            let span = from.flatMap { f in to.map { " (fix times \(Timestamp.iso8601(f)) to \(Timestamp.iso8601($0)))" } } ?? ""
+            let span =
+                from.flatMap { f in to.map { " (fix times \(Timestamp.iso8601(f)) to \(Timestamp.iso8601($0)))" } }
+                ?? ""
             return "\(points) track points\(span) and \(locations) MQTT locations"
         }
 
@@ -144,9 +154,12 @@ extension Store {
     /// this file; transitions never go); returns how many went, counted.
     func thinLocations(_ db: SQLiteDatabase) -> Int {
         guard (try? db.query("SELECT 1 FROM sqlite_master WHERE name = 'outbox'"))?.isEmpty == false else { return 0 }
-        guard (try? db.query("""
-            DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE kind = 'location' ORDER BY id LIMIT ?)
-            """, [.int(Int64(Self.thinBatch))])) != nil else { return 0 }
+        guard
+            (try? db.query(
+                """
+                DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE kind = 'location' ORDER BY id LIMIT ?)
+                """, [.int(Int64(Self.thinBatch))])) != nil
+        else { return 0 }
         let deleted = db.changes
         if deleted > 0 { thinned(points: 0, locations: deleted, from: nil, to: nil) }
         return deleted
@@ -163,10 +176,12 @@ extension Store {
         if let to { spellThinned.to = max(spellThinned.to ?? to, to) }
         guard first else { return }
         let what = points > 0 ? "the oldest track points" : "the oldest MQTT location messages"
-        journal.log(LogEntry(event: .storageThinning, priority: .warning,
-                             message: "State database's disk full: \(what) give way so that events are stored "
-                                + "(counted in status; the spell's end or the stop says how many)",
-                             fields: [(.reason, degradedReason ?? ""), (.path, path)]))
+        journal.log(
+            LogEntry(
+                event: .storageThinning, priority: .warning,
+                message: "State database's disk full: \(what) give way so that events are stored "
+                    + "(counted in status; the spell's end or the stop says how many)",
+                fields: [(.reason, degradedReason ?? ""), (.path, path)]))
     }
 
     /// Makes the reserve file whole when there is room for what it lacks and as much as it
@@ -216,14 +231,20 @@ extension Store {
         if !pendingPoints.isEmpty { parts.append("\(pendingPoints.count) track points") }
         if messages > 0 { parts.append("\(messages) MQTT messages (\(kinds(unsavedMessages)))") }
         let lost = parts.isEmpty ? "everything waiting was written" : "not written: " + parts.joined(separator: ", ")
-        let thinned = spellThinned.points + spellThinned.locations > 0 ? "; thinned in this spell to make room: \(spellThinned.text)" : ""
-        let reason = degradedReason.map { "state database \(path) still degraded (\($0))" } ?? "MQTT outbox not writable"
-        return LogEntry(event: .storageAtStop, priority: parts.isEmpty ? .notice : .err,
-                        message: "At the stop, \(reason): \(lost)\(thinned)",
-                        fields: [(.unwrittenEvents, String(pendingEvents.count)),
-                                 (.unwrittenKinds, events.keys.sorted().map { "\($0):\(events[$0]!)" }.joined(separator: ",")),
-                                 (.unwrittenPoints, String(pendingPoints.count)),
-                                 (.unwrittenMessages, String(messages)), (.path, path)]
-                            + spellThinned.fields)
+        let thinned =
+            spellThinned.points + spellThinned.locations > 0
+            ? "; thinned in this spell to make room: \(spellThinned.text)" : ""
+        let reason =
+            degradedReason.map { "state database \(path) still degraded (\($0))" } ?? "MQTT outbox not writable"
+        return LogEntry(
+            event: .storageAtStop, priority: parts.isEmpty ? .notice : .err,
+            message: "At the stop, \(reason): \(lost)\(thinned)",
+            fields: [
+                (.unwrittenEvents, String(pendingEvents.count)),
+                (.unwrittenKinds, events.keys.sorted().map { "\($0):\(events[$0]!)" }.joined(separator: ",")),
+                (.unwrittenPoints, String(pendingPoints.count)),
+                (.unwrittenMessages, String(messages)), (.path, path),
+            ]
+                + spellThinned.fields)
     }
 }

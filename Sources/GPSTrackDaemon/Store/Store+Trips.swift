@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// Automatic trips and stops, odometer runs ended, and retention's pruning.
 extension Store {
@@ -11,20 +12,28 @@ extension Store {
     func writeMotion(_ db: SQLiteDatabase, _ m: MotionRows) throws(SQLiteDatabase.Failure) {
         func text(_ names: [String]) -> SQLiteDatabase.Value { .text(names.joined(separator: "\u{1F}")) }
         for f in m.trips {
-            try db.query("""
+            try db.query(
+                """
                 INSERT OR REPLACE INTO auto_trips (id, start, end, from_lat, from_lon, from_fences, to_lat, to_lon, to_fences,
                   traveled_m, straight_line_m, moving_s, max_speed_mps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.int(Int64(f.id)), .real(f.start), .real(f.end), .real(f.from.latitude), .real(f.from.longitude),
-                      text(f.fromFences), .real(f.to.latitude), .real(f.to.longitude), text(f.toFences),
-                      .real(f.traveledM), .real(f.straightLineM), .real(f.movingS), .real(f.maxSpeedMps)])
+                """,
+                [
+                    .int(Int64(f.id)), .real(f.start), .real(f.end), .real(f.from.latitude), .real(f.from.longitude),
+                    text(f.fromFences), .real(f.to.latitude), .real(f.to.longitude), text(f.toFences),
+                    .real(f.traveledM), .real(f.straightLineM), .real(f.movingS), .real(f.maxSpeedMps),
+                ])
         }
         for (stop, names) in m.stops {
-            try db.query("""
+            try db.query(
+                """
                 INSERT INTO stops (arrival, departure, lat, lon, fences, after_trip) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT(arrival) DO UPDATE SET departure = excluded.departure, lat = excluded.lat, lon = excluded.lon,
                   fences = excluded.fences
-                """, [.real(stop.arrival), stop.departure.map { .real($0) } ?? .null, .real(stop.at.latitude),
-                      .real(stop.at.longitude), text(names), stop.afterTrip.map { .int(Int64($0)) } ?? .null])
+                """,
+                [
+                    .real(stop.arrival), stop.departure.map { .real($0) } ?? .null, .real(stop.at.latitude),
+                    .real(stop.at.longitude), text(names), stop.afterTrip.map { .int(Int64($0)) } ?? .null,
+                ])
         }
         try db.query("INSERT OR REPLACE INTO motion (id, state) VALUES (1, ?)", [.text(m.state)])
     }
@@ -36,7 +45,10 @@ extension Store {
 
     /// Ends the current trip (a new one begins with the next commit).
     public func endTrip(at time: Double?) {
-        guard let db, let id = tripID else { tripID = nil; return }
+        guard let db, let id = tripID else {
+            tripID = nil
+            return
+        }
         _ = try? db.query("UPDATE trips SET ended_at = ? WHERE id = ?", [time.map { .real($0) } ?? .real(0), .int(id)])
         tripID = nil
     }
@@ -57,8 +69,9 @@ extension Store {
         var freePages: Int64 = 0
         do {
             try db.transaction { () throws(SQLiteDatabase.Failure) in
-                try db.query("DELETE FROM points WHERE id IN (SELECT id FROM points WHERE time < ? LIMIT ?)",
-                             [.real(time), .int(Int64(Self.pruneBatch))])
+                try db.query(
+                    "DELETE FROM points WHERE id IN (SELECT id FROM points WHERE time < ? LIMIT ?)",
+                    [.real(time), .int(Int64(Self.pruneBatch))])
                 deleted = db.changes
                 try db.query("PRAGMA incremental_vacuum(\(Self.vacuumPages))")
                 freePages = try db.query("PRAGMA freelist_count").first?.first?.int ?? 0
@@ -74,7 +87,8 @@ extension Store {
     /// `walSizeLimit`, more only while a reader holds a checkpoint back).
     public var databaseBytes: Int {
         guard let db, let pages = try? db.query("PRAGMA page_count").first?.first?.int,
-              let size = try? db.query("PRAGMA page_size").first?.first?.int else { return 0 }
+            let size = try? db.query("PRAGMA page_size").first?.first?.int
+        else { return 0 }
         return Int(pages * size)
     }
 

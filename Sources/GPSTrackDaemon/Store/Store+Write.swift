@@ -29,7 +29,13 @@ extension Store {
             }
             guard failure.isFull else {
                 // A rolled-back insert of the trip row leaves no trip: tripID is set only on success.
-                if failure.isCorrupt { self.db = nil; moveAside(); open() } else { degrade(failure.message) }
+                if failure.isCorrupt {
+                    self.db = nil
+                    moveAside()
+                    open()
+                } else {
+                    degrade(failure.message)
+                }
                 return false
             }
             degrade(failure.message)
@@ -45,7 +51,11 @@ extension Store {
         var step = Room.asIs
         while let failure = transaction(db, trip: trip, points: false) {
             guard failure.isFull, let next = makeRoom(db, after: step) else {
-                if failure.isCorrupt { self.db = nil; moveAside(); open() }
+                if failure.isCorrupt {
+                    self.db = nil
+                    moveAside()
+                    open()
+                }
                 return false
             }
             step = next
@@ -73,33 +83,55 @@ extension Store {
         do {
             try db.transaction { () throws(SQLiteDatabase.Failure) in
                 let id: Int64
-                if let tripID { id = tripID } else { id = try insertTrip(db, trip); newTrip = id }
+                if let tripID {
+                    id = tripID
+                } else {
+                    id = try insertTrip(db, trip)
+                    newTrip = id
+                }
                 for e in pendingEvents {
-                    try db.query("INSERT OR IGNORE INTO events (seq, time, event, fence, json) VALUES (?, ?, ?, ?, ?)",
-                                 [.int(Int64(e.seq)), e.time.map { .real($0) } ?? .null, .text(e.event),
-                                  e.fence.map { .text($0) } ?? .null, .text(e.json)])
+                    try db.query(
+                        "INSERT OR IGNORE INTO events (seq, time, event, fence, json) VALUES (?, ?, ?, ?, ?)",
+                        [
+                            .int(Int64(e.seq)), e.time.map { .real($0) } ?? .null, .text(e.event),
+                            e.fence.map { .text($0) } ?? .null, .text(e.json),
+                        ])
                 }
                 for (fenceID, m) in pendingFences {
-                    try db.query("INSERT OR REPLACE INTO fences (id, membership, since, entered_at, dwell_sent) VALUES (?, ?, ?, ?, ?)",
-                                 [.text(fenceID), m.membership.map { .int($0 ? 1 : 0) } ?? .null, m.since.map { .real($0) } ?? .null,
-                                  m.enteredAt.map { .real($0) } ?? .null, .int(m.dwellSent ? 1 : 0)])
+                    try db.query(
+                        "INSERT OR REPLACE INTO fences (id, membership, since, entered_at, dwell_sent) VALUES (?, ?, ?, ?, ?)",
+                        [
+                            .text(fenceID), m.membership.map { .int($0 ? 1 : 0) } ?? .null,
+                            m.since.map { .real($0) } ?? .null,
+                            m.enteredAt.map { .real($0) } ?? .null, .int(m.dwellSent ? 1 : 0),
+                        ])
                 }
                 for p in points ? pendingPoints : [] {
-                    try db.query("INSERT INTO points (trip_id, time, lat, lon, alt, eph, mode) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                 [.int(id), .real(p.time), .real(p.latitude), .real(p.longitude), .real(p.altitude),
-                                  .real(p.eph), .int(Int64(p.mode))])
+                    try db.query(
+                        "INSERT INTO points (trip_id, time, lat, lon, alt, eph, mode) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        [
+                            .int(id), .real(p.time), .real(p.latitude), .real(p.longitude), .real(p.altitude),
+                            .real(p.eph), .int(Int64(p.mode)),
+                        ])
                 }
                 for (name, value) in pendingCounters.map(Self.rows(of:)) ?? [] {
-                    try db.query("INSERT OR REPLACE INTO counters (name, value) VALUES (?, ?)", [.text(name), .int(Int64(value))])
+                    try db.query(
+                        "INSERT OR REPLACE INTO counters (name, value) VALUES (?, ?)",
+                        [.text(name), .int(Int64(value))])
                 }
-                try db.query("""
+                try db.query(
+                    """
                     UPDATE trips SET state = ?, started_at = ?, start_lat = ?, start_lon = ?, traveled_m = ?, straight_line_m = ?,
                       last_lat = ?, last_lon = ?, last_time = ?, delivered = ? WHERE id = ?
-                    """, [.text(trip.state.rawValue), trip.startedAt.map { .real($0) } ?? .null,
-                          trip.start.map { .real($0.latitude) } ?? .null, trip.start.map { .real($0.longitude) } ?? .null,
-                          .real(trip.traveledM), .real(trip.straightLineM),
-                          trip.lastDelivered.map { .real($0.latitude) } ?? .null, trip.lastDelivered.map { .real($0.longitude) } ?? .null,
-                          trip.lastDeliveredTime.map { .real($0) } ?? .null, .int(Int64(trip.deliveredCount)), .int(id)])
+                    """,
+                    [
+                        .text(trip.state.rawValue), trip.startedAt.map { .real($0) } ?? .null,
+                        trip.start.map { .real($0.latitude) } ?? .null, trip.start.map { .real($0.longitude) } ?? .null,
+                        .real(trip.traveledM), .real(trip.straightLineM),
+                        trip.lastDelivered.map { .real($0.latitude) } ?? .null,
+                        trip.lastDelivered.map { .real($0.longitude) } ?? .null,
+                        trip.lastDeliveredTime.map { .real($0) } ?? .null, .int(Int64(trip.deliveredCount)), .int(id),
+                    ])
                 if let pendingMotion { try writeMotion(db, pendingMotion) }
             }
         } catch {
@@ -120,15 +152,21 @@ extension Store {
     /// Ends a degraded spell: one notice with what was written and thinned.
     func recovered(_ written: (events: Int, points: Int)) {
         let seconds = MonotonicClock.now() - degradedSince
-        let thinned = spellThinned.points + spellThinned.locations > 0
-            ? "; \(spellThinned.points) track points and \(spellThinned.locations) MQTT locations thinned to make room" : ""
-        journal.log(LogEntry(event: .storageRecovered, priority: .notice,
-                             message: "State database \(path) writable again: \(written.events) waiting events and "
-                                + "\(written.points) track points written after \(Int(seconds.rounded())) s degraded\(thinned)",
-                             fields: [(.writtenEvents, String(written.events)),
-                                      (.writtenPoints, String(written.points)),
-                                      (.degradedS, JSONObject.number(seconds, decimals: 1)), (.path, path)]
-                                + spellThinned.fields))
+        let thinned =
+            spellThinned.points + spellThinned.locations > 0
+            ? "; \(spellThinned.points) track points and \(spellThinned.locations) MQTT locations thinned to make room"
+            : ""
+        journal.log(
+            LogEntry(
+                event: .storageRecovered, priority: .notice,
+                message: "State database \(path) writable again: \(written.events) waiting events and "
+                    + "\(written.points) track points written after \(Int(seconds.rounded())) s degraded\(thinned)",
+                fields: [
+                    (.writtenEvents, String(written.events)),
+                    (.writtenPoints, String(written.points)),
+                    (.degradedS, JSONObject.number(seconds, decimals: 1)), (.path, path),
+                ]
+                    + spellThinned.fields))
         degradedReason = nil
         spellFull = false
         spellThinned = Thinned()

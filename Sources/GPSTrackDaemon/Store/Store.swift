@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// The daemon's durable state in SQLite (`<state_dir>/gpstrackd.db`, WAL, synchronous=FULL):
 /// the current and finished trips, their delivered track points, every event with its sequence
@@ -89,23 +90,27 @@ public final class Store {
         let version = try db.query("PRAGMA user_version").first?.first?.int ?? 0
         if version < 1 {
             try db.transaction { () throws(SQLiteDatabase.Failure) in
-                try db.query("""
+                try db.query(
+                    """
                     CREATE TABLE IF NOT EXISTS trips (id INTEGER PRIMARY KEY, state TEXT NOT NULL, started_at REAL,
                       start_lat REAL, start_lon REAL, ended_at REAL, traveled_m REAL NOT NULL DEFAULT 0,
                       straight_line_m REAL NOT NULL DEFAULT 0, last_lat REAL, last_lon REAL, last_time REAL,
                       delivered INTEGER NOT NULL DEFAULT 0)
                     """)
-                try db.query("""
+                try db.query(
+                    """
                     CREATE TABLE IF NOT EXISTS points (id INTEGER PRIMARY KEY, trip_id INTEGER NOT NULL, time REAL NOT NULL,
                       lat REAL NOT NULL, lon REAL NOT NULL, alt REAL, eph REAL, mode INTEGER)
                     """)
                 try db.query("CREATE INDEX IF NOT EXISTS points_trip_time ON points(trip_id, time)")
                 try db.query("CREATE INDEX IF NOT EXISTS points_time ON points(time)")
-                try db.query("""
+                try db.query(
+                    """
                     CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, time REAL, event TEXT NOT NULL,
                       fence TEXT, json TEXT NOT NULL)
                     """)
-                try db.query("""
+                try db.query(
+                    """
                     CREATE TABLE IF NOT EXISTS fences (id TEXT PRIMARY KEY, membership INTEGER, since REAL,
                       entered_at REAL, dwell_sent INTEGER NOT NULL DEFAULT 0)
                     """)
@@ -115,16 +120,19 @@ public final class Store {
         if version < 2 {
             // Automatic trips and stops (trip_mode = auto), and the detector's state.
             try db.transaction { () throws(SQLiteDatabase.Failure) in
-                try db.query("""
+                try db.query(
+                    """
                     CREATE TABLE IF NOT EXISTS auto_trips (id INTEGER PRIMARY KEY, start REAL NOT NULL, end REAL NOT NULL,
                       from_lat REAL, from_lon REAL, from_fences TEXT, to_lat REAL, to_lon REAL, to_fences TEXT,
                       traveled_m REAL, straight_line_m REAL, moving_s REAL, max_speed_mps REAL)
                     """)
-                try db.query("""
+                try db.query(
+                    """
                     CREATE TABLE IF NOT EXISTS stops (arrival REAL PRIMARY KEY, departure REAL, lat REAL, lon REAL,
                       fences TEXT, after_trip INTEGER)
                     """)
-                try db.query("CREATE TABLE IF NOT EXISTS motion (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL)")
+                try db.query(
+                    "CREATE TABLE IF NOT EXISTS motion (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL)")
                 try db.query("PRAGMA user_version = 2")
             }
         }
@@ -148,18 +156,22 @@ public final class Store {
         rename(path, aside)
         unlink(path + "-wal")
         unlink(path + "-shm")
-        journal.log(LogEntry(event: .storageCorrupt, priority: .err,
-                             message: "State database \(path) is damaged; moved aside to \(aside) and started anew",
-                             fields: [(.movedTo, aside)]))
+        journal.log(
+            LogEntry(
+                event: .storageCorrupt, priority: .err,
+                message: "State database \(path) is damaged; moved aside to \(aside) and started anew",
+                fields: [(.movedTo, aside)]))
     }
 
     /// Starts a degraded spell (one journal entry for the whole spell) or notes its new reason.
     func degrade(_ reason: String) {
         if degradedReason == nil {
             degradedSince = MonotonicClock.now()
-            journal.log(LogEntry(event: .storageDegraded, priority: .err,
-                                 message: "Storage degraded, tracking goes on in memory: \(reason)",
-                                 fields: [(.reason, reason), (.path, path)]))
+            journal.log(
+                LogEntry(
+                    event: .storageDegraded, priority: .err,
+                    message: "Storage degraded, tracking goes on in memory: \(reason)",
+                    fields: [(.reason, reason), (.path, path)]))
         }
         degradedReason = reason
     }
@@ -174,29 +186,34 @@ public final class Store {
 
     func loadTripID() {
         guard let db else { return }
-        tripID = (try? db.query("SELECT id FROM trips WHERE ended_at IS NULL ORDER BY id DESC LIMIT 1"))?.first?.first?.int
+        tripID =
+            (try? db.query("SELECT id FROM trips WHERE ended_at IS NULL ORDER BY id DESC LIMIT 1"))?.first?.first?.int
     }
 
     /// The stored trip, sequence number and fence memories to carry on from.
     public func restore() -> Restored {
         guard let db else { return Restored(trip: nil, seq: 0, fences: [:]) }
         var result = Restored(trip: nil, seq: 0, fences: [:])
-        if let row = try? db.query("""
+        if let row = try? db.query(
+            """
             SELECT state, started_at, start_lat, start_lon, traveled_m, straight_line_m, last_lat, last_lon, last_time, delivered
             FROM trips WHERE ended_at IS NULL ORDER BY id DESC LIMIT 1
-            """).first {
+            """
+        ).first {
             let start = row[2].double.flatMap { lat in row[3].double.map { Coordinate(latitude: lat, longitude: $0) } }
             let last = row[6].double.flatMap { lat in row[7].double.map { Coordinate(latitude: lat, longitude: $0) } }
-            result.trip = Trip(state: row[0].string == "stopped" ? .stopped : .running, startedAt: row[1].double, start: start,
-                               traveledM: row[4].double ?? 0, straightLineM: row[5].double ?? 0,
-                               lastDelivered: last, lastDeliveredTime: row[8].double, deliveredCount: Int(row[9].int ?? 0))
+            result.trip = Trip(
+                state: row[0].string == "stopped" ? .stopped : .running, startedAt: row[1].double, start: start,
+                traveledM: row[4].double ?? 0, straightLineM: row[5].double ?? 0,
+                lastDelivered: last, lastDeliveredTime: row[8].double, deliveredCount: Int(row[9].int ?? 0))
         }
         result.seq = UInt64((try? db.query("SELECT max(seq) FROM events"))?.first?.first?.int ?? 0)
         result.motion = (try? db.query("SELECT state FROM motion WHERE id = 1"))?.first?.first?.string
         for row in (try? db.query("SELECT id, membership, since, entered_at, dwell_sent FROM fences")) ?? [] {
             guard let id = row[0].string else { continue }
-            result.fences[id] = FenceMemory(membership: row[1].int.map { $0 != 0 }, since: row[2].double,
-                                            enteredAt: row[3].double, dwellSent: row[4].int == 1)
+            result.fences[id] = FenceMemory(
+                membership: row[1].int.map { $0 != 0 }, since: row[2].double,
+                enteredAt: row[3].double, dwellSent: row[4].int == 1)
         }
         result.counters = Self.counters(from: (try? db.query("SELECT name, value FROM counters")) ?? [])
         return result
@@ -208,16 +225,19 @@ public final class Store {
     /// Returns false when nothing could be written: the rows wait in memory and the caller
     /// reports the events all the same.
     @discardableResult
-    public func commit(events: [EventRow], trip: Trip, counters: FixCounters? = nil, fences: [String: FenceMemory],
-                       points: [PointRow], force: Bool = false, motion: MotionRows? = nil) -> Bool {
+    public func commit(
+        events: [EventRow], trip: Trip, counters: FixCounters? = nil, fences: [String: FenceMemory],
+        points: [PointRow], force: Bool = false, motion: MotionRows? = nil
+    ) -> Bool {
         if let counters { pendingCounters = counters }
         pendingEvents += events
         for (k, v) in fences { pendingFences[k] = v }
         pendingPoints += points
         if let motion {
             // Trips and stops wait with the events that tell of them; the latest state wins.
-            pendingMotion = Store.MotionRows(state: motion.state, trips: (pendingMotion?.trips ?? []) + motion.trips,
-                                             stops: (pendingMotion?.stops ?? []) + motion.stops)
+            pendingMotion = Store.MotionRows(
+                state: motion.state, trips: (pendingMotion?.trips ?? []) + motion.trips,
+                stops: (pendingMotion?.stops ?? []) + motion.stops)
         }
         if pendingEvents.count > Self.maxWaitingEvents {
             droppedEvents += pendingEvents.count - Self.maxWaitingEvents

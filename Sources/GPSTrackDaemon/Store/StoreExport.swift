@@ -17,9 +17,18 @@ extension Store {
         fileprivate var sql: (String, [SQLiteDatabase.Value]) {
             var sql = ""
             var values: [SQLiteDatabase.Value] = []
-            if let run { sql += " AND trip_id = ?"; values.append(.int(run)) }
-            if let since { sql += " AND time >= ?"; values.append(.real(since)) }
-            if let until { sql += " AND time <= ?"; values.append(.real(until)) }
+            if let run {
+                sql += " AND trip_id = ?"
+                values.append(.int(run))
+            }
+            if let since {
+                sql += " AND time >= ?"
+                values.append(.real(since))
+            }
+            if let until {
+                sql += " AND time <= ?"
+                values.append(.real(until))
+            }
             return (sql, values)
         }
     }
@@ -34,13 +43,18 @@ extension Store {
     /// The points' count, time span and extent; nil when none matches.
     public func exportBounds(_ filter: PointFilter) -> ExportBounds? {
         let (sql, values) = filter.sql
-        guard let r = try? db?.query("""
-            SELECT COUNT(*), MIN(time), MAX(time), MIN(lat), MAX(lat), MIN(lon), MAX(lon), MIN(alt), MAX(alt)
-            FROM points WHERE 1\(sql)
-            """, values).first, let n = r[0].int, n > 0 else { return nil }
-        return ExportBounds(points: Int(n), first: r[1].double ?? 0, last: r[2].double ?? 0,
-                            minLat: r[3].double ?? 0, maxLat: r[4].double ?? 0, minLon: r[5].double ?? 0,
-                            maxLon: r[6].double ?? 0, minAlt: r[7].double, maxAlt: r[8].double)
+        guard
+            let r = try? db?.query(
+                """
+                SELECT COUNT(*), MIN(time), MAX(time), MIN(lat), MAX(lat), MIN(lon), MAX(lon), MIN(alt), MAX(alt)
+                FROM points WHERE 1\(sql)
+                """, values
+            ).first, let n = r[0].int, n > 0
+        else { return nil }
+        return ExportBounds(
+            points: Int(n), first: r[1].double ?? 0, last: r[2].double ?? 0,
+            minLat: r[3].double ?? 0, maxLat: r[4].double ?? 0, minLon: r[5].double ?? 0,
+            maxLon: r[6].double ?? 0, minAlt: r[7].double, maxAlt: r[8].double)
     }
 
     /// Up to `limit` points in time order, from the point `from` on (that point included, so
@@ -49,19 +63,24 @@ extension Store {
         var (sql, values) = filter.sql
         if let from {
             // By (time, id): the time index seeks to the cursor, whatever the range's size.
-            guard let t = (try? db?.query("SELECT time FROM points WHERE id = ?", [.int(from)]))?.first?.first?.double else {
+            guard let t = (try? db?.query("SELECT time FROM points WHERE id = ?", [.int(from)]))?.first?.first?.double
+            else {
                 return []
             }
             sql += " AND time >= ? AND (time > ? OR id >= ?)"
             values += [.real(t), .real(t), .int(from)]
         }
-        let rows = (try? db?.query("""
-            SELECT id, trip_id, time, lat, lon, alt, eph, mode FROM points WHERE 1\(sql) ORDER BY time, id LIMIT \(limit)
-            """, values)) ?? []
+        let rows =
+            (try? db?.query(
+                """
+                SELECT id, trip_id, time, lat, lon, alt, eph, mode FROM points WHERE 1\(sql) ORDER BY time, id LIMIT \(limit)
+                """, values)) ?? []
         return rows.map { r in
-            ExportRow(id: r[0].int ?? 0, run: r[1].int ?? 0,
-                      point: PointRow(time: r[2].double ?? 0, latitude: r[3].double ?? 0, longitude: r[4].double ?? 0,
-                                      altitude: r[5].double ?? .nan, eph: r[6].double ?? .nan, mode: Int(r[7].int ?? 0)))
+            ExportRow(
+                id: r[0].int ?? 0, run: r[1].int ?? 0,
+                point: PointRow(
+                    time: r[2].double ?? 0, latitude: r[3].double ?? 0, longitude: r[4].double ?? 0,
+                    altitude: r[5].double ?? .nan, eph: r[6].double ?? .nan, mode: Int(r[7].int ?? 0)))
         }
     }
 }

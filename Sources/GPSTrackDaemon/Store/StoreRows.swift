@@ -26,7 +26,9 @@ extension Store {
         public var mode: Int
 
         public init(time: Double, latitude: Double, longitude: Double, altitude: Double, eph: Double, mode: Int) {
-            (self.time, self.latitude, self.longitude, self.altitude, self.eph, self.mode) = (time, latitude, longitude, altitude, eph, mode)
+            (self.time, self.latitude, self.longitude, self.altitude, self.eph, self.mode) = (
+                time, latitude, longitude, altitude, eph, mode
+            )
         }
     }
 
@@ -66,9 +68,12 @@ extension Store {
         var values: [String: Int] = [:]
         for row in rows { if let name = row[0].string, let v = row[1].int { values[name] = Int(v) } }
         var rejected: [RejectReason: Int] = [:]
-        for reason in RejectReason.allCases { if let n = values["rejected." + reason.rawValue] { rejected[reason] = n } }
-        return FixCounters(total: values["total"] ?? 0, accepted: values["accepted"] ?? 0,
-                           delivered: values["delivered"] ?? 0, rejected: rejected)
+        for reason in RejectReason.allCases {
+            if let n = values["rejected." + reason.rawValue] { rejected[reason] = n }
+        }
+        return FixCounters(
+            total: values["total"] ?? 0, accepted: values["accepted"] ?? 0,
+            delivered: values["delivered"] ?? 0, rejected: rejected)
     }
 
     static func rows(of counters: FixCounters) -> [(String, Int)] {

@@ -26,8 +26,10 @@ final class StoreSink: TrackerSink {
     func take(_ step: TrackerStep, session: TrackingSession) -> [LogEntry] {
         if let fix = step.fix, let t = fix.time {
             if case .accepted(true, _) = step.outcome {
-                pendingPoints.append(Store.PointRow(time: t, latitude: fix.latitude, longitude: fix.longitude,
-                                                    altitude: fix.altitude, eph: fix.horizontalError ?? .nan, mode: fix.mode))
+                pendingPoints.append(
+                    Store.PointRow(
+                        time: t, latitude: fix.latitude, longitude: fix.longitude,
+                        altitude: fix.altitude, eph: fix.horizontalError ?? .nan, mode: fix.mode))
             }
             maintain(at: t, session: session)
         }
@@ -41,7 +43,9 @@ final class StoreSink: TrackerSink {
     /// track points. Points alone wait until they span `pointBatchSeconds`.
     private func persist(_ step: TrackerStep, session: TrackingSession) {
         let span = (pendingPoints.last?.time ?? 0) - (pendingPoints.first?.time ?? 0)
-        guard step.force || !step.events.isEmpty || span >= Self.pointBatchSeconds || pendingPoints.count >= 50 else { return }
+        guard step.force || !step.events.isEmpty || span >= Self.pointBatchSeconds || pendingPoints.count >= 50 else {
+            return
+        }
         var rows: [Store.EventRow] = []
         var memories: [String: FenceMemory] = [:]
         for (e, line) in step.lined {
@@ -52,8 +56,9 @@ final class StoreSink: TrackerSink {
             }
             rows.append(Store.EventRow(seq: e.seq, time: e.time, event: e.name, fence: fenceID, json: line))
         }
-        store.commit(events: rows, trip: session.tracker.trip, counters: session.tracker.counters, fences: memories,
-                     points: pendingPoints, force: step.force, motion: motionRows(step.events, session: session))
+        store.commit(
+            events: rows, trip: session.tracker.trip, counters: session.tracker.counters, fences: memories,
+            points: pendingPoints, force: step.force, motion: motionRows(step.events, session: session))
         pendingPoints = []
     }
 
@@ -65,7 +70,9 @@ final class StoreSink: TrackerSink {
             if case .tracker(.tripEnd(let f)) = e.event { return f }
             return nil
         }
-        let stops = [detector.lastEndedStop, detector.currentStop].compactMap { $0 }.map { ($0, session.fenceNames(at: $0.at)) }
+        let stops = [detector.lastEndedStop, detector.currentStop].compactMap { $0 }.map {
+            ($0, session.fenceNames(at: $0.at))
+        }
         return Store.MotionRows(state: session.tracker.motionState, trips: ended, stops: stops)
     }
 
@@ -73,7 +80,10 @@ final class StoreSink: TrackerSink {
     /// day of fix time (and at the first fix) pruning begins, then one small step per fix.
     private func maintain(at t: Double, session: TrackingSession) {
         store.retryIfDegraded(trip: session.tracker.trip)
-        if t - lastPrune >= 86_400 { lastPrune = t; pruneCutoff = t - retentionDays * 86_400 }
+        if t - lastPrune >= 86_400 {
+            lastPrune = t
+            pruneCutoff = t - retentionDays * 86_400
+        }
         if let cutoff = pruneCutoff, !store.pruneStep(before: cutoff) { pruneCutoff = nil }
     }
 }

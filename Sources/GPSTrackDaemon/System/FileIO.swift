@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// Whole-file reads and opens through the EINTR-safe `syscall` helper.
 public enum FileIO {
@@ -18,7 +19,9 @@ public enum FileIO {
 
     /// Reads the whole file, refusing files larger than `maxBytes`, and (with `regularOnly`)
     /// anything but a regular file: a directory, a device such as /dev/zero, a FIFO.
-    public static func readAll(_ path: String, maxBytes: Int = 16 << 20, regularOnly: Bool = false) throws(FileError) -> [UInt8] {
+    public static func readAll(_ path: String, maxBytes: Int = 16 << 20, regularOnly: Bool = false) throws(FileError)
+        -> [UInt8]
+    {
         // Non-blocking, so that a FIFO without a writer is refused rather than waited on.
         let flags = O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0)
         let fd: Int32
@@ -29,8 +32,12 @@ public enum FileIO {
             let kind = st.st_mode & S_IFMT
             if kind == S_IFDIR { throw .notRegular("a directory") }
             if regularOnly && kind != S_IFREG {
-                throw .notRegular(kind == S_IFCHR ? "a character device" : kind == S_IFBLK ? "a block device"
-                                  : kind == S_IFIFO ? "a FIFO" : kind == S_IFSOCK ? "a socket" : "not a regular file")
+                throw .notRegular(
+                    kind == S_IFCHR
+                        ? "a character device"
+                        : kind == S_IFBLK
+                            ? "a block device"
+                            : kind == S_IFIFO ? "a FIFO" : kind == S_IFSOCK ? "a socket" : "not a regular file")
             }
         }
         do { return try readRest(fd, path: path, maxBytes: maxBytes) } catch { throw .system(error) }

@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// Progress deadlines of the daemon's working parts, for the watchdog: systemd is pinged only
 /// while every part meets its deadline, so a stuck thread gets the daemon restarted, and the
@@ -58,7 +59,7 @@ public final class Liveness: Sendable {
 
     /// How long a part may go without progress, seconds.
     public var limit: Double {
-        get { Double(limitMS.load(ordering: .relaxed)) / 1000 }
+        Double(limitMS.load(ordering: .relaxed)) / 1000
     }
 
     public func setLimit(_ seconds: Double) {

@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// A dedicated OS thread for blocking work (poll, socket and device reads, name resolution), kept
 /// off Swift's cooperative pool. The thread is detached: nobody calls `pthread_join`, which would
@@ -18,7 +19,10 @@ public final class NativeThread: Sendable {
     private final class Start {
         let body: @Sendable () -> Void
         let thread: NativeThread
-        init(_ body: @escaping @Sendable () -> Void, _ thread: NativeThread) { self.body = body; self.thread = thread }
+        init(_ body: @escaping @Sendable () -> Void, _ thread: NativeThread) {
+            self.body = body
+            self.thread = thread
+        }
     }
 
     /// Starts `body` on a new (detached) thread.
@@ -28,12 +32,14 @@ public final class NativeThread: Sendable {
         pthread_attr_init(&attr)
         pthread_attr_setdetachstate(&attr, Int32(PTHREAD_CREATE_DETACHED))
         var thread = pthread_t()
-        let rc = pthread_create(&thread, &attr, { arg in
-            let s = Unmanaged<Start>.fromOpaque(arg!).takeRetainedValue()
-            s.body()
-            s.thread.finished()
-            return nil
-        }, start)
+        let rc = pthread_create(
+            &thread, &attr,
+            { arg in
+                let s = Unmanaged<Start>.fromOpaque(arg!).takeRetainedValue()
+                s.body()
+                s.thread.finished()
+                return nil
+            }, start)
         pthread_attr_destroy(&attr)
         precondition(rc == 0, "pthread_create failed: \(rc)")
     }

@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// Says, once, when this machine forbids the daemon to reach a configured remote address (gpsd,
 /// the MQTT broker, or the DNS server that names them): under systemd's `IPAddressDeny=` (or a
@@ -32,8 +33,10 @@ public final class NetworkAccess: Sendable {
         guard !targets.isEmpty else { return }
         let thread: StoppableThread
         do throws(ErrnoError) { thread = try StoppableThread() } catch {
-            journal.log(LogEntry(event: .networkCheckSkipped, priority: .info,
-                                 message: "Not checking whether remote addresses are allowed: \(error)"))
+            journal.log(
+                LogEntry(
+                    event: .networkCheckSkipped, priority: .info,
+                    message: "Not checking whether remote addresses are allowed: \(error)"))
             return
         }
         worker.withLock { $0 = thread }
@@ -52,7 +55,9 @@ public final class NetworkAccess: Sendable {
             left = left.filter { target in
                 switch Self.resolve(target.host, port: target.port) {
                 case .success(let addresses):
-                    for address in addresses where Self.forbidden(address) { report(target.role, target.host, target.port, address: address) }
+                    for address in addresses where Self.forbidden(address) {
+                        report(target.role, target.host, target.port, address: address)
+                    }
                     return false
                 case .failure:
                     // Perhaps the DNS server itself is out of reach.
@@ -60,7 +65,9 @@ public final class NetworkAccess: Sendable {
                         resolverChecked = true
                         for server in Self.nameservers() {
                             guard case .success(let addresses) = Self.resolve(server, port: 53) else { continue }
-                            for address in addresses where Self.forbidden(address) { report("DNS server", server, 53, address: address) }
+                            for address in addresses where Self.forbidden(address) {
+                                report("DNS server", server, 53, address: address)
+                            }
                         }
                     }
                     return true
@@ -72,14 +79,18 @@ public final class NetworkAccess: Sendable {
 
     private func report(_ role: String, _ host: String, _ port: Int, address: String) {
         let name = host == address ? address : "\(host) (\(address))"
-        journal.log(LogEntry(
-            event: .networkForbidden, priority: .err,
-            message: "The \(role) \(name) port \(port) cannot be reached: this machine forbids sending to \(address) "
-                + "(sending fails with EPERM: the unit's IPAddressDeny= or a local firewall). Under systemd, allow it with a drop-in "
-                + "\(Self.dropIn) containing \"[Service]\" and \"IPAddressAllow=\(address)\", then systemctl daemon-reload "
-                + "and systemctl restart gpstrackd",
-            fields: [(.address, address), (.host, host), (.port, String(port)),
-                     (.dropin, Self.dropIn)]))
+        journal.log(
+            LogEntry(
+                event: .networkForbidden, priority: .err,
+                message:
+                    "The \(role) \(name) port \(port) cannot be reached: this machine forbids sending to \(address) "
+                    + "(sending fails with EPERM: the unit's IPAddressDeny= or a local firewall). Under systemd, allow it with a drop-in "
+                    + "\(Self.dropIn) containing \"[Service]\" and \"IPAddressAllow=\(address)\", then systemctl daemon-reload "
+                    + "and systemctl restart gpstrackd",
+                fields: [
+                    (.address, address), (.host, host), (.port, String(port)),
+                    (.dropin, Self.dropIn),
+                ]))
     }
 
     /// The numeric addresses of `host` (IPv4 and IPv6), or why not.
@@ -88,13 +99,17 @@ public final class NetworkAccess: Sendable {
         hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
         let rc = getaddrinfo(host, String(port), &hints, &list)
-        guard rc == 0, let list else { return .failure(ErrnoError(call: "getaddrinfo \(host)", code: rc == EAI_SYSTEM ? errno : EINVAL)) }
+        guard rc == 0, let list else {
+            return .failure(ErrnoError(call: "getaddrinfo \(host)", code: rc == EAI_SYSTEM ? errno : EINVAL))
+        }
         defer { freeaddrinfo(list) }
         var out: [String] = []
         var p: UnsafeMutablePointer<addrinfo>? = list
         while let a = p {
             var text = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-            if getnameinfo(a.pointee.ai_addr, a.pointee.ai_addrlen, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0 {
+            if getnameinfo(
+                a.pointee.ai_addr, a.pointee.ai_addrlen, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0
+            {
                 let s = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 if !out.contains(s) { out.append(s) }
             }
@@ -112,16 +127,32 @@ public final class NetworkAccess: Sendable {
             if UInt32(bigEndian: v4.sin_addr.s_addr) >> 24 == 127 { return false }
             v4.sin_family = sa_family_t(AF_INET)
             v4.sin_port = UInt16(9).bigEndian
-            return withUnsafePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { probe(AF_INET, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            return withUnsafePointer(to: &v4) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    probe(AF_INET, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
         }
         guard inet_pton(AF_INET6, address, &v6.sin6_addr) == 1, address != "::1" else { return false }
         v6.sin6_family = sa_family_t(AF_INET6)
         v6.sin6_port = UInt16(9).bigEndian
-        return withUnsafePointer(to: &v6) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { probe(AF_INET6, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } }
+        return withUnsafePointer(to: &v6) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                probe(AF_INET6, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+            }
+        }
     }
 
     private static func probe(_ family: Int32, _ addr: UnsafePointer<sockaddr>, _ len: socklen_t) -> Bool {
-        guard let fd = try? syscall("socket", { socket(family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }) else { return false }
+        guard
+            let fd = try? syscall(
+                "socket",
+                {
+                    socket(
+                        family,
+                        Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+                })
+        else { return false }
         defer { close(fd) }
         do {
             try syscall("sendto") { sendto(fd, nil, 0, 0, addr, len) }

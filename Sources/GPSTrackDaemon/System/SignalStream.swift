@@ -1,8 +1,9 @@
+import Dispatch
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
-import Synchronization
 
 /// Delivers SIGTERM, SIGINT and SIGHUP as an `AsyncStream`. The signals' default actions are
 /// replaced by SIG_IGN and Dispatch signal sources observe them, so no work (and no Swift code)

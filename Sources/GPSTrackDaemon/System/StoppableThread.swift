@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// A thread of its own for a blocking loop (a reader, a server) that can be asked to stop: the
 /// stop flag, the wake pipe that ends its waits and the detached `NativeThread`, in one place.
@@ -86,8 +87,10 @@ final class StoppableThread: Sendable {
     /// Waits up to `seconds` for `fd` (none: just the time) to be ready for `events`, ending
     /// early on a stop. `beat` runs before each poll of at most `beatEvery` seconds: a watchdog's
     /// heartbeat through a long wait.
-    func wait(for fd: Int32? = nil, events: Int16 = Int16(POLLIN), seconds: Double,
-              beatEvery slice: Double = 3600, beat: () -> Void = {}) -> WaitEnd {
+    func wait(
+        for fd: Int32? = nil, events: Int16 = Int16(POLLIN), seconds: Double,
+        beatEvery slice: Double = 3600, beat: () -> Void = {}
+    ) -> WaitEnd {
         let deadline = MonotonicClock.now() + seconds
         while !isStopping {
             beat()
@@ -110,10 +113,13 @@ final class StoppableThread: Sendable {
     /// a stop or a wake; returns `fd`'s `revents` (0 when woken or timed out).
     func waitFor(_ fd: Int32, events: Int16 = Int16(POLLIN), timeoutMS: Int32) -> Int16 {
         // A tuple on the stack, not an array: the gpsd reader waits here once per read.
-        var fds = (pollfd(fd: fd, events: events, revents: 0),
-                   pollfd(fd: pipe.readFD, events: Int16(POLLIN), revents: 0))
+        var fds = (
+            pollfd(fd: fd, events: events, revents: 0),
+            pollfd(fd: pipe.readFD, events: Int16(POLLIN), revents: 0)
+        )
         _ = withUnsafeMutablePointer(to: &fds) { tuple in
-            tuple.withMemoryRebound(to: pollfd.self, capacity: 2) { p in try? syscall("poll") { poll(p, 2, timeoutMS) } }
+            tuple.withMemoryRebound(to: pollfd.self, capacity: 2) { p in try? syscall("poll") { poll(p, 2, timeoutMS) }
+            }
         }
         return fds.0.revents
     }

@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// A serial executor on a dedicated OS thread: an actor that does blocking work (SQLite commits
 /// with synchronous=FULL, retention's pruning, the MQTT outbox) runs its jobs here, never on

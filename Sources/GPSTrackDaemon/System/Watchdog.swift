@@ -19,20 +19,25 @@ enum Watchdog {
             let stalled = liveness.stalled()
             let parts = Set(stalled.map(\.part))
             for (part, seconds) in stalled where !reported.contains(part) {
-                journal.log(LogEntry(event: .stalled, priority: .err,
-                                     message: "Stalled: \(part.title) has made no progress for \(Int(seconds.rounded())) s; "
-                                        + "the watchdog is no longer fed",
-                                     fields: [(.part, part.rawValue)]))
+                journal.log(
+                    LogEntry(
+                        event: .stalled, priority: .err,
+                        message: "Stalled: \(part.title) has made no progress for \(Int(seconds.rounded())) s; "
+                            + "the watchdog is no longer fed",
+                        fields: [(.part, part.rawValue)]))
             }
             for part in reported.subtracting(parts) {
-                journal.log(LogEntry(event: .stallOver, priority: .notice, message: "Recovered: \(part.title) makes progress again",
-                                     fields: [(.part, part.rawValue)]))
+                journal.log(
+                    LogEntry(
+                        event: .stallOver, priority: .notice, message: "Recovered: \(part.title) makes progress again",
+                        fields: [(.part, part.rawValue)]))
             }
             reported = parts
             if parts.isEmpty {
                 if interval != nil { Notifier.watchdog() }
             } else {
-                Notifier.status("stalled: " + Liveness.Part.allCases.filter(parts.contains).map(\.rawValue).joined(separator: ", "))
+                Notifier.status(
+                    "stalled: " + Liveness.Part.allCases.filter(parts.contains).map(\.rawValue).joined(separator: ", "))
             }
         }
     }

@@ -18,15 +18,17 @@ public enum EventJSON {
         case .tracker(let t): body = Self.body(t)
         case .fence(let f): body = Self.body(f)
         case .fencesDetermined(let c):
-            body = .fencesDetermined(.init(inside: c.inside, outside: c.outside, unknown: c.unknown, time: Timestamp.iso8601(c.time)))
+            body = .fencesDetermined(
+                .init(inside: c.inside, outside: c.outside, unknown: c.unknown, time: Timestamp.iso8601(c.time)))
         }
         return EventLine(body, seq: Int(e.seq))
     }
 
     /// A fence event: the fence by its id.
     static func body(_ e: FenceEvent) -> EventLine.Body {
-        var f = EventLine.FenceChange(fence: e.fenceID, name: e.fenceName, time: Timestamp.iso8601(e.time),
-                                      lat: e.coordinate?.latitude, lon: e.coordinate?.longitude, crossed: e.crossed ? true : nil)
+        var f = EventLine.FenceChange(
+            fence: e.fenceID, name: e.fenceName, time: Timestamp.iso8601(e.time),
+            lat: e.coordinate?.latitude, lon: e.coordinate?.longitude, crossed: e.crossed ? true : nil)
         switch e.kind {
         case .enter: return .enter(f)
         case .exit: return .exit(f)
@@ -43,25 +45,37 @@ public enum EventJSON {
         case .tripStart(let trip, let time, let at):
             return .tripStart(.init(trip: trip, time: Timestamp.iso8601(time), lat: at.latitude, lon: at.longitude))
         case .guardArmed(let time, let at, let radius):
-            return .guardArmed(.init(time: Timestamp.iso8601(time), lat: at.latitude, lon: at.longitude, radiusM: radius.rounded(decimals: 1)))
+            return .guardArmed(
+                .init(
+                    time: Timestamp.iso8601(time), lat: at.latitude, lon: at.longitude,
+                    radiusM: radius.rounded(decimals: 1)))
         case .guardBreach(let time, let at, let parked, let distance):
-            return .guardBreach(.init(time: Timestamp.iso8601(time), lat: at.latitude, lon: at.longitude,
-                                      distanceM: distance.rounded(decimals: 1), parked: place(parked, fences: [])))
+            return .guardBreach(
+                .init(
+                    time: Timestamp.iso8601(time), lat: at.latitude, lon: at.longitude,
+                    distanceM: distance.rounded(decimals: 1), parked: place(parked, fences: [])))
         case .overspeedStart(let time, let at, let limit, let speed):
-            return .overspeedStart(.init(time: Timestamp.iso8601(time), lat: at.latitude, lon: at.longitude,
-                                         limitKmh: limit.rounded(decimals: 1), speedMps: speed.rounded(decimals: 2)))
+            return .overspeedStart(
+                .init(
+                    time: Timestamp.iso8601(time), lat: at.latitude, lon: at.longitude,
+                    limitKmh: limit.rounded(decimals: 1), speedMps: speed.rounded(decimals: 2)))
         case .overspeedEnd(let time, let at, let limit, let maxSpeed, let duration, let distance):
-            return .overspeedEnd(.init(time: Timestamp.iso8601(time), lat: at.latitude, lon: at.longitude,
-                                       limitKmh: limit.rounded(decimals: 1), maxSpeedMps: maxSpeed.rounded(decimals: 2),
-                                       durationS: duration.rounded(decimals: 1), distanceM: distance.rounded(decimals: 1)))
+            return .overspeedEnd(
+                .init(
+                    time: Timestamp.iso8601(time), lat: at.latitude, lon: at.longitude,
+                    limitKmh: limit.rounded(decimals: 1), maxSpeedMps: maxSpeed.rounded(decimals: 2),
+                    durationS: duration.rounded(decimals: 1), distanceM: distance.rounded(decimals: 1)))
         case .tripEnd(let f):
-            return .tripEnd(.init(trip: f.id, start: Timestamp.iso8601(f.start), end: Timestamp.iso8601(f.end),
-                                  from: place(f.from, fences: f.fromFences), to: place(f.to, fences: f.toFences),
-                                  traveledM: f.traveledM.rounded(decimals: 2), straightLineM: f.straightLineM.rounded(decimals: 2),
-                                  durationS: f.durationS.rounded(decimals: 1), movingS: f.movingS.rounded(decimals: 1),
-                                  maxSpeedMps: f.maxSpeedMps.rounded(decimals: 2), avgSpeedMps: f.avgSpeedMps.rounded(decimals: 2)))
+            return .tripEnd(
+                .init(
+                    trip: f.id, start: Timestamp.iso8601(f.start), end: Timestamp.iso8601(f.end),
+                    from: place(f.from, fences: f.fromFences), to: place(f.to, fences: f.toFences),
+                    traveledM: f.traveledM.rounded(decimals: 2), straightLineM: f.straightLineM.rounded(decimals: 2),
+                    durationS: f.durationS.rounded(decimals: 1), movingS: f.movingS.rounded(decimals: 1),
+                    maxSpeedMps: f.maxSpeedMps.rounded(decimals: 2), avgSpeedMps: f.avgSpeedMps.rounded(decimals: 2)))
         case .discontinuity(let time, let at, let counted):
-            return .discontinuity(.init(time: Timestamp.iso8601(time), lat: at.latitude, lon: at.longitude, counted: counted))
+            return .discontinuity(
+                .init(time: Timestamp.iso8601(time), lat: at.latitude, lon: at.longitude, counted: counted))
         case .tripStop(let time, let traveled):
             return .tripStop(.init(time: time.map(Timestamp.iso8601), traveledM: traveled.rounded(decimals: 2)))
         }

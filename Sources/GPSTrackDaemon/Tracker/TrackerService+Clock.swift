@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// The clock check: the system clock against GPS time (a box without a real-time clock boots
 /// with the wrong time). The only wall-clock reading near the fixes, and it decides nothing
@@ -25,14 +26,20 @@ extension TrackerService {
         let fields: [(JournalField, String)] = [(.clockOffsetS, EventLog.number(offset.rounded(decimals: 3)))]
         if abs(offset) > bound, !clockOutOfLine {
             clockOutOfLine = true
-            emit(LogEntry(event: .clockOffset, priority: .warning,
-                          message: "The system clock is \(Self.seconds(offset)) \(offset > 0 ? "ahead of" : "behind") GPS time "
-                            + "(more than \(Self.seconds(bound))): let gpsd set it, through chrony (see gpstrackd(8))",
-                          fields: fields))
+            emit(
+                LogEntry(
+                    event: .clockOffset, priority: .warning,
+                    message:
+                        "The system clock is \(Self.seconds(offset)) \(offset > 0 ? "ahead of" : "behind") GPS time "
+                        + "(more than \(Self.seconds(bound))): let gpsd set it, through chrony (see gpstrackd(8))",
+                    fields: fields))
         } else if abs(offset) <= bound, clockOutOfLine {
             clockOutOfLine = false
-            emit(LogEntry(event: .clockInLine, priority: .info,
-                          message: "The system clock is in line with GPS time again (\(Self.seconds(offset)) off)", fields: fields))
+            emit(
+                LogEntry(
+                    event: .clockInLine, priority: .info,
+                    message: "The system clock is in line with GPS time again (\(Self.seconds(offset)) off)",
+                    fields: fields))
         }
     }
 

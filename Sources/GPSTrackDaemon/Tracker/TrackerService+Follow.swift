@@ -4,8 +4,10 @@ extension TrackerService {
     /// skipped because `stopping` said the stop had begun. The loop runs on the actor's own
     /// executor, so a batch costs one hand-off (reader thread to tracker thread), not a hop
     /// through the cooperative pool and back for every event.
-    public func follow(_ batches: AsyncStream<[GPSDSource.Event]>, of source: GPSDSource,
-                       stopping: @Sendable () -> Bool) async -> Int {
+    public func follow(
+        _ batches: AsyncStream<[GPSDSource.Event]>, of source: GPSDSource,
+        stopping: @Sendable () -> Bool
+    ) async -> Int {
         // Fixes still waiting once the stop has begun are skipped (and counted): a tracker
         // that fell behind would otherwise spend the stop's deadline on them. Outages and
         // device reports are still handled.
@@ -14,7 +16,10 @@ extension TrackerService {
             source.took(batch)
             let skipping = stopping()
             for event in batch {
-                if skipping, case .record(.tpv) = event { skipped += 1; continue }
+                if skipping, case .record(.tpv) = event {
+                    skipped += 1
+                    continue
+                }
                 handle(event)
             }
         }

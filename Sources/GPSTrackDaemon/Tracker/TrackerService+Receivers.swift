@@ -59,13 +59,18 @@ extension TrackerService {
         if let removed, let followed = selector.followed, removed != followed, !followed.isEmpty {
             // Another receiver goes on reporting: nothing is lost.
             _ = selector.remove(removed)
-            emit(LogEntry(event: .deviceRemoved, priority: .info, message: "GPS receiver \(removed) removed (not the one followed)",
-                          fields: [(.device, removed)]))
+            emit(
+                LogEntry(
+                    event: .deviceRemoved, priority: .info,
+                    message: "GPS receiver \(removed) removed (not the one followed)",
+                    fields: [(.device, removed)]))
             return
         }
-        emit(LogEntry(event: .deviceRemoved, priority: .warning,
-                      message: removed.map { "GPS receiver \($0) removed" } ?? "GPS receiver removed",
-                      fields: removed.map { [(.device, $0)] } ?? []))
+        emit(
+            LogEntry(
+                event: .deviceRemoved, priority: .warning,
+                message: removed.map { "GPS receiver \($0) removed" } ?? "GPS receiver removed",
+                fields: removed.map { [(.device, $0)] } ?? []))
         if let removed, let next = selector.remove(selector.followed == "" ? "" : removed) {
             device = next
             logFailover(from: removed, to: next, reason: "the followed one was removed")
@@ -77,8 +82,11 @@ extension TrackerService {
     }
 
     private func logFailover(from: String?, to: String, reason: String) {
-        emit(LogEntry(event: .failover, priority: .notice, message: "Following GPS receiver \(to) instead of \(from ?? "none") (\(reason))",
-                      fields: [(.device, to), (.previousDevice, from ?? "")]))
+        emit(
+            LogEntry(
+                event: .failover, priority: .notice,
+                message: "Following GPS receiver \(to) instead of \(from ?? "none") (\(reason))",
+                fields: [(.device, to), (.previousDevice, from ?? "")]))
     }
 
     /// The followed receiver as a journal field (none when gpsd names none).
@@ -96,9 +104,10 @@ extension TrackerService {
     /// `status`'s receivers: every one seen.
     func receiverStatuses() -> [StatusReply.ReceiverStatus] {
         selector.receivers.map { r in
-            StatusReply.ReceiverStatus(path: r.path, followed: r.path == selector.followed, mode: r.mode,
-                                       eph: r.eph.isFinite ? r.eph.rounded(decimals: 2) : nil,
-                                       lastFix: r.lastFix.map(Timestamp.iso8601), ignored: r.ignored)
+            StatusReply.ReceiverStatus(
+                path: r.path, followed: r.path == selector.followed, mode: r.mode,
+                eph: r.eph.isFinite ? r.eph.rounded(decimals: 2) : nil,
+                lastFix: r.lastFix.map(Timestamp.iso8601), ignored: r.ignored)
         }
     }
 }

@@ -1,8 +1,9 @@
+import GPSTrackCore
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GPSTrackCore
-import GPSTrackProtocol
 
 /// The actor that owns the tracking state: every gpsd report, outage and reload passes through
 /// it, in order, and it logs what happens. The core does the deciding; this does the telling.
@@ -49,8 +50,10 @@ public actor TrackerService {
     let stepsSink: StepsSink?
     let ownTracks: OwnTracksSink?
 
-    public init(configuration: Configuration, fences: FenceIndex?, journal: Journal, store: Store? = nil,
-                mqtt: MQTTPublisher? = nil, outlets: [any TrackerSink] = []) throws(ErrnoError) {
+    public init(
+        configuration: Configuration, fences: FenceIndex?, journal: Journal, store: Store? = nil,
+        mqtt: MQTTPublisher? = nil, outlets: [any TrackerSink] = []
+    ) throws(ErrnoError) {
         executor = try ThreadExecutor()
         self.configuration = configuration
         self.journal = journal
@@ -59,8 +62,10 @@ public actor TrackerService {
         session = TrackingSession(config: configuration.tracker, fences: fences)
         selector = ReceiverSelector(device: configuration.device, staleAfterS: configuration.tracker.staleAfterS)
         journalSink = JournalSink(journal: journal)
-        stepsSink = configuration.pedometer == .auto
-            ? StepsSink(figures: StepFigures(strideM: configuration.strideM, databasePath: store?.path), mqtt: mqtt) : nil
+        stepsSink =
+            configuration.pedometer == .auto
+            ? StepsSink(figures: StepFigures(strideM: configuration.strideM, databasePath: store?.path), mqtt: mqtt)
+            : nil
         ownTracks = mqtt.map { OwnTracksSink(mqtt: $0, assumedErrorM: configuration.tracker.assumedErrorM) }
         let storeSink = store.map {
             StoreSink(store: $0, tripMode: configuration.tracker.tripMode, retentionDays: configuration.retentionDays)
@@ -69,23 +74,31 @@ public actor TrackerService {
         sinks = builtIn.compactMap { $0 } + outlets
         if let store {
             let restored = store.restore()
-            session.restore(trip: restored.trip, counters: restored.counters, seq: restored.seq, fences: restored.fences,
-                            trips: configuration.tracker.tripMode == .auto ? restored.motion : nil)
+            session.restore(
+                trip: restored.trip, counters: restored.counters, seq: restored.seq, fences: restored.fences,
+                trips: configuration.tracker.tripMode == .auto ? restored.motion : nil)
             if let trip = restored.trip {
-                journalSink.log(LogEntry(event: .restored, priority: .info,
-                                     message: "Carrying on: trip of \(EventLog.metres(trip.traveledM)), events from #\(restored.seq + 1), "
-                                        + "\(restored.fences.count) fences remembered, \(restored.counters?.total ?? 0) fixes counted",
-                                     fields: [(.traveledM, EventLog.number(trip.traveledM)), (.seq, String(restored.seq)),
-                                              (.fixesTotal, String(restored.counters?.total ?? 0)),
-                                              (.fixesAccepted, String(restored.counters?.accepted ?? 0))]))
+                journalSink.log(
+                    LogEntry(
+                        event: .restored, priority: .info,
+                        message:
+                            "Carrying on: trip of \(EventLog.metres(trip.traveledM)), events from #\(restored.seq + 1), "
+                            + "\(restored.fences.count) fences remembered, \(restored.counters?.total ?? 0) fixes counted",
+                        fields: [
+                            (.traveledM, EventLog.number(trip.traveledM)), (.seq, String(restored.seq)),
+                            (.fixesTotal, String(restored.counters?.total ?? 0)),
+                            (.fixesAccepted, String(restored.counters?.accepted ?? 0)),
+                        ]))
             }
         }
     }
 
     /// Hands one step to the sinks in order (the store first: nobody hears of an event before
     /// it is committed), then journals what they asked for.
-    func deliver(_ events: [TrackingSession.Sequenced], force: Bool = false, fix: Fix? = nil,
-                 outcome: Tracker.Outcome = .none) {
+    func deliver(
+        _ events: [TrackingSession.Sequenced], force: Bool = false, fix: Fix? = nil,
+        outcome: Tracker.Outcome = .none
+    ) {
         let step = TrackerStep(fix: fix, outcome: outcome, events: events, force: force)
         var entries: [LogEntry] = []
         for sink in sinks { entries += sink.take(step, session: session) }
@@ -127,7 +140,10 @@ public actor TrackerService {
             Liveness.shared.stallIfAsked(.tracker)
             take(fix)
         case .record(.device(let path, let activated)):
-            guard !activated else { device = path ?? device; return }
+            guard !activated else {
+                device = path ?? device
+                return
+            }
             removeDevice(path)
         case .record(.sky(let s)):
             noteSky(s)
@@ -138,8 +154,10 @@ public actor TrackerService {
         case .lost(let reason):
             gpsdConnected = false
             sky = nil
-            emit(LogEntry(event: .gpsdLost, priority: .warning, message: "Lost gpsd: \(reason); retrying",
-                                 fields: [(.gpsd, "\(configuration.gpsdHost):\(configuration.gpsdPort)")]))
+            emit(
+                LogEntry(
+                    event: .gpsdLost, priority: .warning, message: "Lost gpsd: \(reason); retrying",
+                    fields: [(.gpsd, "\(configuration.gpsdHost):\(configuration.gpsdPort)")]))
             loseFix(reason: "gpsd lost")
         case .restored(let after):
             gpsdConnected = true
@@ -148,8 +166,10 @@ public actor TrackerService {
                 message += " again after \(Int(after.rounded())) s"
                 gpsdReconnects += 1
             }
-            emit(LogEntry(event: .gpsdConnected, priority: .info, message: message,
-                                 fields: [(.gpsd, "\(configuration.gpsdHost):\(configuration.gpsdPort)")]))
+            emit(
+                LogEntry(
+                    event: .gpsdConnected, priority: .info, message: message,
+                    fields: [(.gpsd, "\(configuration.gpsdHost):\(configuration.gpsdPort)")]))
         }
     }
 
@@ -169,15 +189,21 @@ public actor TrackerService {
         }
         do {
             // The pushed waypoints (setWaypoints from the broker) stay, merged in.
-            let index = try PushedWaypoints.merged(FenceLoader.load(path), stateDirectory: configuration.stateDirectory, file: path)
+            let index = try PushedWaypoints.merged(
+                FenceLoader.load(path), stateDirectory: configuration.stateDirectory, file: path)
             session.replaceFences(index)
             for sink in sinks { sink.fencesReplaced(session: session) }
-            emit(LogEntry(event: .fencesReloaded, priority: .info, message: "Reloaded \(index?.fences.count ?? 0) fences from \(path)",
-                          fields: [(.fences, String(index?.fences.count ?? 0))]))
+            emit(
+                LogEntry(
+                    event: .fencesReloaded, priority: .info,
+                    message: "Reloaded \(index?.fences.count ?? 0) fences from \(path)",
+                    fields: [(.fences, String(index?.fences.count ?? 0))]))
             return nil
         } catch {
-            emit(LogEntry(event: .fencesReloadFailed, priority: .err,
-                          message: "Fences not reloaded, the previous ones stay in force: \(error)"))
+            emit(
+                LogEntry(
+                    event: .fencesReloadFailed, priority: .err,
+                    message: "Fences not reloaded, the previous ones stay in force: \(error)"))
             return "fences not reloaded, the previous ones stay in force: \(error)"
         }
     }
@@ -188,33 +214,20 @@ public actor TrackerService {
         // The feed's end: what the odometer held back goes into the stored figures.
         session.settle()
         for sink in sinks { sink.finish(session: session) }
-        let trip = session.tracker.trip, counters = session.tracker.counters
-        log(LogEntry(
-            event: .summary, priority: .info,
-            message: "Trip: \(EventLog.metres(trip.traveledM)) traveled, \(EventLog.metres(trip.straightLineM)) in a straight line; "
-                + "\(counters.accepted) of \(counters.total) fixes accepted",
-            fields: [(.traveledM, EventLog.number(trip.traveledM)), (.straightLineM, EventLog.number(trip.straightLineM)),
-                     (.fixesTotal, String(counters.total)), (.fixesAccepted, String(counters.accepted)),
-                     (.seq, String(session.seq))]))
-    }
-
-    /// Seconds between two journal entries about malformed lines: a stream of garbage is
-    /// counted, not logged line by line.
-    static let malformedLogInterval = 60.0
-
-    /// Counts a malformed line from gpsd and logs it, at most once per interval (with how many
-    /// were skipped since the last entry).
-    private func noteMalformed(_ reason: String) {
-        malformed += 1
-        malformedUnlogged += 1
-        let now = MonotonicClock.now()
-        guard now - lastMalformedLog >= Self.malformedLogInterval else { return }
-        let more = malformedUnlogged > 1 ? " (\(malformedUnlogged) malformed lines since the last entry, \(malformed) in all)" : ""
-        log(LogEntry(event: .malformed, priority: .warning, message: "Malformed line from gpsd skipped: \(reason)\(more)",
-                             fields: [(.reason, reason), (.skipped, String(malformedUnlogged)),
-                                      (.malformedTotal, String(malformed))]))
-        lastMalformedLog = now
-        malformedUnlogged = 0
+        let trip = session.tracker.trip
+        let counters = session.tracker.counters
+        log(
+            LogEntry(
+                event: .summary, priority: .info,
+                message:
+                    "Trip: \(EventLog.metres(trip.traveledM)) traveled, \(EventLog.metres(trip.straightLineM)) in a straight line; "
+                    + "\(counters.accepted) of \(counters.total) fixes accepted",
+                fields: [
+                    (.traveledM, EventLog.number(trip.traveledM)),
+                    (.straightLineM, EventLog.number(trip.straightLineM)),
+                    (.fixesTotal, String(counters.total)), (.fixesAccepted, String(counters.accepted)),
+                    (.seq, String(session.seq)),
+                ]))
     }
 
     /// Tells the watchdog that the actor is responsive.
@@ -229,7 +242,9 @@ public actor TrackerService {
         deliver(events, force: true)
         if !fixLost {
             fixLost = true
-            emit(LogEntry(event: .fixLost, priority: .warning, message: "GPS fix lost (\(reason))", fields: receiverField))
+            emit(
+                LogEntry(
+                    event: .fixLost, priority: .warning, message: "GPS fix lost (\(reason))", fields: receiverField))
         }
     }
 
@@ -241,33 +256,25 @@ public actor TrackerService {
             lastFixReceived = MonotonicClock.now()
             if fixLost {
                 fixLost = false
-                emit(LogEntry(event: .fixAcquired, priority: .info, message: "GPS fix acquired" + receiverText,
-                              fields: EventLog.position(fix.coordinate) + receiverField))
+                emit(
+                    LogEntry(
+                        event: .fixAcquired, priority: .info, message: "GPS fix acquired" + receiverText,
+                        fields: EventLog.position(fix.coordinate) + receiverField))
             }
         } else if !fixLost, let t = fix.time, let last = session.tracker.lastAccepted?.time,
-                  t - last > configuration.tracker.staleAfterS {
+            t - last > configuration.tracker.staleAfterS
+        {
             fixLost = true
             session.settle()
-            emit(LogEntry(event: .fixLost, priority: .warning, message: "GPS fix lost (no usable fix for \(Int(t - last)) s)",
-                          fields: receiverField))
+            emit(
+                LogEntry(
+                    event: .fixLost, priority: .warning, message: "GPS fix lost (no usable fix for \(Int(t - last)) s)",
+                    fields: receiverField))
         }
         deliver(events, fix: fix, outcome: outcome)
         if let t = fix.time, t - lastStatusTime >= 5 || !events.isEmpty {
             lastStatusTime = t
             Notifier.status(statusLine())
         }
-    }
-
-    /// `STATUS=` for systemd: fix, distance, fences inside.
-    func statusLine() -> String {
-        let fix = session.tracker.lastAccepted
-        var s = fixLost || fix == nil ? "no fix" : "fix \(EventLog.coordinate(fix!.coordinate))"
-        s += ", \(EventLog.metres(session.tracker.trip.traveledM)) traveled"
-        if let monitor = session.geofences {
-            let inside = monitor.index.fences.indices.filter { monitor.statuses[$0].state == .inside }
-                .map { monitor.index.fences[$0].id }
-            s += ", inside: " + (inside.isEmpty ? "none" : inside.prefix(5).joined(separator: ", ") + (inside.count > 5 ? ", …" : ""))
-        }
-        return s
     }
 }

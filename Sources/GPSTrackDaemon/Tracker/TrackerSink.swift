@@ -14,8 +14,10 @@ public struct TrackerStep {
     /// Commit now, whatever the batch: control commands, a lost fix, the feed's end.
     public var force: Bool
 
-    public init(fix: Fix? = nil, outcome: Tracker.Outcome = .none, events: [TrackingSession.Sequenced] = [],
-                lines: [String]? = nil, force: Bool = false) {
+    public init(
+        fix: Fix? = nil, outcome: Tracker.Outcome = .none, events: [TrackingSession.Sequenced] = [],
+        lines: [String]? = nil, force: Bool = false
+    ) {
         self.fix = fix
         self.outcome = outcome
         self.events = events
