@@ -1,6 +1,7 @@
 // libFuzzer harness: the control socket's lines both ways, one line at a time as they are cut:
 // the server's request parser, and gpstrackctl's reading of every reply type.
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackDaemon
 
 func both(_ line: ArraySlice<UInt8>) {

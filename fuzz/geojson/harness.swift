@@ -1,6 +1,7 @@
 // libFuzzer harness: the GeoJSON fences loader (parse, then the index that validates and
 // prepares every shape).
 import GPSTrackCore
+import GPSTrackProtocol
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

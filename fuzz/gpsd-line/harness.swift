@@ -1,6 +1,7 @@
 // libFuzzer harness: gpsd's stream as the daemon reads it (LineSplitter, then JSONLineCheck,
 // gps_unpack and GPSDDecoder for each line). A hang (libgps's parser looping) is a timeout.
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackDaemon
 
 nonisolated(unsafe) let decoder = GPSDDecoder()

@@ -2,6 +2,7 @@
 // driver or a hostile mount decides the text) and decoding a record laid out with them.
 // Input: up to three type lines, then the bytes of one record.
 import GPSTrackCore
+import GPSTrackProtocol
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

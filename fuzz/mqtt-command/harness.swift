@@ -2,6 +2,7 @@
 // Beyond not crashing: a command read is written in its canonical form and that form reads back
 // to the same command; a refusal has a reason and echoes at most a bounded, printable action.
 import GPSTrackCore
+import GPSTrackProtocol
 import GPSTrackDaemon
 
 @_cdecl("LLVMFuzzerTestOneInput")
