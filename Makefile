@@ -63,9 +63,9 @@ docs-screenshot: test-deps
 
 # libFuzzer harnesses (fuzz/*/harness.swift) for the gpsd line path, the GeoJSON loader, the
 # config parser, the control request parser, the MQTT command parser and IIO scan types, each for FUZZ_SECONDS from its
-# seed corpus (in `make test`, TEST_FUZZ_SECONDS: six harnesses in two minutes).
+# seed corpus (in `make test`, TEST_FUZZ_SECONDS: six harnesses in a minute and a half).
 FUZZ_SECONDS ?= 300
-TEST_FUZZ_SECONDS ?= 20
+TEST_FUZZ_SECONDS ?= 15
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
 
