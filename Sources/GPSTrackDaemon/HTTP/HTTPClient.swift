@@ -1,6 +1,7 @@
 import CCurl
 import GPSTrackCore
 import GPSTrackProtocol
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -8,8 +9,9 @@ import Glibc
 
 /// One uplink's HTTP client: a libcurl easy handle kept for the uplink's life, so that its
 /// connection stays open between requests; every request timed, its reply capped. Used by the
-/// uplink's sender thread only (a handle is never shared between threads).
-final class HTTPClient {
+/// uplink's sender thread only (a handle is never shared between threads); the handle is under
+/// a lock all the same, so that the client may be handed to that thread as `Sendable`.
+final class HTTPClient: Sendable {
     /// A reply, or why none came.
     struct Response {
         /// The HTTP status; 0 when no reply came (refused, timed out, TLS failed).
@@ -22,19 +24,19 @@ final class HTTPClient {
 
     /// The longest reply read; a longer one ends the request as failed.
     static let maxReply = 64 * 1024
-    private let handle: UnsafeMutableRawPointer?
+    private let handle: Mutex<UnsafeMutableRawPointer?>
     let caFile: String?
     let timeoutMs: Int
 
     /// Loads libcurl if need be (an error naming the package if it cannot be) and makes a handle.
     init(caFile: String?, timeoutS: Double, place: String, key: String) throws(ConfigError) {
         try Self.loadLibrary(place: place, key: key)
-        handle = gpstrack_curl_new()
+        handle = Mutex(gpstrack_curl_new())
         self.caFile = caFile
         timeoutMs = Int(timeoutS * 1000)
     }
 
-    deinit { gpstrack_curl_free(handle) }
+    deinit { handle.withLock { gpstrack_curl_free($0) } }
 
     /// Loads libcurl (dlopen): only a daemon with an HTTP uplink configured maps it and its
     /// TLS libraries. Its absence is a configuration error naming the package.
@@ -49,6 +51,15 @@ final class HTTPClient {
 
     /// Sends one request and waits for its reply (blocking: call it off the cooperative pool).
     func send(method: String, url: String, body: [UInt8], headers: [String], userpwd: String? = nil) -> Response {
+        handle.withLock { handle in
+            perform(handle, method: method, url: url, body: body, headers: headers, userpwd: userpwd)
+        }
+    }
+
+    private func perform(
+        _ handle: UnsafeMutableRawPointer?, method: String, url: String, body: [UInt8], headers: [String],
+        userpwd: String?
+    ) -> Response {
         var reply = gpstrack_http_reply()
         let cHeaders = headers.map { strdup($0) }
         defer { for header in cHeaders { free(header) } }

@@ -61,9 +61,9 @@ public final class OwnTracksHTTPUplink: UplinkSink {
         let headers = [
             "Content-Type: application/json", "X-Limit-U: \(config.user ?? "gpstrackd")", "X-Limit-D: \(device)",
         ]
-        let send = SendBox(client)
+        let send = client
         sender.start { m in
-            let r = send.client.send(
+            let r = send.send(
                 method: "POST", url: url, body: Array(m.payload.utf8), headers: headers, userpwd: login)
             if r.succeeded { Self.read(r.body, journal: journal) }
             return r

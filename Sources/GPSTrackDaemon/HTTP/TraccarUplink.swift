@@ -42,15 +42,15 @@ public final class TraccarUplink: UplinkSink {
         }
         clock = UplinkClockCheck(uplink: name, maxOffsetS: configuration.uplinkMaxClockOffsetS, journal: journal)
         let url = config.url ?? ""
-        let send = SendBox(client)
+        let send = client
         sender.start { m in
             // A message keeps the form it was queued in (a JSON body, or a query string).
             if m.payload.hasPrefix("{") {
-                return send.client.send(
+                return send.send(
                     method: "POST", url: url, body: Array(m.payload.utf8), headers: ["Content-Type: application/json"])
             }
             let joined = url + (url.utf8.contains(UInt8(ascii: "?")) ? "&" : "?") + m.payload
-            return send.client.send(method: "POST", url: joined, body: [], headers: [])
+            return send.send(method: "POST", url: joined, body: [], headers: [])
         }
     }
 
@@ -104,10 +104,4 @@ public final class TraccarUplink: UplinkSink {
 
     /// Stops the sender after the request in flight; what waits stays queued for the next start.
     public func stop() async { await sender.stop() }
-}
-
-/// The client, handed to the sender's thread (the only one that uses it).
-final class SendBox: @unchecked Sendable {
-    let client: HTTPClient
-    init(_ client: HTTPClient) { self.client = client }
 }

@@ -44,15 +44,15 @@ public final class WebhookUplink: UplinkSink {
         let url = config.url ?? ""
         let ntfy = config.format == .ntfy
         let auth = token.map { ["Authorization: Bearer \($0)"] } ?? []
-        let send = SendBox(client)
+        let send = client
         sender.start { m in
             guard ntfy else {
-                return send.client.send(
+                return send.send(
                     method: "POST", url: url, body: Array(m.payload.utf8),
                     headers: ["Content-Type: application/json"] + auth)
             }
             let n = Self.ntfy(m.payload)
-            return send.client.send(method: "POST", url: url, body: Array(n.text.utf8), headers: n.headers + auth)
+            return send.send(method: "POST", url: url, body: Array(n.text.utf8), headers: n.headers + auth)
         }
     }
 
