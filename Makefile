@@ -89,6 +89,7 @@ bench: deps
 	scripts/deps.sh bench
 	$(BENCH_BUILD) --product gpstrackd
 	$(BENCH_BUILD) --product gpstrack-bench
+	$(BENCH_BUILD) --product gpstrackctl
 	$(MAKE) $(BENCH_VENV)/ok || echo "no Python comparison: could not install shapely and geographiclib"
 	GPSTRACKD_BENCH_PYTHON=$$(test -f $(BENCH_VENV)/ok && echo $(BENCH_VENV)/bin/python) \
 	  $$($(BENCH_BUILD) --show-bin-path)/gpstrack-bench
@@ -97,7 +98,7 @@ bench: deps
 	BIN=$$($(BENCH_BUILD) --show-bin-path)/gpstrackd BENCH=$$($(BENCH_BUILD) --show-bin-path)/gpstrack-bench \
 	  scripts/bench-floor.sh
 	BIN=$$($(BENCH_BUILD) --show-bin-path)/gpstrackd BENCH=$$($(BENCH_BUILD) --show-bin-path)/gpstrack-bench \
-	  scripts/bench-metrics.sh
+	  scripts/bench-beside.sh
 
 # Regenerates the bundled samples from the seeded simulator.
 sample: build

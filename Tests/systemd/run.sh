@@ -71,7 +71,7 @@ if os.path.isdir(d):
 
 WORK=$(mktemp -d /var/tmp/gpstrackd-systemd.XXXXXX)
 chmod 0755 "$WORK"
-UNSHARE_PID='' SD='' PTY_PID='' FEED_PID=''
+UNSHARE_PID='' SD='' PTY_PID='' FEED_PID='' UP_PID=''
 
 ns() { nsenter -t "$SD" -m -p env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"; }
 prop() { ns systemctl show -p "$2" --value "$1"; }
@@ -117,6 +117,7 @@ cleanup() {
     section "cleanup"
     [ -n "$FEED_PID" ] && kill -TERM -- "-$FEED_PID" 2>/dev/null
     [ -n "$PTY_PID" ] && kill "$PTY_PID" 2>/dev/null
+    [ -n "$UP_PID" ] && kill "$UP_PID" 2>/dev/null
     if [ -n "$SD" ] && kill -0 "$SD" 2>/dev/null; then
         if dpkg-query -W -f='${Status}' gpstrackd 2>/dev/null | grep -q "installed\|config-files"; then
             ns env DEBIAN_FRONTEND=noninteractive apt-get purge -y -q -o DPkg::Lock::Timeout=300 gpstrackd >/dev/null 2>&1
@@ -254,8 +255,8 @@ verdict "STATUS is set: '$status_text'" [ -n "$status_text" ]
 # The footprint issue: GeographicLib mapped, no PROJ; libmosquitto and its TLS libraries only
 # when MQTT is configured (the package's default has no broker).
 maps=$(ns sh -c "cat /proc/$(prop gpstrackd MainPID)/maps")
-verdict "the service maps GeographicLib and neither libproj nor libmosquitto, libssl or libcrypto" \
-    sh -c 'echo "$1" | grep -q libGeographicLib && ! echo "$1" | grep -qE "libproj|libmosquitto|libssl|libcrypto"' _ "$maps"
+verdict "the service maps GeographicLib and neither libproj nor libmosquitto, libssl, libcrypto or libcurl" \
+    sh -c 'echo "$1" | grep -q libGeographicLib && ! echo "$1" | grep -qE "libproj|libmosquitto|libssl|libcrypto|libcurl"' _ "$maps"
 verdict "gpsd.service was started through gpsd.socket by gpstrackd's connection" \
     wait_until 20 sh -c "nsenter -t $SD -m -p systemctl show -p ActiveState --value gpsd.service | grep -qx active"
 note "gpsd.service TriggeredBy=$(prop gpsd.service TriggeredBy)"
@@ -473,6 +474,39 @@ if [ -n "$ne_saved" ]; then
 else
     skip "metrics_file in $NE_DIR" "no $NE_DIR on this machine (prometheus-node-exporter; scripts/deps.sh test installs it)"
 fi
+
+# ---- an HTTP uplink under the hardened unit (issue 25) ----
+# Traccar's OsmAnd protocol to a real HTTP server on loopback (Tests/http/uplink_server.py, outside
+# the namespace: the network is shared), gpsfake playing the route again: the unit lets the
+# daemon reach the configured server, and libcurl is loaded for it (and only then, see above).
+section "a Traccar uplink to a loopback server"
+UP_PORT=$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+: > "$WORK/uplink.log"; echo 200 > "$WORK/uplink.mode"
+"$PY" "$ROOT/Tests/http/uplink_server.py" "$UP_PORT" "$WORK/uplink.log" "$WORK/uplink.mode" > "$WORK/uplink.out" 2>&1 &
+UP_PID=$!
+ns cat /run/gpstrack-test/gpstrackd.conf > "$WORK/conf.before"
+{ cat "$WORK/conf.before"
+  printf 'traccar_url = http://127.0.0.1:%s/\ntraccar_device_id = systest-van\nuplink_max_clock_offset_s = 315360000\n' "$UP_PORT"; } \
+    | write_inside /run/gpstrack-test/gpstrackd.conf
+C7=$(cursor)
+setsid gpsfake -q -1 -P "$PORT" -c 0.015 "$ROUTE" > "$WORK/gpsfake.log" 2>&1 &
+FEED_PID=$!
+ns systemctl restart gpstrackd
+arrived() { grep -q '"query": "[^"]*id=systest-van' "$WORK/uplink.log"; }
+verdict "positions reach the Traccar server from the service (id=systest-van)" wait_until 60 arrived \
+    || { tail -3 "$WORK/uplink.log"; diagnose gpstrackd; }
+note "requests received: $(grep -c . "$WORK/uplink.log")"
+up_status=$(ctl --json status | json_get uplinks.traccar)
+verdict "status names the uplink's last success ($up_status)" sh -c 'echo "$1" | grep -q "\"last_success\": \"20"' _ "$up_status"
+verdict "the service maps libcurl now that an uplink is configured" \
+    sh -c 'echo "$1" | grep -q libcurl' _ "$(ns sh -c "cat /proc/$(prop gpstrackd MainPID)/maps")"
+verdict "...and no uplink_lost, uplink_refused or uplink_fix_time_off in the journal" no_entry "$C7" GPSTRACK_EVENT -- -u gpstrackd \
+    GPSTRACK_EVENT=uplink_lost + GPSTRACK_EVENT=uplink_refused + GPSTRACK_EVENT=uplink_fix_time_off
+kill -TERM -- "-$FEED_PID" 2>/dev/null; FEED_PID=''
+kill "$UP_PID" 2>/dev/null; UP_PID=''
+write_inside /run/gpstrack-test/gpstrackd.conf < "$WORK/conf.before"
+ns systemctl restart gpstrackd
+wait_until 20 sh -c "[ \"\$(nsenter -t $SD -m -p systemctl show -p ActiveState --value gpstrackd)\" = active ]"
 
 # ---- a bad reload ----
 section "systemctl reload with a bad fences file"
