@@ -22,6 +22,11 @@ public enum TrackerEvent: Sendable {
     /// earlier position was the outlier). `counted` tells whether the hop to the new position
     /// was within reach and counted; a longer jump is not counted as travel.
     case discontinuity(time: Double, at: Coordinate, counted: Bool)
+    /// The first accepted fix after none (the start, a loss): from `device` when gpsd names it.
+    case fixAcquired(time: Double, at: Coordinate, device: String?)
+    /// The fix is gone: no usable fix for `stale_after_s`, gpsd lost or the receiver removed.
+    /// The time is the last accepted fix's.
+    case fixLost(time: Double?, reason: FixLoss, device: String?)
 
     /// The event's name as used in output (`trip_start`, ...).
     public var name: String {
@@ -34,6 +39,34 @@ public enum TrackerEvent: Sendable {
         case .overspeedEnd: "overspeed_end"
         case .tripStop: "trip_stop"
         case .discontinuity: "discontinuity"
+        case .fixAcquired: "fix_acquired"
+        case .fixLost: "fix_lost"
+        }
+    }
+}
+
+/// Why the fix was lost.
+public enum FixLoss: Sendable, Equatable {
+    /// No usable fix for this many seconds of fix time.
+    case stale(seconds: Double)
+    case gpsdLost
+    case receiverRemoved
+
+    /// The reason as it is written (`stale`, `gpsd_lost`, `receiver_removed`).
+    public var code: String {
+        switch self {
+        case .stale: "stale"
+        case .gpsdLost: "gpsd_lost"
+        case .receiverRemoved: "receiver_removed"
+        }
+    }
+
+    /// The reason in words, for the journal's message.
+    public var text: String {
+        switch self {
+        case .stale(let s): "no usable fix for \(Int(s)) s"
+        case .gpsdLost: "gpsd lost"
+        case .receiverRemoved: "receiver removed"
         }
     }
 }

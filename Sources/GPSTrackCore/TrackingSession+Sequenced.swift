@@ -24,7 +24,8 @@ extension TrackingSession.Sequenced {
         case .tracker(let t):
             switch t {
             case .tripStart(_, let at, _), .discontinuity(let at, _, _): at
-            case .tripStop(let at, _): at
+            case .tripStop(let at, _), .fixLost(let at, _, _): at
+            case .fixAcquired(let at, _, _): at
             case .tripEnd(let f): f.end
             case .guardArmed(let at, _, _), .guardBreach(let at, _, _, _), .overspeedStart(let at, _, _, _),
                 .overspeedEnd(let at, _, _, _, _, _):

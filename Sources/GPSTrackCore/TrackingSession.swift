@@ -23,6 +23,11 @@ public struct TrackingSession: Sendable {
     public private(set) var geofences: GeofenceMonitor?
     /// The last sequence number given out.
     public private(set) var seq: UInt64
+    /// Whether a fix is held: false from the start and after `fix_lost`, true from
+    /// `fix_acquired`.
+    public private(set) var hasFix = false
+    /// The device of the last accepted fix, for `fix_lost`.
+    private var lastDevice: String?
     /// Fence events so far by name (`enter`, `exit`, `dwell`, `state`).
     public private(set) var fenceEventCounts: [String: Int] = [:]
     /// Drops the speeds gpsd derives from positions for receivers that report none.
@@ -43,6 +48,7 @@ public struct TrackingSession: Sendable {
         let fix = derivedSpeed.screen(reported)
         var out: [Sequenced] = []
         let trackerEvents = tracker.ingest(fix).map(named)
+        if let e = fixChange(fix) { out.append(next(.tracker(e))) }
         if var monitor = geofences, let time = fix.time {
             geofences = nil  // keep the monitor uniquely referenced while it changes
             var fenceEvents: [FenceEvent]
@@ -70,6 +76,22 @@ public struct TrackingSession: Sendable {
         for e in trackerEvents { out.append(next(.tracker(e))) }
         for e in overspeed(fix) { out.append(next(.tracker(e))) }
         return out
+    }
+
+    /// `fix_acquired` at an accepted fix after none; `fix_lost` when none was accepted for
+    /// `stale_after_s` of fix time (the held fixes are then resolved into the figures).
+    private mutating func fixChange(_ fix: Fix) -> TrackerEvent? {
+        if case .accepted = tracker.lastOutcome {
+            lastDevice = fix.device
+            guard !hasFix else { return nil }
+            hasFix = true
+            return .fixAcquired(time: fix.time ?? 0, at: fix.coordinate, device: fix.device)
+        }
+        guard hasFix, let t = fix.time, let last = tracker.lastAccepted?.time, t - last > tracker.config.staleAfterS
+        else { return nil }
+        hasFix = false
+        tracker.settle()
+        return .fixLost(time: last, reason: .stale(seconds: t - last), device: lastDevice)
     }
 
     /// Overspeed against the lowest limit in force: the global one and those of the fences
@@ -116,17 +138,25 @@ public struct TrackingSession: Sendable {
     public mutating func settle() -> Double { tracker.settle() }
 
     /// The fix is gone (gpsd lost, receiver removed): the held fixes are resolved into the
-    /// figures and fences become `unknown`. The time is the last fix time known.
-    public mutating func fixLost() -> [Sequenced] {
+    /// figures and fences become `unknown`, then `fix_lost` if a fix was held. The time is the
+    /// last fix time known.
+    public mutating func fixLost(_ reason: FixLoss) -> [Sequenced] {
         tracker.settle()
-        guard var monitor = geofences, let time = tracker.lastAccepted?.time else { return [] }
-        geofences = nil
-        let events = monitor.loseFix(at: time)
-        geofences = monitor
-        return events.map { e in
-            fenceEventCounts[e.kind.name, default: 0] += 1
-            return next(.fence(e))
+        var out: [Sequenced] = []
+        if var monitor = geofences, let time = tracker.lastAccepted?.time {
+            geofences = nil
+            let events = monitor.loseFix(at: time)
+            geofences = monitor
+            for e in events {
+                fenceEventCounts[e.kind.name, default: 0] += 1
+                out.append(next(.fence(e)))
+            }
         }
+        if hasFix {
+            hasFix = false
+            out.append(next(.tracker(.fixLost(time: tracker.lastAccepted?.time, reason: reason, device: lastDevice))))
+        }
+        return out
     }
 
     /// Puts a reloaded set of fences in force; fences with unchanged ids keep what they knew.

@@ -30,6 +30,8 @@ public struct EventLine: Codable, Sendable, Equatable {
         case overspeedStart(OverspeedStart)
         case overspeedEnd(OverspeedEnd)
         case discontinuity(Discontinuity)
+        case fixAcquired(FixAcquired)
+        case fixLost(FixLost)
 
         /// The `event` field's value (`enter`, `trip_end`, ...).
         public var name: String {
@@ -47,6 +49,8 @@ public struct EventLine: Codable, Sendable, Equatable {
             case .overspeedStart: "overspeed_start"
             case .overspeedEnd: "overspeed_end"
             case .discontinuity: "discontinuity"
+            case .fixAcquired: "fix_acquired"
+            case .fixLost: "fix_lost"
             }
         }
 
@@ -78,6 +82,8 @@ public struct EventLine: Codable, Sendable, Equatable {
             "overspeed_start": { .overspeedStart(try OverspeedStart(from: $0)) },
             "overspeed_end": { .overspeedEnd(try OverspeedEnd(from: $0)) },
             "discontinuity": { .discontinuity(try Discontinuity(from: $0)) },
+            "fix_acquired": { .fixAcquired(try FixAcquired(from: $0)) },
+            "fix_lost": { .fixLost(try FixLost(from: $0)) },
         ]
 
         /// The fields of the kind, between `event` and `seq`.
@@ -93,6 +99,8 @@ public struct EventLine: Codable, Sendable, Equatable {
             case .overspeedStart(let f): f
             case .overspeedEnd(let f): f
             case .discontinuity(let f): f
+            case .fixAcquired(let f): f
+            case .fixLost(let f): f
             }
         }
     }

@@ -69,6 +69,14 @@ extension Formatter {
             time = d.time
             lat = d.lat
             lon = d.lon
+        case .fixAcquired(let f):
+            time = f.time
+            ends = f.device.map { " from \($0)" } ?? ""
+            lat = f.lat
+            lon = f.lon
+        case .fixLost(let f):
+            time = f.time
+            ends = " (\(String(f.reason.map { $0 == "_" ? " " : $0 })))" + (f.device.map { " from \($0)" } ?? "")
         }
         var text = "\(localTime(time))  \(e.body.name)"
         if let trip { text += " \(trip)" }

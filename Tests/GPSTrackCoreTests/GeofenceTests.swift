@@ -228,8 +228,10 @@ import Glibc
         // 30 s without a fix: stale after 15 s; then the fix returns at the same place.
         let lost = feed((10..<40).map { FixFactory.at(Double($0), mode: 1) })
         #expect(lost.count <= inside + 2)
+        // The fix's loss itself once (a core event since issue 21), then the fences' unknowns.
+        #expect(lost.map(\.name) == ["fix_lost"] + Array(repeating: "state", count: lost.count - 1))
         #expect(
-            lost.allSatisfy {
+            lost.dropFirst().allSatisfy {
                 if case .fence(let f) = $0.event { return f.kind == .state(.unknown) }
                 return false
             })
@@ -239,9 +241,9 @@ import Glibc
             switch e.event {
             case .fence(let f): return f.kind == .state(.inside) ? "inside" : f.kind.name
             case .fencesDetermined: return "summary"
-            case .tracker: return "tracker"
+            case .tracker(let t): return t.name
             }
         }
-        #expect(kinds == Array(repeating: "inside", count: inside) + ["summary"])
+        #expect(kinds == ["fix_acquired"] + Array(repeating: "inside", count: inside) + ["summary"])
     }
 }

@@ -98,6 +98,18 @@ import Testing
                 .tracker(.discontinuity(time: t0, at: home, counted: false)),
                 #"{"event":"discontinuity","time":"\#(t)","lat":48.5,"lon":2.25,"counted":false,"#
             ),
+            (
+                .tracker(.fixAcquired(time: t0, at: home, device: "/dev/ttyACM0")),
+                #"{"event":"fix_acquired","time":"\#(t)","lat":48.5,"lon":2.25,"device":"/dev/ttyACM0","#
+            ),
+            (
+                .tracker(.fixLost(time: t0, reason: .stale(seconds: 15.2), device: nil)),
+                #"{"event":"fix_lost","time":"\#(t)","reason":"stale","device":null,"#
+            ),
+            (
+                .tracker(.fixLost(time: nil, reason: .gpsdLost, device: "/dev/ttyACM0")),
+                #"{"event":"fix_lost","time":null,"reason":"gpsd_lost","device":"/dev/ttyACM0","#
+            ),
         ]
     }
 
@@ -145,8 +157,8 @@ import Testing
                         fields: [.init("kind", "counter"), .init("source", "iio:device0")])))
         if case .notice(let n) = back { #expect(n["source"] == "iio:device0" && n["gpsd"] == nil) }
         #expect(
-            try ReplyDecoder.decode(WatchLine.self, line: #"{"event":"fix_lost","message":"GPS fix lost"}"#)
-                == .notice(NoticeLine(event: "fix_lost", message: "GPS fix lost")))
+            try ReplyDecoder.decode(WatchLine.self, line: #"{"event":"gpsd_lost","message":"Lost gpsd"}"#)
+                == .notice(NoticeLine(event: "gpsd_lost", message: "Lost gpsd")))
     }
 
     /// A line that does not read is an error naming the field, never a trap and never a notice.
@@ -241,6 +253,9 @@ import Testing
                 "overspeed_start, limit 50 km/h, 50 km/h at 48.5,2.25  #13",
                 "overspeed_end, 180 m, limit 50 km/h, 60 km/h at 48.5,2.25  #14",
                 "discontinuity at 48.5,2.25  #15",
+                "fix_acquired from /dev/ttyACM0 at 48.5,2.25  #16",
+                "fix_lost (stale)  #17",
+                "fix_lost (gpsd lost) from /dev/ttyACM0  #18",
                 "gpsd_lost: Lost gpsd: refused; retrying",
             ]
             #expect(texts == expected, "\(r.stdout)")

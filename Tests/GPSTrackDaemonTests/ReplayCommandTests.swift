@@ -32,8 +32,11 @@ import Testing
         let r = try ExecutableRunner.run(["replay", path])
         #expect(r.status == 0)
         let lines = r.lines
+        // The first accepted fix's fix_acquired, with the first sequence number, then the trip.
         let first = try #require(ExecutableRunner.json(lines.first ?? ""))
-        #expect(first["event"] as? String == "trip_start")
+        #expect(first["event"] as? String == "fix_acquired" && first["seq"] as? Int == 1)
+        let second = try #require(ExecutableRunner.json(lines.dropFirst().first ?? ""))
+        #expect(second["event"] as? String == "trip_start" && second["time"] as? String == first["time"] as? String)
         let summaryLine = try #require(ExecutableRunner.json(lines.last ?? ""))
         let summary = try #require(summaryLine["summary"] as? [String: Any])
         let traveled = try #require(summary["traveled_m"] as? Double)

@@ -19,7 +19,7 @@ extension TrackerService {
             r.gpsd.droppedFixes = dropped.fixes
             r.gpsd.droppedMalformed = dropped.malformed
         }
-        if let fix = session.tracker.lastAccepted, !fixLost {
+        if let fix = session.tracker.lastAccepted, session.hasFix {
             var f = StatusReply.FixStatus()
             f.mode = fix.mode
             f.time = fix.time.map(Timestamp.iso8601)

@@ -58,7 +58,7 @@ public final class WebhookUplink: UplinkSink {
 
     public func take(_ step: TrackerStep, session: TrackingSession) -> [LogEntry] {
         for (s, line) in step.lined {
-            guard let name = Self.kind(s.event), events.contains(name), clock.plausible(Self.time(s.event) ?? 0) else {
+            guard let name = Self.kind(s.event), events.contains(name), clock.plausible(s.time ?? 0) else {
                 continue
             }
             sender.outbox.store(kind: Self.alarms.contains(name) ? "alarm" : "event", payload: line)
@@ -79,22 +79,6 @@ public final class WebhookUplink: UplinkSink {
             case .state: nil
             }
         case .fencesDetermined: nil
-        }
-    }
-
-    static func time(_ e: TrackingSession.Event) -> Double? {
-        switch e {
-        case .tracker(let t):
-            switch t {
-            case .tripStart(_, let time, _), .guardArmed(let time, _, _), .guardBreach(let time, _, _, _),
-                .overspeedStart(let time, _, _, _), .overspeedEnd(let time, _, _, _, _, _),
-                .discontinuity(let time, _, _):
-                time
-            case .tripEnd(let f): f.end
-            case .tripStop(let time, _): time
-            }
-        case .fence(let f): f.time
-        case .fencesDetermined(let c): c.time
         }
     }
 

@@ -119,6 +119,18 @@ enum EventLog {
                     event: .discontinuity, priority: .info,
                     message: "Position or clock jumped; \(counted ? "hop counted" : "jump not counted")", fields: fields
                 )
+            case .fixAcquired(let time, let at, let device):
+                fields += [(.time, Timestamp.iso8601(time))] + position(at)
+                if let device, !device.isEmpty { fields.append((.device, device)) }
+                let from = device.flatMap { $0.isEmpty ? nil : " from \($0)" } ?? ""
+                return LogEntry(
+                    event: .fixAcquired, priority: .info, message: "GPS fix acquired" + from, fields: fields)
+            case .fixLost(let time, let reason, let device):
+                if let time { fields.append((.time, Timestamp.iso8601(time))) }
+                fields.append((.reason, reason.code))
+                if let device, !device.isEmpty { fields.append((.device, device)) }
+                return LogEntry(
+                    event: .fixLost, priority: .warning, message: "GPS fix lost (\(reason.text))", fields: fields)
             }
         }
     }

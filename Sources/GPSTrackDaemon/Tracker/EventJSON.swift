@@ -78,6 +78,11 @@ public enum EventJSON {
                 .init(time: Timestamp.iso8601(time), lat: at.latitude, lon: at.longitude, counted: counted))
         case .tripStop(let time, let traveled):
             return .tripStop(.init(time: time.map(Timestamp.iso8601), traveledM: traveled.rounded(decimals: 2)))
+        case .fixAcquired(let time, let at, let device):
+            return .fixAcquired(
+                .init(time: Timestamp.iso8601(time), lat: at.latitude, lon: at.longitude, device: device))
+        case .fixLost(let time, let reason, let device):
+            return .fixLost(.init(time: time.map(Timestamp.iso8601), reason: reason.code, device: device))
         }
     }
 

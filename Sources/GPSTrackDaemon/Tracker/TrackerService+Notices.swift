@@ -36,7 +36,7 @@ extension TrackerService {
     /// `STATUS=` for systemd: fix, distance, fences inside.
     func statusLine() -> String {
         let fix = session.tracker.lastAccepted
-        var s = fixLost || fix == nil ? "no fix" : "fix \(EventLog.coordinate(fix!.coordinate))"
+        var s = !session.hasFix || fix == nil ? "no fix" : "fix \(EventLog.coordinate(fix!.coordinate))"
         s += ", \(EventLog.metres(session.tracker.trip.traveledM)) traveled"
         if let monitor = session.geofences {
             let inside = monitor.index.fences.indices.filter { monitor.statuses[$0].state == .inside }

@@ -78,7 +78,7 @@ extension TrackerService {
             return
         }
         device = nil
-        loseFix(reason: "receiver removed")
+        loseFix(.receiverRemoved)
     }
 
     private func logFailover(from: String?, to: String, reason: String) {

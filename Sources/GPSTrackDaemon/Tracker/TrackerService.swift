@@ -21,7 +21,6 @@ public actor TrackerService {
     var selector: ReceiverSelector
     let journal: Journal
     let configuration: Configuration
-    var fixLost = true
     var lastStatusTime = -Double.infinity
     var malformed = 0
     var malformedUnlogged = 0
@@ -158,7 +157,7 @@ public actor TrackerService {
                 LogEntry(
                     event: .gpsdLost, priority: .warning, message: "Lost gpsd: \(reason); retrying",
                     fields: [(.gpsd, "\(configuration.gpsdHost):\(configuration.gpsdPort)")]))
-            loseFix(reason: "gpsd lost")
+            loseFix(.gpsdLost)
         case .restored(let after):
             gpsdConnected = true
             var message = "Receiving from gpsd at \(configuration.gpsdHost):\(configuration.gpsdPort)"
@@ -236,41 +235,16 @@ public actor TrackerService {
     /// The trip's traveled distance so far, metres.
     public var traveledM: Double { session.tracker.trip.traveledM }
 
-    func loseFix(reason: String) {
+    func loseFix(_ reason: FixLoss) {
         flushEpochs()
-        let events = session.fixLost()
-        deliver(events, force: true)
-        if !fixLost {
-            fixLost = true
-            emit(
-                LogEntry(
-                    event: .fixLost, priority: .warning, message: "GPS fix lost (\(reason))", fields: receiverField))
-        }
+        deliver(session.fixLost(reason), force: true)
     }
 
     func process(_ fix: Fix) {
         checkClock(fix)
         let events = session.ingest(fix)
         let outcome = session.tracker.lastOutcome
-        if case .accepted = outcome {
-            lastFixReceived = MonotonicClock.now()
-            if fixLost {
-                fixLost = false
-                emit(
-                    LogEntry(
-                        event: .fixAcquired, priority: .info, message: "GPS fix acquired" + receiverText,
-                        fields: EventLog.position(fix.coordinate) + receiverField))
-            }
-        } else if !fixLost, let t = fix.time, let last = session.tracker.lastAccepted?.time,
-            t - last > configuration.tracker.staleAfterS
-        {
-            fixLost = true
-            session.settle()
-            emit(
-                LogEntry(
-                    event: .fixLost, priority: .warning, message: "GPS fix lost (no usable fix for \(Int(t - last)) s)",
-                    fields: receiverField))
-        }
+        if case .accepted = outcome { lastFixReceived = MonotonicClock.now() }
         deliver(events, fix: fix, outcome: outcome)
         if let t = fix.time, t - lastStatusTime >= 5 || !events.isEmpty {
             lastStatusTime = t
