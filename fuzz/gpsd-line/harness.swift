@@ -1,17 +1,55 @@
 // libFuzzer harness: gpsd's stream as the daemon reads it (LineSplitter, then JSONLineCheck,
 // gps_unpack and GPSDDecoder for each line). A hang (libgps's parser looping) is a timeout.
+// Property, a differential: JSONLineCheck accepts exactly the lines the JSON parser reads as
+// one object within the check's limits (length, nesting, and DEL, which it refuses as a control
+// character where JSON allows it raw in a string), and its compact form reads as the same value;
+// only a number beyond Double's range (well-formed JSON, refused by the parser) is let through.
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackDaemon
 
 nonisolated(unsafe) let decoder = GPSDDecoder()
 
+func depth(_ v: JSONValue) -> Int {
+    switch v {
+    case .array(let a): 1 + (a.map(depth).max() ?? 0)
+    case .object(let o): 1 + (o.values.map(depth).max() ?? 0)
+    default: 0
+    }
+}
+
+func differential(_ line: ArraySlice<UInt8>) {
+    let checked = JSONLineCheck.check(line, maxBytes: GPSDDecoder.maxLineBytes)
+    var parsed: JSONValue?
+    var outOfRange = false
+    do { parsed = try JSONValue.parse(Array(line)) } catch { outOfRange = error.reason == "number out of range" }
+    let blank = line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    switch checked {
+    case .object(let compact):
+        if outOfRange { return }
+        guard case .object? = parsed else { fatalError("the check passed what the parser refuses: \(Array(line))") }
+        precondition((try? JSONValue.parse(compact)) == parsed, "the compact form reads differently: \(Array(line))")
+    case .blank:
+        precondition(blank, "called blank: \(Array(line))")
+    case .malformed:
+        if case .object? = parsed, let parsed, depth(parsed) <= JSONLineCheck.maxDepth, !line.contains(0x7F) {
+            fatalError("the check refused an object the parser reads, \(depth(parsed)) deep: \(Array(line))")
+        }
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     var splitter = LineSplitter(maxLineBytes: GPSDDecoder.maxLineBytes)
     splitter.append(UnsafeBufferPointer(start: data, count: size))
     // As the live reader takes them: views into the splitter's buffer.
-    while let line = splitter.nextSlice() { _ = line.truncated ? GPSDDecoder.tooLong : decoder.decode(line.bytes) }
-    if let last = splitter.finish() { _ = decoder.decode(last) }
+    while let line = splitter.nextSlice() {
+        if !line.truncated { differential(line.bytes) }
+        _ = line.truncated ? GPSDDecoder.tooLong : decoder.decode(line.bytes)
+    }
+    if let last = splitter.finish() {
+        if !last.truncated { differential(last.bytes[...]) }
+        _ = decoder.decode(last)
+    }
     return 0
 }
