@@ -10,6 +10,8 @@ import GPSTrackProtocol
 public final class TrackerHarness: Sendable {
     public let journal = InMemoryJournal()
     public let tracker: TrackerService
+    /// The control handlers, as the daemon's socket calls them (no gpsd source, no MQTT).
+    public let handlers: ControlHandlers
     /// The temporary state directory (removed by `close`).
     public let stateDirectory: String
     /// Where `watch` lines went, in order.
@@ -32,6 +34,7 @@ public final class TrackerHarness: Sendable {
         tracker = try TrackerService(
             configuration: config, fences: index, journal: log,
             store: store ? Store(directory: stateDirectory, journal: log) : nil)
+        handlers = ControlHandlers(tracker: tracker, gpsd: nil, mqtt: nil, tripMode: config.tracker.tripMode)
         let watched = self.watched
         await tracker.setWatchSink { line in watched.send(LogEntry(event: .started, priority: .info, message: line)) }
     }
@@ -49,7 +52,7 @@ public final class TrackerHarness: Sendable {
 
     /// A control request's reply as its JSON line, byte for byte as the socket writes it.
     public func requestLine(_ request: ControlRequest) async throws -> String {
-        let (reply, _) = await tracker.control(request)
+        let (reply, _) = await handlers.handle(request)
         return ReplyEncoder.encode(reply)
     }
 

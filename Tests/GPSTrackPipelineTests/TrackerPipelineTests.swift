@@ -98,7 +98,8 @@ import Testing
             configuration: config, fences: nil, journal: journal.journal,
             store: Store(directory: dir, journal: journal.journal))
         for fix in trace.fixes { await tracker.handle(.record(.tpv(fix))) }
-        let line = ReplyEncoder.encode(await tracker.control(.status).reply)
+        let handlers = ControlHandlers(tracker: tracker, gpsd: nil, mqtt: nil, tripMode: config.tracker.tripMode)
+        let line = ReplyEncoder.encode(await handlers.handle(.status).reply)
         let status = try ReplyDecoder.decode(StatusReply.self, line: line)
         #expect(status.storage.state == "degraded", "\(status.storage.state)")
         #expect(journal.entries(.tripEnd).count == day.trips.count, "the journal still hears every trip")

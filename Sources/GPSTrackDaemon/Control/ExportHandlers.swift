@@ -3,17 +3,20 @@ import GPSTrackProtocol
 
 /// `export_page`: the history of a trip or a time range, a page of points at a time, for
 /// `gpstrackctl export --format` (its writers stream each page as it comes).
-extension TrackerService {
-    func handleExportPage(_ scope: ExportScope, after: Int?, limit: Int?) -> Result<Reply, ControlError> {
+enum ExportHandlers {
+    typealias Reply = TrackerService.Reply
+
+    /// One page of `export_page` (the first, without `after`, is read with the store committed:
+    /// see `ControlHandlers`).
+    static func page(_ v: HistoryView, _ scope: ExportScope, after: Int?, limit: Int?) -> Result<Reply, ControlError> {
         let limit = min(limit ?? ExportPage.limit, ExportPage.limit)
-        if after == nil { persist(force: true) }
         let store: Store
-        switch availableStore() {
+        switch v.availableStore() {
         case .success(let s): store = s
         case .failure(let e): return .failure(e)
         }
         let filter: Store.PointFilter
-        switch exportFilter(scope, store: store) {
+        switch exportFilter(v, scope, store: store) {
         case .success(let f): filter = f
         case .failure(let why):
             return .success(ExportPageReply(empty: why.message, context: nil, points: [], after: nil))
@@ -31,7 +34,7 @@ extension TrackerService {
                     ?? "no stored track points\(range.isEmpty ? "" : " " + range)"
                 return .success(ExportPageReply(empty: what, context: nil, points: [], after: nil))
             }
-            context = exportContext(store, filter: filter, bounds: bounds)
+            context = exportContext(v, store, filter: filter, bounds: bounds)
         }
         var rows = store.exportRows(filter, from: after.map(Int64.init), limit: limit + (after == nil ? 0 : 1))
         var previous: Store.ExportRow?
@@ -47,14 +50,16 @@ extension TrackerService {
 
     /// The points a scope covers: an automatic trip is a span of time (its points, whatever
     /// odometer run holds them); a manual trip is its odometer run.
-    private func exportFilter(_ scope: ExportScope, store: Store) -> Result<Store.PointFilter, ControlError> {
+    private static func exportFilter(_ v: HistoryView, _ scope: ExportScope, store: Store) -> Result<
+        Store.PointFilter, ControlError
+    > {
         guard let n = scope.trip else { return .success(.init(run: nil, since: scope.since, until: scope.until)) }
-        if configuration.tracker.tripMode == .auto {
-            let open = session.tracker.trips.openTrip
+        if v.tripMode == .auto {
+            let open = v.session.tracker.trips.openTrip
             guard
                 let span = store.autoTrips().first(where: { $0.id == n }).map({ ($0.start, $0.end) })
                     ?? open.flatMap({
-                        $0.id == Int(n) ? ($0.start, session.tracker.lastAccepted?.time ?? $0.start) : nil
+                        $0.id == Int(n) ? ($0.start, v.session.tracker.lastAccepted?.time ?? $0.start) : nil
                     })
             else {
                 return .failure(ControlError("no trip \(n)"))
@@ -67,20 +72,24 @@ extension TrackerService {
 
     /// The trips, stops and events of the scope's time (a manual trip's: its points' span),
     /// and the fences.
-    private func exportContext(_ store: Store, filter: Store.PointFilter, bounds: ExportBounds) -> ExportContext {
+    private static func exportContext(_ v: HistoryView, _ store: Store, filter: Store.PointFilter, bounds: ExportBounds)
+        -> ExportContext
+    {
         let first = filter.run == nil ? filter.since ?? -.infinity : bounds.first
         let last = filter.run == nil ? filter.until ?? .infinity : bounds.last
         var trips = store.autoTrips().filter { $0.end >= first && $0.start <= last }.map {
-            Self.autoTrip($0, state: "ended")
+            Reports.autoTrip($0, state: "ended")
         }
-        if let open = openTrip(), let start = Timestamp.parse(open.startedAt), start <= last { trips.append(open) }
-        let now = session.tracker.lastAccepted?.time
+        if let open = Reports.openTrip(v.session), let start = Timestamp.parse(open.startedAt), start <= last {
+            trips.append(open)
+        }
+        let now = v.session.tracker.lastAccepted?.time
         let stops = store.stops().filter { $0.0.arrival <= last && ($0.0.departure ?? .infinity) >= first }.map {
             stop, names in
             StopRow(
                 arrival: Timestamp.iso8601(stop.arrival), departure: stop.departure.map(Timestamp.iso8601),
                 durationS: (stop.departure ?? now).map { ($0 - stop.arrival).rounded(decimals: 1) },
-                at: Self.place(stop.at, fences: names), afterTrip: stop.afterTrip)
+                at: Reports.place(stop.at, fences: names), afterTrip: stop.afterTrip)
         }
         let events = store.events(since: first.isFinite ? first : nil, fence: nil).compactMap { line -> ExportEvent? in
             guard let o = try? JSONValue.parse(Array(line.utf8)), let kind = o["event"]?.string,
@@ -90,7 +99,7 @@ extension TrackerService {
             return ExportEvent(
                 kind: kind, fence: o["fence"]?.string, name: o["name"]?.string, time: time, lat: lat, lon: lon)
         }
-        let fences = (session.geofences?.index.fences ?? []).map(Self.exportFence)
+        let fences = (v.session.geofences?.index.fences ?? []).map(Self.exportFence)
         return ExportContext(trips: trips, stops: stops, events: events, fences: fences, bounds: bounds)
     }
 

@@ -1,29 +1,21 @@
 import GPSTrackCore
 import GPSTrackProtocol
 
-/// The control commands that read the store's history: trips, stops, events, export.
-extension TrackerService {
-    /// The store, when it can answer a history query.
-    func availableStore() -> Result<Store, ControlError> {
-        // On a full disk the file still reads.
-        guard let store, store.degradedReason == nil || store.spellFull else {
-            return .failure(ControlError("storage unavailable: \(store?.degradedReason ?? "no state directory")"))
-        }
-        return .success(store)
-    }
+/// The control commands that read the store's history: trips, stops, events, steps. Each reads a
+/// `HistoryView` (see `TrackerService.history`) and answers with its reply type.
+enum HistoryHandlers {
+    typealias Reply = TrackerService.Reply
 
-    func handleAutoTrips() -> Result<Reply, ControlError> {
-        persist(force: true)
-        return availableStore().map { store in
-            var trips = store.autoTrips().map { Self.autoTrip($0, state: "ended") }
-            if let open = openTrip() { trips.append(open) }
+    static func autoTrips(_ v: HistoryView) -> Result<Reply, ControlError> {
+        v.availableStore().map { store in
+            var trips = store.autoTrips().map { Reports.autoTrip($0, state: "ended") }
+            if let open = Reports.openTrip(v.session) { trips.append(open) }
             return AutoTripsReply(trips: trips)
         }
     }
 
-    func handleTrips() -> Result<Reply, ControlError> {
-        persist(force: true)
-        return availableStore().map { store in
+    static func trips(_ v: HistoryView) -> Result<Reply, ControlError> {
+        v.availableStore().map { store in
             StoredTripsReply(
                 trips: store.trips().map { t in
                     StoredTrip(
@@ -35,41 +27,40 @@ extension TrackerService {
         }
     }
 
-    func handleStops() -> Result<Reply, ControlError> {
-        persist(force: true)
-        let now = session.tracker.lastAccepted?.time
-        return availableStore().map { store in
+    static func stops(_ v: HistoryView) -> Result<Reply, ControlError> {
+        let now = v.session.tracker.lastAccepted?.time
+        return v.availableStore().map { store in
             StopsReply(
                 stops: store.stops().map { stop, names in
                     StopRow(
                         arrival: Timestamp.iso8601(stop.arrival), departure: stop.departure.map(Timestamp.iso8601),
                         durationS: (stop.departure ?? now).map { ($0 - stop.arrival).rounded(decimals: 1) },
-                        at: Self.place(stop.at, fences: names), afterTrip: stop.afterTrip)
+                        at: Reports.place(stop.at, fences: names), afterTrip: stop.afterTrip)
                 })
         }
     }
 
     /// Stored events, as the store holds them; the reply reads them back (see `StoredEvents`).
-    func handleEvents(since: Double?, fence: String?) -> Result<Reply, ControlError> {
-        availableStore().map { store in StoredEvents(lines: store.events(since: since, fence: fence), journal: journal)
+    static func events(_ v: HistoryView, since: Double?, fence: String?) -> Result<Reply, ControlError> {
+        v.availableStore().map { store in
+            StoredEvents(lines: store.events(since: since, fence: fence), journal: v.journal)
         }
     }
 
-    func handleExport(trip: Int64?, since: Double?, until: Double?) -> Result<Reply, ControlError> {
-        persist(force: true)
+    static func export(_ v: HistoryView, trip: Int64?, since: Double?, until: Double?) -> Result<Reply, ControlError> {
         let store: Store
-        switch availableStore() {
+        switch v.availableStore() {
         case .success(let s): store = s
         case .failure(let e): return .failure(e)
         }
         var points: [(Int64, [Store.PointRow])]
-        if configuration.tracker.tripMode == .auto, let n = trip {
+        if v.tripMode == .auto, let n = trip {
             // An automatic trip is a span of time: its points, whatever odometer run holds them.
-            let open = session.tracker.trips.openTrip
+            let open = v.session.tracker.trips.openTrip
             guard
                 let span = store.autoTrips().first(where: { $0.id == n }).map({ ($0.start, $0.end) })
                     ?? open.flatMap({
-                        $0.id == Int(n) ? ($0.start, session.tracker.lastAccepted?.time ?? $0.start) : nil
+                        $0.id == Int(n) ? ($0.start, v.session.tracker.lastAccepted?.time ?? $0.start) : nil
                     })
             else {
                 return .failure(ControlError("no trip \(n)"))

@@ -84,6 +84,13 @@ public enum Daemon {
         // Every part must make progress within the watchdog's interval (see Watchdog).
         let watchdogInterval = Notifier.watchdogInterval()
         Liveness.shared.setLimit(watchdogInterval ?? 30)
+        // Made before the control socket, whose `status` reads its stats; started after it.
+        let source: GPSDSource
+        do {
+            source = try GPSDSource(host: config.gpsdHost, port: config.gpsdPort, noDataTimeout: config.noDataTimeoutS)
+        } catch {
+            return await failed(.software, "\(error)")
+        }
         let server: ControlServer
         do { server = try ControlServer(path: config.socketPath, config: config, journal: journal) } catch {
             journal.log(
@@ -93,9 +100,10 @@ public enum Daemon {
         }
         await service.setWatchSink { line in server.broadcast(line) }
         let requests = server.start()
+        let handlers = ControlHandlers(tracker: service, gpsd: source, mqtt: mqtt, tripMode: config.tracker.tripMode)
         let control = Task {
             for await incoming in requests {
-                let (reply, watch) = await service.control(incoming.request)
+                let (reply, watch) = await handlers.handle(incoming.request)
                 server.reply(client: incoming.client, line: ReplyEncoder.encode(reply), watch: watch)
             }
         }
@@ -104,13 +112,6 @@ public enum Daemon {
             await control.value
         }
 
-        let source: GPSDSource
-        do {
-            source = try GPSDSource(host: config.gpsdHost, port: config.gpsdPort, noDataTimeout: config.noDataTimeoutS)
-        } catch {
-            return await failed(.software, "\(error)")
-        }
-        await service.setGPSDDropped { (source.droppedFixes, source.droppedMalformed) }
         let events = source.start()
         // Resumed on the tracker's own thread: one hand-off per batch from the reader.
         let pump = Task(executorPreference: service.taskExecutor) {

@@ -60,6 +60,15 @@ public final class GPSDSource: Sendable {
     /// Malformed lines dropped, unseen by the tracker, for the same reason.
     public var droppedMalformed: Int { droppedMalformedCount.load(ordering: .relaxed) }
 
+    /// The source's counts for `status`: what it had to drop.
+    public struct Stats: Sendable, Equatable {
+        public var droppedFixes: Int
+        public var droppedMalformed: Int
+    }
+
+    /// The counts now (each read atomically; any thread).
+    public var stats: Stats { Stats(droppedFixes: droppedFixes, droppedMalformed: droppedMalformed) }
+
     /// The consumer calls this for each batch it takes from the stream.
     public func took(_ batch: [Event]) {
         var bounded = 0

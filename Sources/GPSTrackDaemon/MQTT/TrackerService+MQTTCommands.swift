@@ -134,9 +134,10 @@ extension TrackerService {
         _ request: ControlRequest, _ command: MQTTCommand, _ mqtt: MQTTPublisher,
         _ did: String
     ) -> Result<String, ControlError> {
-        let reply = control(request).reply
-        if let error = reply as? ErrorReply { return answered(.failure(ControlError(error.error)), command, mqtt) }
-        return answered(.success(did), command, mqtt, reply: ReplyEncoder.encode(reply))
+        switch self.command(request) ?? .failure(ControlError("not a tracker command")) {
+        case .failure(let error): return answered(.failure(error), command, mqtt)
+        case .success(let reply): return answered(.success(did), command, mqtt, reply: ReplyEncoder.encode(reply))
+        }
     }
 
     /// Answers on `<base>/cmd/result`: `{"_type":"cmdresult","action":…,"result":"done"|"failed",…}`.

@@ -1,49 +1,23 @@
 import GPSTrackCore
 import GPSTrackProtocol
 
-/// The control commands, one handler each (in the manner of chrony's cmdmon.c): `control`
-/// dispatches, each handler answers with its reply type from GPSTrackProtocol (the type
-/// gpstrackctl decodes) or fails with the client's error message.
+/// The control commands that change the tracker (chrony's cmdmon.c keeps its mutating commands
+/// apart as well): each runs on the actor and answers with its reply type from GPSTrackProtocol,
+/// or fails with the client's error message. The read-only ones are `ControlHandlers`'.
 extension TrackerService {
     /// What a handler gives back: its reply, encoded by `ReplyEncoder`.
     public typealias Reply = any Encodable & Sendable
 
-    /// Answers a control request: the reply, and whether the client now watches. The caller
-    /// encodes it (`ReplyEncoder`), off the actor: a 10,000-fence reply takes tens of ms to write.
-    public func control(_ request: ControlRequest) -> (reply: Reply, watch: Bool) {
-        let result: Result<Reply, ControlError>
+    /// Runs a mutating command (`start`, `stop`, `reset`, `reload`, `guard`); nil for any other.
+    public func command(_ request: ControlRequest) -> Result<Reply, ControlError>? {
         switch request {
-        case .status: result = .success(statusReply())
-        case .fences: result = .success(FencesReply(fences: fenceStatuses(detailed: true)))
-        case .state(let id): result = handleState(fence: id)
-        case .start: result = handleStart()
-        case .stop: result = handleStop()
-        case .reset: result = handleReset()
-        case .reload: result = handleReload()
-        case .guard(let on): result = handleGuard(on: on)
-        case .watch: return (WatchReply(), true)
-        case .trips where configuration.tracker.tripMode == .auto: result = handleAutoTrips()
-        case .trips: result = handleTrips()
-        case .stops: result = handleStops()
-        case .events(let since, let fence): result = handleEvents(since: since, fence: fence)
-        case .steps(let since): result = handleSteps(since: since)
-        case .export(let trip, let since, let until): result = handleExport(trip: trip, since: since, until: until)
-        case .exportPage(let scope, let after, let limit): result = handleExportPage(scope, after: after, limit: limit)
+        case .start: handleStart()
+        case .stop: handleStop()
+        case .reset: handleReset()
+        case .reload: handleReload()
+        case .guard(let on): handleGuard(on: on)
+        default: nil
         }
-        switch result {
-        case .success(let reply): return (reply, false)
-        case .failure(let error): return (ErrorReply(error: error.message), false)
-        }
-    }
-
-    private func handleState(fence id: String) -> Result<Reply, ControlError> {
-        guard let monitor = session.geofences, let i = monitor.index.fences.firstIndex(where: { $0.id == id }) else {
-            return .failure(ControlError("unknown fence \"\(id.prefix(128))\""))
-        }
-        return .success(
-            StateReply(
-                fence: id, state: monitor.statuses[i].state.rawValue,
-                since: monitor.statuses[i].since.map(Timestamp.iso8601)))
     }
 
     private func handleStart() -> Result<Reply, ControlError> {
@@ -59,19 +33,19 @@ extension TrackerService {
         deliver(events, force: true)
         stepsSink?.figures.startTrip()
         emit(LogEntry(event: .tripReset, priority: .info, message: "Counting anew from the next fix (start)"))
-        return .success(TripReply(trip: manualTrip()))
+        return .success(TripReply(trip: Reports.manualTrip(session.tracker.trip)))
     }
 
     private func handleStop() -> Result<Reply, ControlError> {
         deliver(session.stopTrip(), force: true)
-        return .success(TripReply(trip: manualTrip()))
+        return .success(TripReply(trip: Reports.manualTrip(session.tracker.trip)))
     }
 
     private func handleReset() -> Result<Reply, ControlError> {
         deliver(session.resetTrip(), force: true)
         stepsSink?.figures.startTrip()
         emit(LogEntry(event: .tripReset, priority: .info, message: "Trip figures reset"))
-        return .success(TripReply(trip: manualTrip()))
+        return .success(TripReply(trip: Reports.manualTrip(session.tracker.trip)))
     }
 
     private func handleReload() -> Result<Reply, ControlError> {
@@ -89,10 +63,13 @@ extension TrackerService {
             LogEntry(
                 event: .guardSet, priority: .info, message: "Parked guard \(on ? "on" : "off")",
                 fields: [(.guard, on ? "on" : "off")]))
-        return .success(GuardReply(guard: guardStatus()))
+        return .success(
+            GuardReply(
+                guard: Reports.guardStatus(session.tracker.parkedGuard, radiusM: configuration.tracker.guardRadiusM)))
     }
 
-    private func handleSteps(since: Double?) -> Result<Reply, ControlError> {
+    /// `steps`: the pedometer's figures are its sink's own state, so the query runs here.
+    public func stepsReply(since: Double?) -> Result<Reply, ControlError> {
         guard stepsSink?.figures.source != nil, let reply = stepsSink?.figures.query(since: since) else {
             return .failure(ControlError("no pedometer (pedometer = off, or no IIO step counter or accelerometer)"))
         }

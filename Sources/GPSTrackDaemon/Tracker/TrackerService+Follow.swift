@@ -12,6 +12,7 @@ extension TrackerService {
         // that fell behind would otherwise spend the stop's deadline on them. Outages and
         // device reports are still handled.
         var skipped = 0
+        gpsdSource = source
         for await batch in batches {
             source.took(batch)
             let skipping = stopping()

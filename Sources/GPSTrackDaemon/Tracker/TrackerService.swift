@@ -36,8 +36,8 @@ public actor TrackerService {
     var clockOutOfLine = false
     var lastClockCheck = -Double.infinity
     let startedAt = MonotonicClock.now()
-    /// The gpsd source's dropped reports, if a source feeds this tracker.
-    var gpsdDropped: (@Sendable () -> (fixes: Int, malformed: Int))?
+    /// The gpsd source this tracker follows, for its stats in `status` (none in replay).
+    var gpsdSource: GPSDSource?
 
     /// The store and the MQTT publisher, for the control commands' queries and `status`.
     let store: Store?
@@ -106,11 +106,6 @@ public actor TrackerService {
 
     /// Commits what waits (the store's batch), whatever its size.
     func persist(force: Bool = true) { deliver([], force: force) }
-
-    /// What the gpsd source had to drop (fixes, malformed lines), for `status`.
-    public func setGPSDDropped(_ counts: @escaping @Sendable () -> (fixes: Int, malformed: Int)) {
-        gpsdDropped = counts
-    }
 
     /// Sends every event, as a JSON line, to `sink` from now on.
     public func setWatchSink(_ sink: @escaping @Sendable (String) -> Void) {
