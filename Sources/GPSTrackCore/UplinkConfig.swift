@@ -15,6 +15,9 @@ public struct TraccarConfig: Sendable, Equatable {
     public var heartbeatS = 900.0
     /// The outbox holds at most this many messages; the oldest locations go first.
     public var outboxMax = 10_000
+    /// Backlog locations whose fix is older than this behind the newest fix queued are dropped
+    /// (never trip ends or alarms); nil keeps them all.
+    public var maxAgeS: Double?
     /// The CA certificates that verify an https server (else the system's).
     public var caFile: String?
     /// A request (connection, upload and reply) ends after this long. Seconds.
@@ -56,6 +59,8 @@ public struct OwnTracksHTTPConfig: Sendable, Equatable {
     public var minDistanceM = 50.0
     public var heartbeatS = 900.0
     public var outboxMax = 10_000
+    /// As `TraccarConfig.maxAgeS` (never transitions).
+    public var maxAgeS: Double?
     public init() {}
 }
 
@@ -108,6 +113,7 @@ extension ConfigParser {
             }
         ),
         ("traccar_timeout_s", seconds(\.traccar.timeoutS, atLeast: 1, "seconds")),
+        ("traccar_max_age_s", maxAge(\.traccar.maxAgeS)),
         (
             "webhook_url",
             { c, v in
@@ -177,6 +183,7 @@ extension ConfigParser {
         ),
         ("owntracks_http_min_interval_s", seconds(\.owntracksHTTP.minIntervalS, atLeast: 0, "seconds")),
         ("owntracks_http_min_distance_m", seconds(\.owntracksHTTP.minDistanceM, atLeast: 0, "metres")),
+        ("owntracks_http_max_age_s", maxAge(\.owntracksHTTP.maxAgeS)),
         ("uplink_max_clock_offset_s", seconds(\.uplinkMaxClockOffsetS, atLeast: 1, "seconds")),
     ]
 
@@ -215,6 +222,17 @@ extension ConfigParser {
             throw ConfigError(
                 file: file, line: seen["owntracks_http_password_file"],
                 message: "owntracks_http_password_file needs owntracks_http_user")
+        }
+    }
+
+    /// A backlog age limit: seconds, at least 1.
+    private static func maxAge(_ path: WritableKeyPath<Configuration, Double?> & Sendable) -> Setter {
+        return { config, text in
+            guard let v = Double(text), v.isFinite, v >= 1 else {
+                return "expected a number of seconds >= 1, got '\(text)'"
+            }
+            config[keyPath: path] = v
+            return nil
         }
     }
 

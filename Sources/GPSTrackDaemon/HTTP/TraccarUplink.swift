@@ -36,7 +36,8 @@ public final class TraccarUplink: UplinkSink {
         }
         assumedErrorM = configuration.tracker.assumedErrorM
         tripsAuto = configuration.tracker.tripMode == .auto
-        let outbox = UplinkOutbox(uplink: name, databasePath: databasePath, limit: config.outboxMax)
+        let outbox = UplinkOutbox(
+            uplink: name, databasePath: databasePath, limit: config.outboxMax, maxAgeS: config.maxAgeS)
         do { sender = try UplinkSender(name: name, outbox: outbox, journal: journal) } catch {
             throw ConfigError(file: configFile, line: nil, message: "traccar: \(error)")
         }
@@ -107,7 +108,7 @@ public final class TraccarUplink: UplinkSink {
         let payload =
             config.format == .json
             ? OsmAnd.json(time: t, at: at, fix: fix, x) : OsmAnd.query(time: t, at: at, fix: fix, x)
-        sender.outbox.store(kind: kind, payload: payload)
+        sender.outbox.store(kind: kind, payload: payload, fixTime: t)
         sender.poke()
     }
 

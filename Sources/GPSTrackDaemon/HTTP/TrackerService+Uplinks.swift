@@ -33,6 +33,7 @@ extension TrackerService {
             t.lastSuccess = s.lastSuccess.map(Timestamp.iso8601)
             t.lastError = s.lastError
             t.dropped = s.dropped
+            t.expired = uplink.sender.outbox.maxAgeS == nil ? nil : s.expired
             t.skippedTimeOff = uplink.clock.skippedFixes
             switch uplink.name {
             case "traccar": u.traccar = t
