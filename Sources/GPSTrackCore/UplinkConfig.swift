@@ -20,6 +20,10 @@ public struct TraccarConfig: Sendable, Equatable {
     public var maxAgeS: Double?
     /// The CA certificates that verify an https server (else the system's).
     public var caFile: String?
+    /// A client certificate and its private key (PEM) for a server that asks for one; both
+    /// or neither.
+    public var clientCertFile: String?
+    public var clientKeyFile: String?
     /// A request (connection, upload and reply) ends after this long. Seconds.
     public var timeoutS = 30.0
 
@@ -37,6 +41,8 @@ public struct WebhookConfig: Sendable, Equatable {
     public var format = Format.json
     /// A file whose first line is a bearer token (never the token itself).
     public var tokenFile: String?
+    /// As `TraccarConfig.caFile`.
+    public var caFile: String?
 
     /// Every kind `webhook_events` may name.
     public static let kinds = [
@@ -61,6 +67,8 @@ public struct OwnTracksHTTPConfig: Sendable, Equatable {
     public var outboxMax = 10_000
     /// As `TraccarConfig.maxAgeS` (never transitions).
     public var maxAgeS: Double?
+    /// As `TraccarConfig.caFile`.
+    public var caFile: String?
     public init() {}
 }
 
@@ -112,6 +120,20 @@ extension ConfigParser {
                 return nil
             }
         ),
+        (
+            "traccar_client_cert_file",
+            { c, v in
+                c.traccar.clientCertFile = v
+                return nil
+            }
+        ),
+        (
+            "traccar_client_key_file",
+            { c, v in
+                c.traccar.clientKeyFile = v
+                return nil
+            }
+        ),
         ("traccar_timeout_s", seconds(\.traccar.timeoutS, atLeast: 1, "seconds")),
         ("traccar_max_age_s", maxAge(\.traccar.maxAgeS)),
         (
@@ -149,6 +171,7 @@ extension ConfigParser {
                 return nil
             }
         ),
+        ("webhook_ca_file", path(\.webhook.caFile)),
         (
             "owntracks_http_url",
             { c, v in
@@ -184,6 +207,7 @@ extension ConfigParser {
         ("owntracks_http_min_interval_s", seconds(\.owntracksHTTP.minIntervalS, atLeast: 0, "seconds")),
         ("owntracks_http_min_distance_m", seconds(\.owntracksHTTP.minDistanceM, atLeast: 0, "metres")),
         ("owntracks_http_max_age_s", maxAge(\.owntracksHTTP.maxAgeS)),
+        ("owntracks_http_ca_file", path(\.owntracksHTTP.caFile)),
         ("uplink_max_clock_offset_s", seconds(\.uplinkMaxClockOffsetS, atLeast: 1, "seconds")),
     ]
 
@@ -213,6 +237,12 @@ extension ConfigParser {
                 file: file, line: seen["traccar_url"],
                 message: "traccar_url needs traccar_device_id (the device registered on the server)")
         }
+        if (config.traccar.clientCertFile == nil) != (config.traccar.clientKeyFile == nil) {
+            let given = config.traccar.clientCertFile == nil ? "traccar_client_key_file" : "traccar_client_cert_file"
+            throw ConfigError(
+                file: file, line: seen[given],
+                message: "traccar_client_cert_file and traccar_client_key_file go together: \(given) alone")
+        }
         try checkOwnTracksHTTP(config, seen: seen, file: file)
     }
 
@@ -222,6 +252,14 @@ extension ConfigParser {
             throw ConfigError(
                 file: file, line: seen["owntracks_http_password_file"],
                 message: "owntracks_http_password_file needs owntracks_http_user")
+        }
+    }
+
+    /// A file's path, as it is (read, and its absence an error, when the uplink starts).
+    private static func path(_ key: WritableKeyPath<Configuration, String?> & Sendable) -> Setter {
+        return { config, text in
+            config[keyPath: key] = text
+            return nil
         }
     }
 

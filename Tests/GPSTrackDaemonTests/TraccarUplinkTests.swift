@@ -10,17 +10,18 @@ import Testing
 struct TraccarUplinkTests {
     init() throws { try LiveHarness.ensureJournald() }
 
-    /// The test server: every request a JSON line in `log`; `mode` says how it answers.
+    /// The test server: every request a JSON line in `log`; `mode` says how it answers; `tls`
+    /// (a certificate and key, and a CA for client certificates) makes it speak HTTPS.
     final class Server {
         let process = Process()
         let port: Int, log: String, modeFile: String
-        init(port: Int, dir: String, mode: String? = nil) throws {
+        init(port: Int, dir: String, mode: String? = nil, tls: [String] = []) throws {
             self.port = port
             log = dir + "/requests.jsonl"
             modeFile = dir + "/mode"
             if let mode { try self.mode(mode) }
             let script = ExecutableRunner.packageRoot.appendingPathComponent("Tests/http/uplink_server.py").path
-            LiveHarness.unmasked(process, "/usr/bin/python3", [script, String(port), log, modeFile])
+            LiveHarness.unmasked(process, "/usr/bin/python3", [script, String(port), log, modeFile] + tls)
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()

@@ -27,7 +27,10 @@ public final class OwnTracksHTTPUplink: UplinkSink {
         config = configuration.owntracksHTTP
         func place(_ key: String) -> String { configuration.origins[key] ?? configFile }
         let client = try HTTPClient(
-            caFile: nil, timeoutS: 30, place: place("owntracks_http_url"), key: "owntracks_http_url")
+            caFile: config.caFile, tls: HTTPClient.TLSFiles(caKey: "owntracks_http_ca_file"), timeoutS: 30,
+            place: place("owntracks_http_url"), key: "owntracks_http_url")
+        try HTTPClient.checkReadable(
+            [("owntracks_http_ca_file", config.caFile)], configuration: configuration, configFile: configFile)
         var userpwd: String?
         if let file = config.passwordFile, let user = config.user {
             let bytes: [UInt8]

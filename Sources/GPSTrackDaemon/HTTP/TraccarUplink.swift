@@ -26,14 +26,15 @@ public final class TraccarUplink: UplinkSink {
     {
         config = configuration.traccar
         let place = configuration.origins["traccar_url"] ?? configFile
-        let client = try HTTPClient(caFile: config.caFile, timeoutS: config.timeoutS, place: place, key: "traccar_url")
-        if let ca = config.caFile {
-            do { _ = try FileIO.readAll(ca, maxBytes: 1 << 20) } catch {
-                throw ConfigError(
-                    file: configuration.origins["traccar_ca_file"] ?? configFile, line: nil,
-                    message: "traccar_ca_file \(ca): cannot read: \(error)")
-            }
-        }
+        let tls = HTTPClient.TLSFiles(
+            certFile: config.clientCertFile, keyFile: config.clientKeyFile, caKey: "traccar_ca_file")
+        let client = try HTTPClient(
+            caFile: config.caFile, tls: tls, timeoutS: config.timeoutS, place: place, key: "traccar_url")
+        try HTTPClient.checkReadable(
+            [
+                ("traccar_ca_file", config.caFile), ("traccar_client_cert_file", config.clientCertFile),
+                ("traccar_client_key_file", config.clientKeyFile),
+            ], configuration: configuration, configFile: configFile)
         assumedErrorM = configuration.tracker.assumedErrorM
         tripsAuto = configuration.tracker.tripMode == .auto
         let outbox = UplinkOutbox(
