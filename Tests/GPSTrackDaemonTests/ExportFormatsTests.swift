@@ -101,6 +101,44 @@ struct ExportFormatsTests {
         #expect(daemon.stop() == 0)
     }
 
+    /// `--fences`: the day's two circles as Polygons whose points GeodSolve finds at their
+    /// radius from their centres (in the fences file); none without the flag.
+    @Test func geoJSONWithFencesHasThemAsPolygonsOnTheirCircles() throws {
+        let day = try ExportDay.shared()
+        let daemon = try day.daemon()
+        let r = try ExportDay.export(daemon, "geojson", ["--day", day.dayText, "--fences"], file: "fences.geojson")
+        try #require(r.status == 0, "\(r.stderr)")
+        let fences = try Self.ogr(r.path).filter { $0.fields["kind"] == "fence" }
+        let file = try #require(
+            ExecutableRunner.json(try String(contentsOfFile: day.fences, encoding: .utf8))?["features"]
+                as? [[String: Any]])
+        #expect(fences.map { $0.fields["id"] ?? "" } == ["home", "shop"], "\(fences.map(\.fields))")
+        for (f, given) in zip(fences, file) {
+            let properties = given["properties"] as? [String: Any] ?? [:]
+            let centre = (given["geometry"] as? [String: Any])?["coordinates"] as? [Double] ?? []
+            let radius = try #require(properties["radius"] as? Double)
+            #expect(
+                f.type == "POLYGON" && f.fields["shape"] == "circle"
+                    && f.fields["name"] == properties["name"] as? String)
+            #expect(Double(f.fields["radius_m"] ?? "") == radius)
+            let ring = f.coordinates
+            #expect(ring.count == 73 && ring.first == ring.last, "a closed ring of 72 points: \(ring.count)")
+            // GeodSolve's inverse problem, one line a point: "azi1 azi2 s12".
+            let input = ring.prefix(72).map { "\(centre[1]) \(centre[0]) \($0.latitude) \($0.longitude)" }
+            let out = try GeodSolveTruth.run(["-i"], input: input.joined(separator: "\n") + "\n")
+            let distances = out.split(separator: "\n").compactMap {
+                $0.split(separator: " ").last.flatMap { Double($0) }
+            }
+            #expect(distances.count == 72)
+            for d in distances {
+                #expect(abs(d / radius - 1) < 0.001, "a point \(d) m from the centre of a \(radius) m circle")
+            }
+        }
+        let plain = try ExportDay.export(daemon, "geojson", ["--day", day.dayText], file: "nofences.geojson")
+        #expect(try Self.ogr(plain.path).allSatisfy { $0.fields["kind"] != "fence" }, "fences only when asked")
+        #expect(daemon.stop() == 0)
+    }
+
     @Test func kmlReadsInOGRAsTripsStopsAndEvents() throws {
         let day = try ExportDay.shared()
         let daemon = try day.daemon()
@@ -282,6 +320,7 @@ struct ExportFormatsTests {
         for args in [
             ["--format", "shp"], ["--format", "csv", "--trip", "1", "--day", "2026-01-01"],
             ["--format", "csv", "--day", "2026-02-30"], ["--gpx", "--format", "gpx"], [],
+            ["--format", "kml", "--fences"], ["--gpx", "--fences"],
         ] {
             let r = try ControlSocketTests.run(["--socket", daemon.socketPath, "export"] + args)
             #expect(r.status == 64, "export \(args): \(r.status) \(r.stderr)")
