@@ -102,6 +102,8 @@ int gpstrack_curl_perform(void *handle, const struct gpstrack_http_request *req,
     p_setopt(c, CURLOPT_ERRORBUFFER, reply->error);
     if (headers) p_setopt(c, CURLOPT_HTTPHEADER, headers);
     if (req->ca_file) p_setopt(c, CURLOPT_CAINFO, req->ca_file);
+    if (req->cert_file) p_setopt(c, CURLOPT_SSLCERT, req->cert_file);
+    if (req->key_file) p_setopt(c, CURLOPT_SSLKEY, req->key_file);
     if (req->userpwd) { p_setopt(c, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC); p_setopt(c, CURLOPT_USERPWD, req->userpwd); }
     if (strcmp(req->method, "POST") == 0) {
         p_setopt(c, CURLOPT_POST, 1L);

@@ -28,6 +28,10 @@ public struct Fix: Sendable {
     public var climb: Double
     /// The receiver that reported it (gpsd's device path); nil when gpsd named none.
     public var device: String?
+    /// Horizontal dilution of precision and satellites in the solution, from the receiver's
+    /// latest SKY when the epoch was complete (a TPV carries neither); NaN and nil when unknown.
+    public var hdop: Double = .nan
+    public var satellitesUsed: Int?
 
     public init(
         mode: Int, time: Double?, latitude: Double = .nan, longitude: Double = .nan,

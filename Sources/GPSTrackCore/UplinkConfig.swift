@@ -15,8 +15,15 @@ public struct TraccarConfig: Sendable, Equatable {
     public var heartbeatS = 900.0
     /// The outbox holds at most this many messages; the oldest locations go first.
     public var outboxMax = 10_000
+    /// Backlog locations whose fix is older than this behind the newest fix queued are dropped
+    /// (never trip ends or alarms); nil keeps them all.
+    public var maxAgeS: Double?
     /// The CA certificates that verify an https server (else the system's).
     public var caFile: String?
+    /// A client certificate and its private key (PEM) for a server that asks for one; both
+    /// or neither.
+    public var clientCertFile: String?
+    public var clientKeyFile: String?
     /// A request (connection, upload and reply) ends after this long. Seconds.
     public var timeoutS = 30.0
 
@@ -34,6 +41,8 @@ public struct WebhookConfig: Sendable, Equatable {
     public var format = Format.json
     /// A file whose first line is a bearer token (never the token itself).
     public var tokenFile: String?
+    /// As `TraccarConfig.caFile`.
+    public var caFile: String?
 
     /// Every kind `webhook_events` may name.
     public static let kinds = [
@@ -56,6 +65,10 @@ public struct OwnTracksHTTPConfig: Sendable, Equatable {
     public var minDistanceM = 50.0
     public var heartbeatS = 900.0
     public var outboxMax = 10_000
+    /// As `TraccarConfig.maxAgeS` (never transitions).
+    public var maxAgeS: Double?
+    /// As `TraccarConfig.caFile`.
+    public var caFile: String?
     public init() {}
 }
 
@@ -107,7 +120,22 @@ extension ConfigParser {
                 return nil
             }
         ),
+        (
+            "traccar_client_cert_file",
+            { c, v in
+                c.traccar.clientCertFile = v
+                return nil
+            }
+        ),
+        (
+            "traccar_client_key_file",
+            { c, v in
+                c.traccar.clientKeyFile = v
+                return nil
+            }
+        ),
         ("traccar_timeout_s", seconds(\.traccar.timeoutS, atLeast: 1, "seconds")),
+        ("traccar_max_age_s", maxAge(\.traccar.maxAgeS)),
         (
             "webhook_url",
             { c, v in
@@ -143,6 +171,7 @@ extension ConfigParser {
                 return nil
             }
         ),
+        ("webhook_ca_file", path(\.webhook.caFile)),
         (
             "owntracks_http_url",
             { c, v in
@@ -177,6 +206,8 @@ extension ConfigParser {
         ),
         ("owntracks_http_min_interval_s", seconds(\.owntracksHTTP.minIntervalS, atLeast: 0, "seconds")),
         ("owntracks_http_min_distance_m", seconds(\.owntracksHTTP.minDistanceM, atLeast: 0, "metres")),
+        ("owntracks_http_max_age_s", maxAge(\.owntracksHTTP.maxAgeS)),
+        ("owntracks_http_ca_file", path(\.owntracksHTTP.caFile)),
         ("uplink_max_clock_offset_s", seconds(\.uplinkMaxClockOffsetS, atLeast: 1, "seconds")),
     ]
 
@@ -206,6 +237,12 @@ extension ConfigParser {
                 file: file, line: seen["traccar_url"],
                 message: "traccar_url needs traccar_device_id (the device registered on the server)")
         }
+        if (config.traccar.clientCertFile == nil) != (config.traccar.clientKeyFile == nil) {
+            let given = config.traccar.clientCertFile == nil ? "traccar_client_key_file" : "traccar_client_cert_file"
+            throw ConfigError(
+                file: file, line: seen[given],
+                message: "traccar_client_cert_file and traccar_client_key_file go together: \(given) alone")
+        }
         try checkOwnTracksHTTP(config, seen: seen, file: file)
     }
 
@@ -215,6 +252,25 @@ extension ConfigParser {
             throw ConfigError(
                 file: file, line: seen["owntracks_http_password_file"],
                 message: "owntracks_http_password_file needs owntracks_http_user")
+        }
+    }
+
+    /// A file's path, as it is (read, and its absence an error, when the uplink starts).
+    private static func path(_ key: WritableKeyPath<Configuration, String?> & Sendable) -> Setter {
+        return { config, text in
+            config[keyPath: key] = text
+            return nil
+        }
+    }
+
+    /// A backlog age limit: seconds, at least 1.
+    private static func maxAge(_ path: WritableKeyPath<Configuration, Double?> & Sendable) -> Setter {
+        return { config, text in
+            guard let v = Double(text), v.isFinite, v >= 1 else {
+                return "expected a number of seconds >= 1, got '\(text)'"
+            }
+            config[keyPath: path] = v
+            return nil
         }
     }
 

@@ -1,10 +1,12 @@
 import GPSTrackProtocol
 
 /// CSV (RFC 4180: CRLF line ends, a header, fields quoted when they must be): one row per
-/// point with the automatic trip it falls in (empty between trips) and its segment number.
+/// point with the automatic trip it falls in (empty between trips), its segment number, and
+/// the fix's HDOP and satellites used (empty when unknown; last, so that older readers' column
+/// numbers hold).
 public struct CSVExport: ExportWriter {
     public static let header = [
-        "time", "lat", "lon", "alt_m", "eph_m", "mode", "speed_mps", "course_deg", "trip", "segment",
+        "time", "lat", "lon", "alt_m", "eph_m", "mode", "speed_mps", "course_deg", "trip", "segment", "hdop", "sat",
     ]
     let emit: (String) -> Void
     private var trips = TripCursor([], last: 0)
@@ -28,7 +30,9 @@ public struct CSVExport: ExportWriter {
             p.speedMps.map { Text.decimal($0, 3) } ?? "", p.courseDeg.map { Text.decimal($0, 1) } ?? "",
             trip, String(segment),
         ]
-        emit(fields.map(Self.field).joined(separator: ",") + "\r\n")
+        let hdop: String = p.hdop.map { Text.decimal($0, 2) } ?? ""
+        let sat: String = p.sat.map { String($0) } ?? ""
+        emit((fields + [hdop, sat]).map(Self.field).joined(separator: ",") + "\r\n")
     }
 
     public mutating func finish() {}

@@ -13,11 +13,12 @@ public protocol ExportWriter {
 public enum ExportFormat: String, CaseIterable, Sendable {
     case gpx, geojson, kml, csv, html, svg
 
-    /// The writer of this format, writing through `emit`; `title` heads what has a title.
-    public func writer(title: String, emit: @escaping (String) -> Void) -> any ExportWriter {
+    /// The writer of this format, writing through `emit`; `title` heads what has a title;
+    /// `fences` adds the fences as features (GeoJSON's option: the others draw them or not).
+    public func writer(title: String, fences: Bool = false, emit: @escaping (String) -> Void) -> any ExportWriter {
         switch self {
         case .gpx: GPXExport(title: title, emit: emit)
-        case .geojson: GeoJSONExport(emit: emit)
+        case .geojson: GeoJSONExport(fences: fences, emit: emit)
         case .kml: KMLExport(title: title, emit: emit)
         case .csv: CSVExport(emit: emit)
         case .html: MapPage(title: title, emit: emit)

@@ -2,7 +2,7 @@ import GPSTrackProtocol
 
 /// GPX 1.1: the stops and events as waypoints (`type` stop or the event's kind), then one
 /// track whose segments break where the track was not recorded (`ExportPage.gapS`, another
-/// odometer run). Each point keeps `ele`, `time` and `fix`; speed, course and eph (none of which
+/// odometer run). Each point keeps `ele`, `time`, `fix`, `sat` and `hdop`; speed, course and eph (none of which
 /// GPX 1.1 has) go in the `gpstrack` extension namespace (`GPXExport.namespace`).
 public struct GPXExport: ExportWriter {
     /// The namespace of the extension elements `speed` (m/s), `course` (degrees) and `eph` (m).
@@ -60,6 +60,9 @@ public struct GPXExport: ExportWriter {
         if let alt = p.alt { s += "<ele>\(Text.decimal(alt, 2))</ele>" }
         s += "<time>\(Timestamp.iso8601(p.time))</time>"
         if p.mode == 2 { s += "<fix>2d</fix>" } else if p.mode == 3 { s += "<fix>3d</fix>" }
+        // GPX 1.1's order: fix, sat, hdop.
+        if let n = p.sat { s += "<sat>\(n)</sat>" }
+        if let h = p.hdop { s += "<hdop>\(Text.decimal(h, 2))</hdop>" }
         var ext = ""
         if let v = p.speedMps { ext += "<gpstrack:speed>\(Text.decimal(v, 3))</gpstrack:speed>" }
         if let c = p.courseDeg { ext += "<gpstrack:course>\(Text.decimal(c, 1))</gpstrack:course>" }

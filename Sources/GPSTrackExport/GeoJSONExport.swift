@@ -2,9 +2,10 @@ import GPSTrackProtocol
 
 /// GeoJSON (RFC 7946): each trip a LineString feature with its figures, written as its points
 /// come; then each stop and each event a Point feature. Without trips in the range, the track
-/// is one LineString feature (`kind` track).
+/// is one LineString feature (`kind` track). With `fences`, the fences last (`GeoJSONFences`).
 public struct GeoJSONExport: ExportWriter {
     let emit: (String) -> Void
+    let fences: Bool
     private var context: ExportContext?
     private var spans = TripCursor([], last: 0)
     /// The trip whose feature is open, its positions so far, and the trips already written.
@@ -13,7 +14,10 @@ public struct GeoJSONExport: ExportWriter {
     private var written = 0
     private var features = 0
 
-    public init(emit: @escaping (String) -> Void) { self.emit = emit }
+    public init(fences: Bool = false, emit: @escaping (String) -> Void) {
+        self.fences = fences
+        self.emit = emit
+    }
 
     public mutating func begin(_ context: ExportContext) {
         self.context = context
@@ -119,6 +123,10 @@ public struct GeoJSONExport: ExportWriter {
             o.add("name", e.name)
             o.add("time", e.time)
             point(e.lat, e.lon, o)
+        }
+        for f in fences ? context.fences : [] {
+            emit((features > 0 ? ",\n" : "") + GeoJSONFences.feature(f))
+            features += 1
         }
         emit("\n]}\n")
     }

@@ -40,6 +40,9 @@ public struct ExportPoint: Codable, Sendable, Equatable {
     public var courseDeg: Double?
     /// The first point of a track segment (see `ExportPage.gapS`).
     public var segment: Bool
+    /// The fix's horizontal dilution of precision and satellites used, when gpsd gave them.
+    public var hdop: Double? = nil
+    public var sat: Int? = nil
 
     public init(
         id: Int, time: Double, lat: Double, lon: Double, alt: Double?, eph: Double?, mode: Int,
@@ -64,6 +67,7 @@ public struct ExportPoint: Codable, Sendable, Equatable {
         case speedMps = "speed_mps"
         case courseDeg = "course_deg"
         case segment = "seg"
+        case hdop, sat
     }
 }
 

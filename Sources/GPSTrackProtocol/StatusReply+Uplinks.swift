@@ -27,6 +27,9 @@ extension StatusReply {
         public var lastError: String?
         /// Locations dropped from the full outbox since the start (absent for MQTT).
         @Omitted public var dropped: Int?
+        /// Backlog locations dropped for their age (`*_max_age_s`) since the start; absent
+        /// without an age limit.
+        @Omitted public var expired: Int?
         /// Fixes left out for their date (`uplink_max_clock_offset_s`) since the start (absent for MQTT).
         @Omitted public var skippedTimeOff: Int?
         public init() {}
@@ -35,7 +38,7 @@ extension StatusReply {
             case oldestAgeS = "oldest_age_s"
             case lastSuccess = "last_success"
             case lastError = "last_error"
-            case dropped
+            case dropped, expired
             case skippedTimeOff = "skipped_time_off"
         }
     }

@@ -2,7 +2,9 @@ import GPSTrackCore
 import GPSTrackProtocol
 
 /// Writes fixes as NMEA 0183 sentences (GGA, GSA, RMC per epoch, GST with the error estimate)
-/// for gpsfake to feed a real gpsd.
+/// for gpsfake to feed a real gpsd. A fix with `satellitesUsed` gets GSV sentences too, before
+/// a GSA naming that many: gpsd then reports the epoch's SKY (uSat, hdop) before the next
+/// epoch's TPVs.
 public enum NMEAWriter {
     /// The sentences of one epoch. A fix with mode below 2 becomes a no-fix epoch.
     public static func sentences(_ fix: Fix) -> [String] {
@@ -14,13 +16,16 @@ public enum NMEAWriter {
         // gpsd derives its error estimates from the DOPs: HDOP ~ eph / (2 × UERE 8 m / √2)-ish;
         // the sentences carry the simulated error through HDOP and GST.
         let eph = fix.eph.isFinite ? fix.eph : 10
-        let hdop = max(0.5, eph / 5.0)
+        let hdop = fix.hdop.isFinite ? fix.hdop : max(0.5, eph / 5.0)
         let quality = valid ? 1 : 0
         let alt = fix.altitude.isFinite ? fix.altitude : 0
+        let gga =
+            "GPGGA,\(hms),\(lat),\(ns),\(lon),\(ew),\(quality),\(valid ? "09" : "00"),\(f(hdop, 1)),\(f(alt, 1)),M,47.0,M,,"
         var out = [
-            "GPGGA,\(hms),\(lat),\(ns),\(lon),\(ew),\(quality),\(valid ? "09" : "00"),\(f(hdop, 1)),\(f(alt, 1)),M,47.0,M,,",
+            gga,
             "GPGSA,A,\(valid ? (fix.mode >= 3 ? 3 : 2) : 1),05,07,09,13,15,17,19,21,23,,,,\(f(hdop * 1.6, 1)),\(f(hdop, 1)),\(f(hdop * 1.2, 1))",
         ]
+        if let used = fix.satellitesUsed, valid { out = sky(used: used, hdop: hdop, mode: fix.mode, gga: gga) }
         if valid {
             let sd = eph / 2
             out.append(
@@ -35,6 +40,31 @@ public enum NMEAWriter {
         )
         return out.map { "$" + $0 + "*" + checksum($0) + "\r" }
     }
+
+    /// GSV (at least the same 8 satellites in view each epoch), then a GSA naming the `used`
+    /// first of them, then GGA: gpsd 3.22 reports a SKY when the next epoch's GSV is complete,
+    /// its satellites marked by this epoch's GSA, so an unchanging sky keeps the two in step.
+    static func sky(used: Int, hdop: Double, mode: Int, gga: String) -> [String] {
+        let all = [2, 5, 7, 9, 13, 15, 17, 19, 21, 23, 27, 30]
+        let prns = Array(all.prefix(max(8, min(12, used))))
+        let usedPRNs = Array(all.prefix(max(1, min(12, used))))
+        let messages = (prns.count + 3) / 4
+        var out: [String] = []
+        for m in 0..<messages {
+            var s = "GPGSV,\(messages),\(m + 1),\(two(prns.count))"
+            for p in prns[(m * 4)..<min(prns.count, m * 4 + 4)] { s += ",\(two(p)),\(two(20 + p * 2)),\(p * 12),38" }
+            out.append(s)
+        }
+        let fields = usedPRNs.map(two) + Array(repeating: "", count: 12 - usedPRNs.count)
+        out.append(
+            "GPGSA,A,\(mode >= 3 ? 3 : 2),\(fields.joined(separator: ",")),\(f(hdop * 1.6, 1)),\(f(hdop, 1)),\(f(hdop * 1.2, 1))"
+        )
+        var g = gga.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        g[7] = two(usedPRNs.count)
+        return out + [g.joined(separator: ",")]
+    }
+
+    static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : String(n) }
 
     static func checksum(_ body: String) -> String {
         var x: UInt8 = 0

@@ -58,9 +58,9 @@ enum ExportCommand {
 
     /// Runs the export and exits: 0 written, 66 nothing to export (an unknown trip, no point in
     /// the range), 69 daemon not reachable, 1 an error response, 76 a page that does not read.
-    static func run(_ scope: ExportScope, format: ExportFormat, title: String, path: String) -> Never {
+    static func run(_ scope: ExportScope, format: ExportFormat, title: String, fences: Bool, path: String) -> Never {
         let output = Output()
-        var writer = format.writer(title: title) { output.write($0) }
+        var writer = format.writer(title: title, fences: fences) { output.write($0) }
         var after: Int?
         var pages = 0
         repeat {

@@ -24,7 +24,7 @@ let usage = """
                       stored events (TIME as 2026-03-14T08:00:00Z)
       steps [--since TIME]
                       steps, walking distance and cadence (since TIME, else all stored)
-      export --format gpx|geojson|kml|csv|html|svg [--trip ID | --since TIME [--until TIME] | --day YYYY-MM-DD]
+      export --format gpx|geojson|kml|csv|html|svg [--trip ID | --since TIME [--until TIME] | --day YYYY-MM-DD] [--fences]
                       the track, trips, stops and events, to standard output (html: a map page)
       export --gpx [--trip ID | --since TIME [--until TIME]]
                       GPX 1.1 of the stored track points alone (the earlier form)
@@ -62,7 +62,7 @@ if arguments.first == "--version" {
     exit(0)
 }
 let parser = ArgumentParser(
-    valued: ["socket", "since", "until", "fence", "trip", "format", "day"], boolean: ["json", "help", "gpx"])
+    valued: ["socket", "since", "until", "fence", "trip", "format", "day"], boolean: ["json", "help", "gpx", "fences"])
 let args: ArgumentParser.Result
 do { args = try parser.parse(arguments) } catch { fail(.usage, "gpstrackctl: \(error.message)\n\(usage)") }
 if args.flags.contains("help") {
@@ -76,7 +76,8 @@ let request: ControlRequest
 func noArguments() {
     guard args.positionals.count == 1 else { fail(.usage, "gpstrackctl: \(command) takes no argument\n\(usage)") }
     let allowed: [String: Set<String>] = [
-        "events": ["since", "fence"], "steps": ["since"], "export": ["since", "until", "trip", "gpx", "format", "day"],
+        "events": ["since", "fence"], "steps": ["since"],
+        "export": ["since", "until", "trip", "gpx", "format", "day", "fences"],
     ]
     for key in Set(args.options.keys).union(args.flags).subtracting(["socket", "json", "help"])
     where !(allowed[command] ?? []).contains(key) {
@@ -162,11 +163,14 @@ case "export":
             title = "gpstrackd \(d)"
         }
         if json { fail(.usage, "gpstrackctl: export --format writes its format; --json does not go with it") }
+        let fences = args.flags.contains("fences")
+        if fences, format != .geojson { fail(.usage, "gpstrackctl: --fences goes with --format geojson") }
         ExportCommand.run(
-            ExportScope(trip: trip, since: since, until: until), format: format, title: title,
+            ExportScope(trip: trip, since: since, until: until), format: format, title: title, fences: fences,
             path: args.options["socket"] ?? ControlRequest.defaultSocketPath)
     }
     guard args.options["day"] == nil else { fail(.usage, "gpstrackctl: --day goes with --format") }
+    guard !args.flags.contains("fences") else { fail(.usage, "gpstrackctl: --fences goes with --format geojson") }
     request = .export(trip: trip, since: since, until: until)
 default:
     fail(.usage, "gpstrackctl: unknown command '\(command)'\n\(usage)")

@@ -26,6 +26,32 @@ import Testing
         #expect(plain.traccar.url == nil && plain.traccar.format == .query && plain.uplinkMaxClockOffsetS == 86_400)
     }
 
+    /// The backlog age limits: off unless set, seconds when set.
+    @Test func maxAgeKeys() throws {
+        let c = try ConfigParser.parse("traccar_max_age_s = 600\nowntracks_http_max_age_s = 90.5\n", file: "a.conf")
+        #expect(c.traccar.maxAgeS == 600 && c.owntracksHTTP.maxAgeS == 90.5)
+        let plain = try ConfigParser.parse("", file: "a.conf")
+        #expect(plain.traccar.maxAgeS == nil && plain.owntracksHTTP.maxAgeS == nil)
+    }
+
+    /// Each uplink's CA file, and the client certificate (both halves or neither).
+    @Test func tlsKeys() throws {
+        let c = try ConfigParser.parse(
+            """
+            traccar_ca_file = /etc/ssl/t.pem
+            traccar_client_cert_file = /etc/gpstrackd/box.pem
+            traccar_client_key_file = /etc/gpstrackd/box.key
+            owntracks_http_ca_file = /etc/ssl/o.pem
+            webhook_ca_file = /etc/ssl/w.pem
+            """, file: "t.conf")
+        #expect(c.traccar.caFile == "/etc/ssl/t.pem" && c.owntracksHTTP.caFile == "/etc/ssl/o.pem")
+        #expect(c.webhook.caFile == "/etc/ssl/w.pem")
+        #expect(
+            c.traccar.clientCertFile == "/etc/gpstrackd/box.pem" && c.traccar.clientKeyFile == "/etc/gpstrackd/box.key")
+        let plain = try ConfigParser.parse("", file: "t.conf")
+        #expect(plain.owntracksHTTP.caFile == nil && plain.webhook.caFile == nil && plain.traccar.clientCertFile == nil)
+    }
+
     @Test func webhookKeys() throws {
         let c = try ConfigParser.parse(
             "webhook_url = https://ntfy.sh/box\nwebhook_events = enter, trip_end\nwebhook_format = ntfy\n"
@@ -47,6 +73,10 @@ import Testing
         ("\nwebhook_events = enter,teleport\n", 2, "unknown event kind 'teleport'"),
         ("webhook_format = xml\n", 1, "expected json or ntfy"),
         ("owntracks_http_user = a:b\n", 1, "no ':'"),
+        ("\ntraccar_max_age_s = 0\n", 2, "expected a number of seconds >= 1"),
+        ("\n\ntraccar_client_key_file = /k\n", 3, "traccar_client_key_file alone"),
+        ("traccar_client_cert_file = /c\n", 1, "go together: traccar_client_cert_file alone"),
+        ("owntracks_http_max_age_s = soon\n", 1, "expected a number of seconds >= 1"),
         ("owntracks_http_url = http://r/pub\n\nowntracks_http_password_file = /pw\n", 3, "needs owntracks_http_user"),
     ])
     func badValuesNameTheLine(_ text: String, _ line: Int, _ fragment: String) {

@@ -15,6 +15,8 @@ struct ExportDay {
     let stops: [[String: Any]]
     let truth: [Coordinate]
     let dayText: String
+    /// The HDOP and satellites used the feed gave each second's fix (`FixQuality`).
+    let quality: [Int: (hdop: Double, sat: Int)]
 
     nonisolated(unsafe) private static var cached: Result<ExportDay, any Error>?
     private static let lock = NSLock()
@@ -53,7 +55,8 @@ struct ExportDay {
                  {"type":"Feature","id":"shop","properties":{"name":"Shop","radius":60},
                   "geometry":{"type":"Point","coordinates":[\(shop.longitude),\(shop.latitude)]}}]}
                 """)
-        let log = try LiveHarness.nmeaFile("export-day.nmea", fixes: trace.fixes, padding: 400)
+        let fixes = FixQuality.qualified(trace.fixes)
+        let log = try LiveHarness.nmeaFile("export-day.nmea", fixes: fixes, padding: 400)
         let port = LiveHarness.freePort()
         let feed = try LiveHarness.Feed(log: log, port: port)
         defer { feed.stop() }
@@ -66,7 +69,8 @@ struct ExportDay {
         let first = try #require(trace.fixes.first?.time)
         return ExportDay(
             stateDirectory: daemon.stateDirectory, fences: fences, trips: trips, stops: stops,
-            truth: Array(trace.truth.prefix(cut)), dayText: String(Timestamp.iso8601(first).prefix(10)))
+            truth: Array(trace.truth.prefix(cut)), dayText: String(Timestamp.iso8601(first).prefix(10)),
+            quality: FixQuality.byTime(fixes))
     }
 
     /// A daemon over the day's store, with no receiver to read (its gpsd port is closed).

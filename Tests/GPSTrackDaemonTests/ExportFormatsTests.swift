@@ -101,6 +101,44 @@ struct ExportFormatsTests {
         #expect(daemon.stop() == 0)
     }
 
+    /// `--fences`: the day's two circles as Polygons whose points GeodSolve finds at their
+    /// radius from their centres (in the fences file); none without the flag.
+    @Test func geoJSONWithFencesHasThemAsPolygonsOnTheirCircles() throws {
+        let day = try ExportDay.shared()
+        let daemon = try day.daemon()
+        let r = try ExportDay.export(daemon, "geojson", ["--day", day.dayText, "--fences"], file: "fences.geojson")
+        try #require(r.status == 0, "\(r.stderr)")
+        let fences = try Self.ogr(r.path).filter { $0.fields["kind"] == "fence" }
+        let file = try #require(
+            ExecutableRunner.json(try String(contentsOfFile: day.fences, encoding: .utf8))?["features"]
+                as? [[String: Any]])
+        #expect(fences.map { $0.fields["id"] ?? "" } == ["home", "shop"], "\(fences.map(\.fields))")
+        for (f, given) in zip(fences, file) {
+            let properties = given["properties"] as? [String: Any] ?? [:]
+            let centre = (given["geometry"] as? [String: Any])?["coordinates"] as? [Double] ?? []
+            let radius = try #require(properties["radius"] as? Double)
+            #expect(
+                f.type == "POLYGON" && f.fields["shape"] == "circle"
+                    && f.fields["name"] == properties["name"] as? String)
+            #expect(Double(f.fields["radius_m"] ?? "") == radius)
+            let ring = f.coordinates
+            #expect(ring.count == 73 && ring.first == ring.last, "a closed ring of 72 points: \(ring.count)")
+            // GeodSolve's inverse problem, one line a point: "azi1 azi2 s12".
+            let input = ring.prefix(72).map { "\(centre[1]) \(centre[0]) \($0.latitude) \($0.longitude)" }
+            let out = try GeodSolveTruth.run(["-i"], input: input.joined(separator: "\n") + "\n")
+            let distances = out.split(separator: "\n").compactMap {
+                $0.split(separator: " ").last.flatMap { Double($0) }
+            }
+            #expect(distances.count == 72)
+            for d in distances {
+                #expect(abs(d / radius - 1) < 0.001, "a point \(d) m from the centre of a \(radius) m circle")
+            }
+        }
+        let plain = try ExportDay.export(daemon, "geojson", ["--day", day.dayText], file: "nofences.geojson")
+        #expect(try Self.ogr(plain.path).allSatisfy { $0.fields["kind"] != "fence" }, "fences only when asked")
+        #expect(daemon.stop() == 0)
+    }
+
     @Test func kmlReadsInOGRAsTripsStopsAndEvents() throws {
         let day = try ExportDay.shared()
         let daemon = try day.daemon()
@@ -172,6 +210,7 @@ struct ExportFormatsTests {
         let lines = gaps.out.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         try #require(gaps.status == 0 && lines.count == 6, "\(gaps.err)")
         #expect(Int(lines[0][0]).map { $0 + 1 } == Int(lines[0][1]), "gaps over 120 s and segments: \(lines[0])")
+        try Self.expectQuality(gpx: r.path, day: day)
         // The speed extension: GeodSolve's distance over the time between the points.
         for l in lines.dropFirst() {
             let n = l.prefix(5).compactMap(Double.init)
@@ -181,6 +220,41 @@ struct ExportFormatsTests {
             #expect(abs(speed - d / n[4]) < 0.01, "speed \(speed), GeodSolve \(d) m in \(n[4]) s")
         }
         #expect(daemon.stop() == 0)
+    }
+
+    /// Every track point's `sat` and `hdop` (read by Python's XML parser; their place in the
+    /// schema's order is xmllint's to check) are what the feed gave gpsd for that second.
+    static func expectQuality(gpx path: String, day: ExportDay) throws {
+        let read = try ExportDay.tool(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import sys, xml.etree.ElementTree as E, datetime as D
+                ns = {'g': 'http://www.topografix.com/GPX/1/1'}
+                for p in E.parse(sys.argv[1]).getroot().iter('{%s}trkpt' % ns['g']):
+                    t = D.datetime.fromisoformat(p.find('g:time', ns).text.replace('Z', '+00:00')).timestamp()
+                    s, h = p.find('g:sat', ns), p.find('g:hdop', ns)
+                    print(int(t // 1), s.text if s is not None else '-', h.text if h is not None else '-')
+                """, path,
+            ])
+        try #require(read.status == 0, "\(read.err)")
+        var checked = 0
+        var neighbours = 0
+        var firstEpochs = 0
+        let rows = read.out.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        for row in rows where row.count == 3 {
+            guard let t = Int(row[0]), let q = day.quality[t] else { continue }
+            let m = FixQuality.match(Double(row[2]), Int(row[1]), at: t, in: day.quality)
+            #expect(m != .wrong, "point at \(t): \(row), the feed gave \(q)")
+            if m == .neighbour { neighbours += 1 }
+            if m == .satUnknown { firstEpochs += 1 }
+            checked += 1
+        }
+        #expect(
+            checked > 100 && checked >= rows.count - 5, "\(checked) of \(rows.count) points with the feed's quality")
+        #expect(neighbours <= max(1, checked / 20), "\(neighbours) of \(checked) with a neighbouring second's SKY")
+        #expect(firstEpochs <= 1, "\(firstEpochs) without a satellite count (gpsd knows none for the first epoch)")
     }
 
     @Test func csvReadsInPythonsCSVModule() throws {
@@ -197,11 +271,12 @@ struct ExportFormatsTests {
                 with open(sys.argv[1], newline='') as f: rows = list(csv.reader(f, strict=True))
                 print(','.join(rows[0])); print(len(rows) - 1, len({len(r) for r in rows}))
                 print(sum(1 for r in rows[1:] if r[8] == '1'), min(r[0] for r in rows[1:]), max(r[0] for r in rows[1:]))
+                for r in rows[1:]: print(r[0], r[10], r[11])
                 """, r.path,
             ])
         try #require(read.status == 0, "\(read.err)")
         let lines = read.out.split(separator: "\n").map(String.init)
-        #expect(lines[0] == "time,lat,lon,alt_m,eph_m,mode,speed_mps,course_deg,trip,segment")
+        #expect(lines[0] == "time,lat,lon,alt_m,eph_m,mode,speed_mps,course_deg,trip,segment,hdop,sat")
         let counts = lines[1].split(separator: " ").compactMap { Int($0) }
         #expect(counts[0] > 50 && counts[1] == 1, "rows and distinct field counts: \(lines[1])")
         let span = lines[2].split(separator: " ").map(String.init)
@@ -211,6 +286,25 @@ struct ExportFormatsTests {
             span[1] >= trip["started_at"] as? String ?? "~" && span[2] <= trip["ended_at"] as? String ?? "",
             "rows \(span[1])...\(span[2]) within the trip")
         #expect(r.stdout.contains("\r\n"), "RFC 4180 line ends")
+        // The hdop and sat columns: what the feed gave gpsd for each row's second.
+        var checked = 0
+        var neighbours = 0
+        var firstEpochs = 0
+        for row in lines.dropFirst(3).map({
+            $0.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        }) {
+            guard row.count == 3, let t = Timestamp.parse(row[0]), let q = day.quality[Int(t.rounded(.down))] else {
+                continue
+            }
+            let m = FixQuality.match(Double(row[1]), Int(row[2]), at: Int(t.rounded(.down)), in: day.quality)
+            #expect(m != .wrong, "row \(row), the feed gave \(q)")
+            if m == .neighbour { neighbours += 1 }
+            if m == .satUnknown { firstEpochs += 1 }
+            checked += 1
+        }
+        #expect(checked >= counts[0] - 5, "\(checked) of \(counts[0]) rows with the feed's quality")
+        #expect(neighbours <= max(1, checked / 20), "\(neighbours) of \(checked) with a neighbouring second's SKY")
+        #expect(firstEpochs <= 1, "\(firstEpochs) without a satellite count (gpsd knows none for the first epoch)")
         #expect(daemon.stop() == 0)
     }
 
@@ -226,6 +320,7 @@ struct ExportFormatsTests {
         for args in [
             ["--format", "shp"], ["--format", "csv", "--trip", "1", "--day", "2026-01-01"],
             ["--format", "csv", "--day", "2026-02-30"], ["--gpx", "--format", "gpx"], [],
+            ["--format", "kml", "--fences"], ["--gpx", "--fences"],
         ] {
             let r = try ControlSocketTests.run(["--socket", daemon.socketPath, "export"] + args)
             #expect(r.status == 64, "export \(args): \(r.status) \(r.stderr)")

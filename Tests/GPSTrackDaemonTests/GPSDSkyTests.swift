@@ -58,4 +58,31 @@ import Testing
         #expect(read("/dev/a", 101))
         #expect(!read("/dev/a", nil), "without a time (replay) no SKY is read")
     }
+
+    /// A feed played faster than real time: one SKY per second of the receiver's fixes is read
+    /// (each epoch's HDOP and satellites go with its track point), however little monotonic
+    /// time passed.
+    @Test func aSkyIsReadOncePerSecondOfFixTime() {
+        let decoder = GPSDDecoder()
+        func tpv(_ t: String) {
+            let line = #"{"class":"TPV","device":"/dev/a","mode":3,"time":"\#(t)","lat":48.1,"lon":11.5}"#
+            guard case .tpv = decoder.decode(Array(line.utf8)[...], now: 100) else {
+                Issue.record("not a TPV: \(line)")
+                return
+            }
+        }
+        func read(_ hdop: Double) -> Double? {
+            let line = #"{"class":"SKY","device":"/dev/a","hdop":\#(hdop),"satellites":[{"PRN":5,"used":true}]}"#
+            if case .sky(let s) = decoder.decode(Array(line.utf8)[...], now: 100) { return s.hdop }
+            return nil
+        }
+        #expect(read(1.0) == 1.0, "before any TPV: read by monotonic time")
+        tpv("2026-03-14T08:00:00.000Z")
+        #expect(read(1.1) == 1.1, "the first epoch with a time")
+        #expect(read(1.2) == nil, "the same epoch, the same monotonic second: not read")
+        tpv("2026-03-14T08:00:01.000Z")
+        #expect(read(1.3) == 1.3, "the next second of fixes")
+        tpv("2026-03-14T08:00:01.500Z")
+        #expect(read(1.4) == nil, "half a second of fixes later")
+    }
 }

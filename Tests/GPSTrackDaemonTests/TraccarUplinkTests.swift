@@ -10,17 +10,18 @@ import Testing
 struct TraccarUplinkTests {
     init() throws { try LiveHarness.ensureJournald() }
 
-    /// The test server: every request a JSON line in `log`; `mode` says how it answers.
+    /// The test server: every request a JSON line in `log`; `mode` says how it answers; `tls`
+    /// (a certificate and key, and a CA for client certificates) makes it speak HTTPS.
     final class Server {
         let process = Process()
         let port: Int, log: String, modeFile: String
-        init(port: Int, dir: String, mode: String? = nil) throws {
+        init(port: Int, dir: String, mode: String? = nil, tls: [String] = []) throws {
             self.port = port
             log = dir + "/requests.jsonl"
             modeFile = dir + "/mode"
             if let mode { try self.mode(mode) }
             let script = ExecutableRunner.packageRoot.appendingPathComponent("Tests/http/uplink_server.py").path
-            LiveHarness.unmasked(process, "/usr/bin/python3", [script, String(port), log, modeFile])
+            LiveHarness.unmasked(process, "/usr/bin/python3", [script, String(port), log, modeFile] + tls)
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -84,7 +85,8 @@ struct TraccarUplinkTests {
         var server = try Server(port: httpPort, dir: dir, mode: "200")
         let day = DayScenario.make(
             seed: 25, firstDriveM: 4000, walkM: 400, secondDriveM: 3000, shortPark: 300, longPark: 600, lastPark: 200)
-        let fixes = Self.now(Simulator.run(day.scenario, seed: 25))
+        let fixes = FixQuality.qualified(Self.now(Simulator.run(day.scenario, seed: 25)))
+        let quality = FixQuality.byTime(fixes)
         let log = try LiveHarness.nmeaFile("traccar.nmea", fixes: fixes, padding: 60)
         let gpsPort = LiveHarness.freePort()
         // Every fix accepted (the parks' poor ones too), so that every 5 s of fixes has a position.
@@ -134,6 +136,9 @@ struct TraccarUplinkTests {
         let firstReported = try #require(reported.keys.min(), "gpspipe recorded no fix")
         func num(_ text: String?) -> Double { text.flatMap(Double.init) ?? .nan }
         var compared = 0
+        var withQuality = 0
+        var neighbours = 0
+        var firstEpochs = 0
         var odometer = 0.0
         for p in positions {
             #expect(p["id"] == "box 25")
@@ -156,8 +161,19 @@ struct TraccarUplinkTests {
             // gpsd's eph in whole metres; the configured assumed error for an epoch without one.
             let eph = fix["eph"] as? Double ?? 17
             #expect(p["accuracy"] == String(max(1, Int(eph.rounded()))), "accuracy: \(p) from \(fix)")
+            // The HDOP and satellites the feed gave gpsd for this second (gpsd reports them in SKY).
+            if let q = quality[t] {
+                let m = FixQuality.match(num(p["hdop"]), p["sat"].flatMap { Int($0) }, at: t, in: quality)
+                #expect(m != .wrong, "\(p), the feed gave \(q)")
+                if m == .neighbour { neighbours += 1 }
+                if m == .satUnknown { firstEpochs += 1 }
+                withQuality += 1
+            }
         }
         #expect(compared >= positions.count - 5, "\(compared) of \(positions.count) compared with gpsd's fixes")
+        #expect(withQuality >= compared - 5, "\(withQuality) of \(compared) with hdop and sat checked")
+        #expect(
+            neighbours <= max(1, withQuality / 20), "\(neighbours) of \(withQuality) with a neighbouring second's SKY")
         #expect(daemon.stop() == 0)
     }
 
@@ -205,7 +221,8 @@ struct TraccarUplinkTests {
         let dir = try Self.directory("traccarjson")
         let httpPort = LiveHarness.freePort()
         let server = try Server(port: httpPort, dir: dir, mode: "200")
-        let fixes = Self.now(LiveDaemonTests.walk(seconds: 150, seed: 27))
+        let fixes = FixQuality.qualified(Self.now(LiveDaemonTests.walk(seconds: 150, seed: 27)))
+        let quality = FixQuality.byTime(fixes)
         let log = try LiveHarness.nmeaFile("traccarjson.nmea", fixes: fixes, padding: 60)
         let gpsPort = LiveHarness.freePort()
         let daemon = try LiveHarness.DaemonProcess(
@@ -223,6 +240,9 @@ struct TraccarUplinkTests {
         #expect(requests.count > 10)
         let reported = gpsd.fixes()
         var compared = 0
+        var withQuality = 0
+        var neighbours = 0
+        var firstEpochs = 0
         let iso = ISO8601DateFormatter()
         iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         for r in requests {
@@ -250,7 +270,19 @@ struct TraccarUplinkTests {
                 coords["accuracy"] as? Int == max(1, Int((fix["eph"] as? Double ?? 17).rounded())),
                 "\(body) from \(fix)")
             #expect(location["odometer"] is Double || location["odometer"] is Int, "\(body)")
+            // Traccar 6.7+ takes `location.extras`' members as attributes of their names.
+            let extras = location["extras"] as? [String: Any]
+            if let q = quality[Int(t)] {
+                let m = FixQuality.match(extras?["hdop"] as? Double, extras?["sat"] as? Int, at: Int(t), in: quality)
+                #expect(m != .wrong, "\(body), the feed gave \(q)")
+                if m == .neighbour { neighbours += 1 }
+                if m == .satUnknown { firstEpochs += 1 }
+                withQuality += 1
+            }
         }
+        #expect(withQuality >= compared - 5, "\(withQuality) of \(compared) with hdop and sat checked")
+        #expect(
+            neighbours <= max(1, withQuality / 20), "\(neighbours) of \(withQuality) with a neighbouring second's SKY")
         #expect(compared >= requests.count - 5, "\(compared) of \(requests.count) compared")
         #expect(daemon.stop() == 0)
     }

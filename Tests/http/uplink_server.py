@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """A small HTTP server for gpstrackd's uplink tests, on loopback.
 
-Usage: uplink_server.py PORT LOG MODEFILE
+Usage: uplink_server.py PORT LOG MODEFILE [CERT KEY [CLIENT_CA]]
+With CERT and KEY it speaks HTTPS (TLS with that certificate and key); with CLIENT_CA too it
+asks for a client certificate and refuses a connection without one that CLIENT_CA signed.
 Every request is appended to LOG as one JSON line (method, path, query, headers, body, the
 status answered, the time). MODEFILE, read at each request, says how to answer: a status
 ("200", "404", "503"), or "slow" (the reply trickles for a minute), "huge" (a 10 MB body),
 "malformed" (bytes that are no HTTP), "cmd" (200 with an OwnTracks command array). Keep-alive (HTTP/1.1), as a real server keeps it.
 """
-import json, sys, time, urllib.parse
+import json, ssl, sys, time, urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 port, log_path, mode_path = int(sys.argv[1]), sys.argv[2], sys.argv[3]
@@ -80,4 +82,14 @@ class Handler(BaseHTTPRequestHandler):
 
 
 ThreadingHTTPServer.allow_reuse_address = True
-ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
+server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+if len(sys.argv) > 5:
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(sys.argv[4], sys.argv[5])
+    if len(sys.argv) > 6:
+        context.verify_mode = ssl.CERT_REQUIRED
+        context.load_verify_locations(sys.argv[6])
+    # The handshake in the handler's thread, not the accepting one: a client that fails it
+    # must not stop the server.
+    server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
+server.serve_forever()

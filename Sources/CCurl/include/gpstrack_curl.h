@@ -25,6 +25,8 @@ struct gpstrack_http_request {
     long connect_timeout_ms;
     long timeout_ms;             /* the whole request, reply included */
     size_t max_reply;            /* a longer reply ends the request (reply_truncated set) */
+    const char *cert_file;       /* a client certificate (PEM), or NULL */
+    const char *key_file;        /* its private key (PEM), or NULL */
 };
 
 struct gpstrack_http_reply {

@@ -110,6 +110,7 @@ enum ExportHandlers {
             id: Int(row.id), time: p.time, lat: p.latitude, lon: p.longitude,
             alt: p.altitude.isFinite ? p.altitude : nil, eph: p.eph.isFinite ? p.eph : nil, mode: p.mode,
             speedMps: nil, courseDeg: nil, segment: true)
+        (point.hdop, point.sat) = (p.hdop.isFinite ? p.hdop : nil, p.satellites)
         guard let q = previous?.point, previous?.run == row.run, p.time - q.time <= ExportPage.gapS else {
             return point
         }

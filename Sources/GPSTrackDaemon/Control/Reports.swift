@@ -148,6 +148,7 @@ public enum Reports {
         t.lastSuccess = s.lastSuccess.map(Timestamp.iso8601)
         t.lastError = s.lastError
         t.dropped = s.dropped
+        t.expired = uplink.sender.outbox.maxAgeS == nil ? nil : s.expired
         t.skippedTimeOff = uplink.clock.skippedFixes
         return t
     }

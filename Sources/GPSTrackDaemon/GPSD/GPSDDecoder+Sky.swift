@@ -1,4 +1,5 @@
 import CGPS
+import GPSTrackCore
 
 /// SKY reports: satellites used and in view and the dilutions of precision, as libgps
 /// decoded them.
@@ -30,14 +31,30 @@ extension GPSDDecoder {
     static let skyReceiversKept = 64
 
     /// Whether this SKY is to be read: never without a time (replay has no use for it), else
-    /// once per `skyIntervalS` per receiver.
+    /// once per `skyIntervalS` per receiver, of monotonic time or of the receiver's fix time
+    /// (90% of it, for a receiver's jitter): a feed played faster than real time still has its
+    /// HDOP and satellites read once per second of fixes, for the track points they go with.
     func skyDue(_ body: ArraySlice<UInt8>, now: Double?) -> Bool {
         guard let now else { return false }
         let key = Self.stringMember("device", in: body) ?? ""
-        if let last = skyRead[key], now - last < skyIntervalS, now >= last { return false }
+        let fix = epochTime[key]
+        if let last = skyRead[key], now - last.now < skyIntervalS, now >= last.now {
+            // The first epoch with a time, or a second of fixes later (or a clock gone back).
+            guard let fix, last.fix.map({ fix - $0 >= skyIntervalS * 0.9 || fix < $0 }) ?? true else { return false }
+        }
         if skyRead.count >= Self.skyReceiversKept { skyRead.removeAll(keepingCapacity: true) }
-        skyRead[key] = now
+        skyRead[key] = (now, fix)
         return true
+    }
+
+    /// Notes a TPV's time for its receiver's SKYs (see `skyDue`).
+    func noteEpoch(_ fix: Fix) {
+        guard let t = fix.time else { return }
+        let key = fix.device ?? ""
+        if epochTime[key] == nil, epochTime.count >= Self.skyReceiversKept {
+            epochTime.removeAll(keepingCapacity: true)
+        }
+        epochTime[key] = t
     }
 
     /// What libgps unpacked from the SKY `body`.

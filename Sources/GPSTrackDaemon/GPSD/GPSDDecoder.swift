@@ -32,8 +32,11 @@ public final class GPSDDecoder {
     /// Seconds between two SKY reports read from one receiver: the rest are only checked
     /// (a SKY is the heaviest line gpsd sends; status and the metrics want only the last).
     public var skyIntervalS = 1.0
-    /// When each receiver's last SKY was read, by device path.
-    var skyRead: [String: Double] = [:]
+    /// When each receiver's last SKY was read, by device path: monotonic time, and the time of
+    /// the receiver's latest TPV then.
+    var skyRead: [String: (now: Double, fix: Double?)] = [:]
+    /// Each receiver's latest TPV time, by device path.
+    var epochTime: [String: Double] = [:]
     /// The line check's storage, kept between lines.
     private var checkBuffers = JSONLineCheck.Buffers()
 
@@ -81,7 +84,9 @@ public final class GPSDDecoder {
             return .malformed(reason: "libgps refused the TPV report: \(String(cString: json_error_string(status)))")
         }
         if className == "SKY" { return status == 0 ? sky(body[...]) : .other(className: className) }
-        return Self.record(className: className, body: body[...], data: data)
+        let record = Self.record(className: className, body: body[...], data: data)
+        if case .tpv(let fix) = record { noteEpoch(fix) }
+        return record
     }
 
     /// Decodes a line as a `LineSplitter` cut it: a line cut at the length limit is malformed.

@@ -26,13 +26,17 @@ final class HTTPClient: Sendable {
     static let maxReply = 64 * 1024
     private let handle: Mutex<UnsafeMutableRawPointer?>
     let caFile: String?
+    let tls: TLSFiles
     let timeoutMs: Int
 
     /// Loads libcurl if need be (an error naming the package if it cannot be) and makes a handle.
-    init(caFile: String?, timeoutS: Double, place: String, key: String) throws(ConfigError) {
+    init(caFile: String?, tls: TLSFiles = TLSFiles(), timeoutS: Double, place: String, key: String)
+        throws(ConfigError)
+    {
         try Self.loadLibrary(place: place, key: key)
         handle = Mutex(gpstrack_curl_new())
         self.caFile = caFile
+        self.tls = tls
         timeoutMs = Int(timeoutS * 1000)
     }
 
@@ -70,21 +74,27 @@ final class HTTPClient: Sendable {
                     pointers.withUnsafeMutableBufferPointer { h in
                         withOptionalCString(userpwd) { cUser in
                             withOptionalCString(caFile) { cCA in
-                                var req = gpstrack_http_request()
-                                req.url = cURL
-                                req.method = cMethod
-                                req.body = b.baseAddress.map {
-                                    UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)
+                                withOptionalCString(tls.certFile) { cCert in
+                                    withOptionalCString(tls.keyFile) { cKey in
+                                        var req = gpstrack_http_request()
+                                        req.url = cURL
+                                        req.method = cMethod
+                                        req.body = b.baseAddress.map {
+                                            UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)
+                                        }
+                                        req.body_size = b.count
+                                        req.headers = UnsafePointer(h.baseAddress)
+                                        req.header_count = Int32(h.count)
+                                        req.userpwd = cUser
+                                        req.ca_file = cCA
+                                        req.cert_file = cCert
+                                        req.key_file = cKey
+                                        req.connect_timeout_ms = min(10_000, timeoutMs)
+                                        req.timeout_ms = timeoutMs
+                                        req.max_reply = Self.maxReply
+                                        return gpstrack_curl_perform(handle, &req, &reply)
+                                    }
                                 }
-                                req.body_size = b.count
-                                req.headers = UnsafePointer(h.baseAddress)
-                                req.header_count = Int32(h.count)
-                                req.userpwd = cUser
-                                req.ca_file = cCA
-                                req.connect_timeout_ms = min(10_000, timeoutMs)
-                                req.timeout_ms = timeoutMs
-                                req.max_reply = Self.maxReply
-                                return gpstrack_curl_perform(handle, &req, &reply)
                             }
                         }
                     }
@@ -102,9 +112,11 @@ final class HTTPClient: Sendable {
         let failure: String? =
             rc == 0
             ? nil
-            : withUnsafeBytes(of: reply.error) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            : tlsDiagnosis(
+                code: rc,
+                withUnsafeBytes(of: reply.error) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                })
         return Response(status: Int(reply.status), body: bytes, failure: failure)
     }
 }

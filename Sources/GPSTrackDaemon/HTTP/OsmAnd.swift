@@ -28,6 +28,10 @@ enum OsmAnd {
             if fix.speed.isFinite { items.append(("speed", String((fix.speed * 3600 / 1852).rounded(decimals: 3)))) }
             if fix.track.isFinite { items.append(("bearing", String(fix.track.rounded(decimals: 1)))) }
             if fix.altitude.isFinite { items.append(("altitude", String(fix.altitude.rounded(decimals: 1)))) }
+            // Traccar keeps `hdop` as its hdop attribute and `sat` (an unknown key) as `sat`,
+            // its satellites attribute.
+            if fix.hdop.isFinite { items.append(("hdop", String(fix.hdop.rounded(decimals: 2)))) }
+            if let n = fix.satellitesUsed { items.append(("sat", String(n))) }
         }
         items.append(("accuracy", String(OwnTracks.accuracy(fix?.horizontalError, assumed: x.assumedErrorM))))
         if let moving = x.moving { items.append(("motion", moving ? "true" : "false")) }
@@ -52,7 +56,24 @@ enum OsmAnd {
         location.add("coords", raw: coords.encoded)
         if let moving = x.moving { location.add("is_moving", moving) }
         location.add("odometer", x.odometerM.rounded(decimals: 1))
-        if let alarm = x.alarm { location.add("event", alarm) }
+        // Traccar 6.7+ reads `extras.alarm` as the alarm and, since traccar#5915, every other
+        // extra as an attribute of its name (`event` is the Traccar Client's, kept for it).
+        var extras = JSONObject()
+        var any = false
+        if let fix, fix.hdop.isFinite {
+            extras.add("hdop", fix.hdop.rounded(decimals: 2))
+            any = true
+        }
+        if let n = fix?.satellitesUsed {
+            extras.add("sat", n)
+            any = true
+        }
+        if let alarm = x.alarm {
+            location.add("event", alarm)
+            extras.add("alarm", alarm)
+            any = true
+        }
+        if any { location.add("extras", raw: extras.encoded) }
         var o = JSONObject()
         o.add("device_id", x.deviceID)
         o.add("location", raw: location.encoded)

@@ -27,7 +27,10 @@ public final class OwnTracksHTTPUplink: UplinkSink {
         config = configuration.owntracksHTTP
         func place(_ key: String) -> String { configuration.origins[key] ?? configFile }
         let client = try HTTPClient(
-            caFile: nil, timeoutS: 30, place: place("owntracks_http_url"), key: "owntracks_http_url")
+            caFile: config.caFile, tls: HTTPClient.TLSFiles(caKey: "owntracks_http_ca_file"), timeoutS: 30,
+            place: place("owntracks_http_url"), key: "owntracks_http_url")
+        try HTTPClient.checkReadable(
+            [("owntracks_http_ca_file", config.caFile)], configuration: configuration, configFile: configFile)
         var userpwd: String?
         if let file = config.passwordFile, let user = config.user {
             let bytes: [UInt8]
@@ -51,7 +54,8 @@ public final class OwnTracksHTTPUplink: UplinkSink {
         let tid = String(device.filter { $0.isLetter || $0.isNumber }.suffix(2)).lowercased()
         self.tid = tid.count == 2 ? tid : String((tid + "xx").prefix(2))
         assumedErrorM = configuration.tracker.assumedErrorM
-        let outbox = UplinkOutbox(uplink: name, databasePath: databasePath, limit: config.outboxMax)
+        let outbox = UplinkOutbox(
+            uplink: name, databasePath: databasePath, limit: config.outboxMax, maxAgeS: config.maxAgeS)
         do { sender = try UplinkSender(name: name, outbox: outbox, journal: journal) } catch {
             throw ConfigError(file: configFile, line: nil, message: "owntracks_http: \(error)")
         }
@@ -137,7 +141,7 @@ public final class OwnTracksHTTPUplink: UplinkSink {
     @discardableResult
     private func queue(_ kind: String, time t: Double, _ payload: String) -> Bool {
         guard clock.plausible(t) else { return false }
-        sender.outbox.store(kind: kind, payload: payload)
+        sender.outbox.store(kind: kind, payload: payload, fixTime: t)
         sender.poke()
         return true
     }

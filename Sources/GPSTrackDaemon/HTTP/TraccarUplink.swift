@@ -26,17 +26,19 @@ public final class TraccarUplink: UplinkSink {
     {
         config = configuration.traccar
         let place = configuration.origins["traccar_url"] ?? configFile
-        let client = try HTTPClient(caFile: config.caFile, timeoutS: config.timeoutS, place: place, key: "traccar_url")
-        if let ca = config.caFile {
-            do { _ = try FileIO.readAll(ca, maxBytes: 1 << 20) } catch {
-                throw ConfigError(
-                    file: configuration.origins["traccar_ca_file"] ?? configFile, line: nil,
-                    message: "traccar_ca_file \(ca): cannot read: \(error)")
-            }
-        }
+        let tls = HTTPClient.TLSFiles(
+            certFile: config.clientCertFile, keyFile: config.clientKeyFile, caKey: "traccar_ca_file")
+        let client = try HTTPClient(
+            caFile: config.caFile, tls: tls, timeoutS: config.timeoutS, place: place, key: "traccar_url")
+        try HTTPClient.checkReadable(
+            [
+                ("traccar_ca_file", config.caFile), ("traccar_client_cert_file", config.clientCertFile),
+                ("traccar_client_key_file", config.clientKeyFile),
+            ], configuration: configuration, configFile: configFile)
         assumedErrorM = configuration.tracker.assumedErrorM
         tripsAuto = configuration.tracker.tripMode == .auto
-        let outbox = UplinkOutbox(uplink: name, databasePath: databasePath, limit: config.outboxMax)
+        let outbox = UplinkOutbox(
+            uplink: name, databasePath: databasePath, limit: config.outboxMax, maxAgeS: config.maxAgeS)
         do { sender = try UplinkSender(name: name, outbox: outbox, journal: journal) } catch {
             throw ConfigError(file: configFile, line: nil, message: "traccar: \(error)")
         }
@@ -58,17 +60,26 @@ public final class TraccarUplink: UplinkSink {
         if case .accepted(_, let hop) = step.outcome { odometerM += hop }
         let moving = tripsAuto ? session.tracker.trips.motion.0 == .moving : nil
         var forced: (kind: String, alarm: String?, time: Double, at: Coordinate)?
+        var alarms: [(alarm: String, time: Double, at: Coordinate, speed: Double?)] = []
         for s in step.events {
             guard case .tracker(let e) = s.event else { continue }
             switch e {
             case .tripStart(_, let t, let at): forced = forced ?? ("trip", nil, t, at)
             case .tripEnd(let f): forced = forced ?? ("trip", nil, f.end, f.to)
-            case .guardBreach(let t, let at, _, _): forced = ("alarm", "tow", t, at)
-            case .overspeedStart(let t, let at, _, _): forced = ("alarm", "overspeed", t, at)
+            case .guardBreach(let t, let at, _, _): alarms.append(("tow", t, at, nil))
+            case .overspeedStart(let t, let at, _, let v): alarms.append(("overspeed", t, at, v))
             default: break
             }
         }
         let fix = step.accepted ? step.fix : nil
+        // An alarm at its event's time and place (an overspeed's is where the excess began, a
+        // fix or more before this one), with this fix's other values and the event's speed.
+        for a in alarms {
+            var values = fix ?? session.tracker.lastAccepted
+            if let v = a.speed { values?.speed = v }
+            queue(kind: "alarm", time: a.time, at: a.at, fix: values, alarm: a.alarm, moving: moving)
+        }
+        if !alarms.isEmpty, forced == nil { return [] }
         if let f = forced {
             // The step's fix where it is the event's, else the event's own time and place.
             let own = fix.flatMap { x in x.time.map { ($0, x.coordinate) } } ?? (f.time, f.at)
@@ -98,7 +109,7 @@ public final class TraccarUplink: UplinkSink {
         let payload =
             config.format == .json
             ? OsmAnd.json(time: t, at: at, fix: fix, x) : OsmAnd.query(time: t, at: at, fix: fix, x)
-        sender.outbox.store(kind: kind, payload: payload)
+        sender.outbox.store(kind: kind, payload: payload, fixTime: t)
         sender.poke()
     }
 

@@ -8,7 +8,8 @@ import Glibc
 /// the state database (its `uplink` column names the queue) before anyone may send it, and
 /// deleted only when the server answered 2xx. Oldest first; what the table cannot take (a full
 /// disk) waits in memory, after the table's rows. Beyond `limit` the oldest locations go;
-/// trip ends and alarms never do.
+/// trip ends and alarms never do. With `maxAgeS`, locations whose fix is older than that
+/// behind the newest fix queued go too (see `expire`).
 final class UplinkOutbox: Sendable {
     /// A message waiting: its row id (negative while it waits in memory), kind and payload.
     struct Message: Equatable {
@@ -16,10 +17,13 @@ final class UplinkOutbox: Sendable {
         var kind: String
         var payload: String
         var queued: Double
+        /// The time of the fix it tells of; nil for what tells of none (waypoints).
+        var fixTime: Double? = nil
     }
 
     let uplink: String
     let limit: Int
+    let maxAgeS: Double?
     private struct State {
         var unsaved: [Message] = []
         var nextUnsavedID: Int64 = -1
@@ -28,14 +32,17 @@ final class UplinkOutbox: Sendable {
         /// The message the sender is sending, kept from the limit's drops.
         var inflight: Int64?
         var dropped = 0
+        /// Locations dropped for their age (`maxAgeS`).
+        var expired = 0
     }
     private let db: Mutex<SQLiteDatabase?>
     private let state = Mutex(State())
 
     /// Opens (or makes) the table in the database at `path`; in memory alone if it cannot.
-    init(uplink: String, databasePath: String, limit: Int) {
+    init(uplink: String, databasePath: String, limit: Int, maxAgeS: Double? = nil) {
         self.uplink = uplink
         self.limit = limit
+        self.maxAgeS = maxAgeS
         db = Mutex(Self.open(databasePath) ?? Self.open(":memory:"))
     }
 
@@ -50,31 +57,56 @@ final class UplinkOutbox: Sendable {
                 CREATE TABLE IF NOT EXISTS uplink_outbox (id INTEGER PRIMARY KEY, uplink TEXT NOT NULL, kind TEXT NOT NULL,
                   payload TEXT NOT NULL, queued REAL NOT NULL)
                 """)
+            // Added for the age limit; a table made before has its rows kept, of no fix time.
+            let columns = Set(try db.query("PRAGMA table_info(uplink_outbox)").compactMap { $0[1].string })
+            if !columns.contains("fix_time") { try db.query("ALTER TABLE uplink_outbox ADD COLUMN fix_time REAL") }
             return db
         } catch { return nil }
     }
 
-    /// Queues a message (`kind` location, trip or alarm); false when it waits in memory only.
+    /// Queues a message (`kind` location, trip or alarm) telling of the fix at `fixTime`; false
+    /// when it waits in memory only.
     @discardableResult
-    func store(kind: String, payload: String, queued: Double = Double(time(nil))) -> Bool {
+    func store(kind: String, payload: String, fixTime: Double? = nil, queued: Double = Double(time(nil))) -> Bool {
         let written = db.withLock { db -> Bool in
             state.withLock { s in
                 flush(db, &s)
+                if let maxAgeS, let fixTime { expire(db, &s, before: fixTime - maxAgeS) }
                 if s.unsaved.isEmpty, let db,
                     (try? db.query(
-                        "INSERT INTO uplink_outbox (uplink, kind, payload, queued) VALUES (?, ?, ?, ?)",
-                        [.text(uplink), .text(kind), .text(payload), .real(queued)])) != nil
+                        "INSERT INTO uplink_outbox (uplink, kind, payload, queued, fix_time) VALUES (?, ?, ?, ?, ?)",
+                        [.text(uplink), .text(kind), .text(payload), .real(queued), fixTime.map { .real($0) } ?? .null]
+                    )) != nil
                 {
                     trim(db, &s)
                     return true
                 }
-                s.unsaved.append(Message(id: s.nextUnsavedID, kind: kind, payload: payload, queued: queued))
+                s.unsaved.append(
+                    Message(id: s.nextUnsavedID, kind: kind, payload: payload, queued: queued, fixTime: fixTime))
                 s.nextUnsavedID -= 1
                 trim(db, &s)
                 return false
             }
         }
         return written
+    }
+
+    /// Drops the locations whose fix is older than `cutoff` (never the one in flight, never
+    /// what is no location: transitions, trip ends and alarms are what a backlog is for).
+    private func expire(_ db: SQLiteDatabase?, _ s: inout State, before cutoff: Double) {
+        if let db {
+            let victims =
+                ((try? db.query(
+                    "SELECT id FROM uplink_outbox WHERE uplink = ? AND kind = 'location' AND fix_time < ? ORDER BY id",
+                    [.text(uplink), .real(cutoff)])) ?? [])
+                .compactMap { $0.first?.int }.filter { $0 != s.inflight && !s.delivered.contains($0) }
+            for id in victims where (try? db.query("DELETE FROM uplink_outbox WHERE id = ?", [.int(id)])) != nil {
+                s.expired += 1
+            }
+        }
+        let before = s.unsaved.count
+        s.unsaved.removeAll { $0.kind == "location" && ($0.fixTime ?? .infinity) < cutoff && $0.id != s.inflight }
+        s.expired += before - s.unsaved.count
     }
 
     /// The oldest message waiting, now in flight; nil with none.
@@ -120,15 +152,16 @@ final class UplinkOutbox: Sendable {
         }
     }
 
-    /// Messages waiting and when the oldest was queued (Unix time).
-    var waiting: (count: Int, oldest: Double?, dropped: Int) {
+    /// Messages waiting and when the oldest was queued (Unix time); locations dropped for the
+    /// limit and for their age.
+    var waiting: (count: Int, oldest: Double?, dropped: Int, expired: Int) {
         db.withLock { db in
             state.withLock { s in
                 let row =
                     (try? db?.query("SELECT count(*), min(queued) FROM uplink_outbox WHERE uplink = ?", [.text(uplink)]))??
                     .first
                 let count = Int(row?[0].int ?? 0) - s.delivered.count + s.unsaved.count
-                return (count, row?[1].double ?? s.unsaved.first?.queued, s.dropped)
+                return (count, row?[1].double ?? s.unsaved.first?.queued, s.dropped, s.expired)
             }
         }
     }
@@ -143,8 +176,11 @@ final class UplinkOutbox: Sendable {
         while let m = s.unsaved.first, m.id != s.inflight {
             guard
                 (try? db.query(
-                    "INSERT INTO uplink_outbox (uplink, kind, payload, queued) VALUES (?, ?, ?, ?)",
-                    [.text(uplink), .text(m.kind), .text(m.payload), .real(m.queued)])) != nil
+                    "INSERT INTO uplink_outbox (uplink, kind, payload, queued, fix_time) VALUES (?, ?, ?, ?, ?)",
+                    [
+                        .text(uplink), .text(m.kind), .text(m.payload), .real(m.queued),
+                        m.fixTime.map { .real($0) } ?? .null,
+                    ])) != nil
             else { return }
             s.unsaved.removeFirst()
         }

@@ -22,6 +22,7 @@ final class UplinkSender: Sendable {
         var lastSuccess: Double?
         var lastError: String?
         var dropped: Int
+        var expired: Int
     }
 
     /// Builds and sends the request for a message; runs on the sender's thread.
@@ -69,7 +70,7 @@ final class UplinkSender: Sendable {
         return state.withLock { s in
             Snapshot(
                 connected: s.connected, queued: w.count, oldest: w.oldest, lastSuccess: s.lastSuccess,
-                lastError: s.lastError, dropped: w.dropped)
+                lastError: s.lastError, dropped: w.dropped, expired: w.expired)
         }
     }
 

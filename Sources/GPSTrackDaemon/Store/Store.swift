@@ -136,6 +136,7 @@ public final class Store {
                 try db.query("PRAGMA user_version = 2")
             }
         }
+        if version < 3 { try addFixQuality(db) }
         // Added beside version 1's tables; IF NOT EXISTS keeps it harmless on every open.
         try db.query("CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)")
     }

@@ -73,14 +73,16 @@ extension Store {
         let rows =
             (try? db?.query(
                 """
-                SELECT id, trip_id, time, lat, lon, alt, eph, mode FROM points WHERE 1\(sql) ORDER BY time, id LIMIT \(limit)
+                SELECT id, trip_id, time, lat, lon, alt, eph, mode, hdop, sats FROM points WHERE 1\(sql)
+                ORDER BY time, id LIMIT \(limit)
                 """, values)) ?? []
         return rows.map { r in
             ExportRow(
                 id: r[0].int ?? 0, run: r[1].int ?? 0,
                 point: PointRow(
                     time: r[2].double ?? 0, latitude: r[3].double ?? 0, longitude: r[4].double ?? 0,
-                    altitude: r[5].double ?? .nan, eph: r[6].double ?? .nan, mode: Int(r[7].int ?? 0)))
+                    altitude: r[5].double ?? .nan, eph: r[6].double ?? .nan, mode: Int(r[7].int ?? 0),
+                    hdop: r[8].double ?? .nan, satellites: r[9].int.map(Int.init)))
         }
     }
 }

@@ -24,11 +24,18 @@ extension Store {
         public var altitude: Double
         public var eph: Double
         public var mode: Int
+        /// The fix's HDOP (NaN when unknown) and satellites used (nil when unknown).
+        public var hdop: Double
+        public var satellites: Int?
 
-        public init(time: Double, latitude: Double, longitude: Double, altitude: Double, eph: Double, mode: Int) {
+        public init(
+            time: Double, latitude: Double, longitude: Double, altitude: Double, eph: Double, mode: Int,
+            hdop: Double = .nan, satellites: Int? = nil
+        ) {
             (self.time, self.latitude, self.longitude, self.altitude, self.eph, self.mode) = (
                 time, latitude, longitude, altitude, eph, mode
             )
+            (self.hdop, self.satellites) = (hdop, satellites)
         }
     }
 

@@ -29,7 +29,8 @@ final class StoreSink: TrackerSink {
                 pendingPoints.append(
                     Store.PointRow(
                         time: t, latitude: fix.latitude, longitude: fix.longitude,
-                        altitude: fix.altitude, eph: fix.horizontalError ?? .nan, mode: fix.mode))
+                        altitude: fix.altitude, eph: fix.horizontalError ?? .nan, mode: fix.mode,
+                        hdop: fix.hdop, satellites: fix.satellitesUsed))
             }
             maintain(at: t, session: session)
         }

@@ -32,7 +32,7 @@ extension TrackerService {
             session.switchReceiver()
         }
         device = selector.followed
-        process(epoch)
+        process(epoch.withSky(sky))
     }
 
     /// Keeps the followed receiver's SKY (any receiver's before one is followed); a report

@@ -147,12 +147,12 @@ public actor TrackerService {
             break
         case .lost(let reason):
             gpsdConnected = false
-            sky = nil
             emit(
                 LogEntry(
                     event: .gpsdLost, priority: .warning, message: "Lost gpsd: \(reason); retrying",
                     fields: [(.gpsd, "\(configuration.gpsdHost):\(configuration.gpsdPort)")]))
             loseFix(.gpsdLost)
+            sky = nil  // after the pending epoch went with its SKY (issue 29)
         case .restored(let after):
             gpsdConnected = true
             var message = "Receiving from gpsd at \(configuration.gpsdHost):\(configuration.gpsdPort)"

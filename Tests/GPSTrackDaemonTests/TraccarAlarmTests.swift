@@ -1,0 +1,81 @@
+import Foundation
+import GPSTrackCore
+import GPSTrackProtocol
+import GPSTrackSim
+import Testing
+
+/// Traccar's alarms: a parked, guarded van towed away at 3 m/s over an 8 km/h limit sends one
+/// position with `alarm=tow` at the guard breach and one with `alarm=overspeed` at each
+/// overspeed start, each at its event's time and place as the journal has them; checked on
+/// the loopback server of TraccarUplinkTests in both of Traccar's forms.
+@Suite(.serialized, .needs([.gpsfake, .journal, .tool("/usr/bin/python3", package: "python3")]))
+struct TraccarAlarmTests {
+    init() throws { try LiveHarness.ensureJournald() }
+
+    /// The alarms the server took: (alarm, time, lat, lon) from either form.
+    static func alarms(_ server: TraccarUplinkTests.Server) throws -> [(String, Double, Double, Double)] {
+        try server.requests().filter { $0.entry["status"] as? Int == 200 }.compactMap { r in
+            if let alarm = r.fields["alarm"] {
+                return (
+                    alarm, Double(r.fields["timestamp"] ?? "") ?? .nan, Double(r.fields["lat"] ?? "") ?? .nan,
+                    Double(r.fields["lon"] ?? "") ?? .nan
+                )
+            }
+            guard let body = ExecutableRunner.json(r.entry["body"] as? String ?? ""),
+                let location = body["location"] as? [String: Any],
+                let alarm = (location["extras"] as? [String: Any])?["alarm"] as? String
+            else { return nil }
+            let coords = try #require(location["coords"] as? [String: Any])
+            return (
+                alarm, Timestamp.parse(location["timestamp"] as? String ?? "") ?? .nan,
+                coords["latitude"] as? Double ?? .nan, coords["longitude"] as? Double ?? .nan
+            )
+        }
+    }
+
+    func towed(_ name: String, format: String) throws {
+        let dir = try TraccarUplinkTests.directory(name)
+        let httpPort = LiveHarness.freePort()
+        let server = try TraccarUplinkTests.Server(port: httpPort, dir: dir, mode: "200")
+        let steps =
+            Array(repeating: Scenario.Step(speed: 0, heading: 0), count: 900)
+            + Array(repeating: Scenario.Step(speed: 3, heading: 200), count: 100)
+            + Array(repeating: Scenario.Step(speed: 0, heading: 200), count: 120)
+        let trace = Simulator.run(Scenario(name: "towed", start: LiveDaemonTests.base, steps: steps), seed: 31)
+        let log = try LiveHarness.nmeaFile("\(name).nmea", fixes: TraccarUplinkTests.now(trace), padding: 60)
+        let gpsPort = LiveHarness.freePort()
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(gpsPort)"],
+            extraConfig: TraccarUplinkTests.config(httpPort)
+                + "traccar_format = \(format)\nguard = on\nspeed_limit_kmh = 8\noverspeed_min_s = 0\n")
+        try daemon.waitFor("started")
+        let feed = try LiveHarness.Feed(log: log, port: gpsPort)
+        defer { feed.stop() }
+        try daemon.waitFor("gpsd_lost", containing: "no report", timeout: 300)
+        try LiveHarness.waitFor("the outbox drained", timeout: 120) {
+            try TraccarUplinkTests.traccarStatus(daemon)["queued"] as? Int == 0
+        }
+        let breaches = try daemon.entries("guard_breach")
+        let overspeeds = try daemon.entries("overspeed_start")
+        try #require(breaches.count == 1 && !overspeeds.isEmpty, "\(breaches.count) breaches, \(overspeeds.count)")
+        let alarms = try Self.alarms(server)
+        for (kind, entries) in [("tow", breaches), ("overspeed", overspeeds)] {
+            let sent = alarms.filter { $0.0 == kind }
+            #expect(sent.count == entries.count, "\(kind): \(sent.count) sent, \(entries.count) in the journal")
+            for (s, e) in zip(sent, entries) {
+                let t = try #require(Timestamp.parse(e["GPSTRACK_TIME"] as? String ?? ""), "\(e)")
+                let lat = Double(e["GPSTRACK_LAT"] as? String ?? "") ?? .infinity
+                let lon = Double(e["GPSTRACK_LON"] as? String ?? "") ?? .infinity
+                // The query form's time is whole seconds; the journal's position has 7 decimals.
+                #expect(abs(s.1 - t) < 1, "\(kind) at \(s.1), the event at \(t)")
+                #expect(abs(s.2 - lat) < 1e-6 && abs(s.3 - lon) < 1e-6, "\(kind) at \(s), the event at \(lat), \(lon)")
+            }
+        }
+        #expect(alarms.allSatisfy { ["tow", "overspeed"].contains($0.0) }, "\(alarms.map(\.0))")
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func theQueryFormSendsTowAndOverspeedAtTheirEvents() throws { try towed("traccaralarm", format: "query") }
+
+    @Test func theJSONFormSendsThemAsExtrasAlarm() throws { try towed("traccaralarmjson", format: "json") }
+}
