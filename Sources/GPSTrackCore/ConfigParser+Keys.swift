@@ -251,5 +251,5 @@ extension ConfigParser {
                 }
             ),
             ("overspeed_min_s", number(\.overspeedMinS, min: 0, inclusive: true)),
-        ] + uplinkTable
+        ] + uplinkTable + anchorTable
 }

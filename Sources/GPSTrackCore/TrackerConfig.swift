@@ -56,6 +56,8 @@ public struct TrackerConfig: Sendable, Equatable {
     public var speedLimitKmh: Double?
     /// Overspeed: seconds above the limit before `overspeed_start`, >= 0.
     public var overspeedMinS: Double = 10
+    /// The anchor watch's tunables (`anchor_*`).
+    public var anchor = AnchorConfig()
 
     public init() {}
 }

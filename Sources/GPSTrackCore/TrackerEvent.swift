@@ -22,6 +22,8 @@ public enum TrackerEvent: Sendable {
     /// earlier position was the outlier). `counted` tells whether the hop to the new position
     /// was within reach and counted; a longer jump is not counted as travel.
     case discontinuity(time: Double, at: Coordinate, counted: Bool)
+    /// The anchor watch decided something (`anchor_dropped`, `anchor_alarm`, ...).
+    case anchor(AnchorEvent)
 
     /// The event's name as used in output (`trip_start`, ...).
     public var name: String {
@@ -34,6 +36,7 @@ public enum TrackerEvent: Sendable {
         case .overspeedEnd: "overspeed_end"
         case .tripStop: "trip_stop"
         case .discontinuity: "discontinuity"
+        case .anchor(let a): a.name
         }
     }
 }

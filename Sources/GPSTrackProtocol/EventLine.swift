@@ -30,6 +30,7 @@ public struct EventLine: Codable, Sendable, Equatable {
         case overspeedStart(OverspeedStart)
         case overspeedEnd(OverspeedEnd)
         case discontinuity(Discontinuity)
+        case anchor(AnchorChange)
 
         /// The `event` field's value (`enter`, `trip_end`, ...).
         public var name: String {
@@ -47,6 +48,7 @@ public struct EventLine: Codable, Sendable, Equatable {
             case .overspeedStart: "overspeed_start"
             case .overspeedEnd: "overspeed_end"
             case .discontinuity: "discontinuity"
+            case .anchor(let a): a.kind.rawValue
             }
         }
 
@@ -56,7 +58,8 @@ public struct EventLine: Codable, Sendable, Equatable {
 
         /// How each kind's fields are read, by the `event` field's value: the decoder's one list
         /// of names.
-        static let readers: [String: @Sendable (any Decoder) throws -> Body] = [
+        static let readers = fixedReaders.merging(AnchorChange.readers) { a, _ in a }
+        private static let fixedReaders: [String: @Sendable (any Decoder) throws -> Body] = [
             "enter": { .enter(try FenceChange(from: $0)) },
             "exit": { .exit(try FenceChange(from: $0)) },
             "dwell": { .dwell(try FenceChange(from: $0)) },
@@ -93,6 +96,7 @@ public struct EventLine: Codable, Sendable, Equatable {
             case .overspeedStart(let f): f
             case .overspeedEnd(let f): f
             case .discontinuity(let f): f
+            case .anchor(let f): f
             }
         }
     }

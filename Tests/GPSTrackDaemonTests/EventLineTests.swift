@@ -98,6 +98,28 @@ import Testing
                 .tracker(.discontinuity(time: t0, at: home, counted: false)),
                 #"{"event":"discontinuity","time":"\#(t)","lat":48.5,"lon":2.25,"counted":false,"#
             ),
+            (
+                .tracker(.anchor(.dropped(time: t0, anchor: home, radiusM: 49.54))),
+                #"{"event":"anchor_dropped","time":"\#(t)","anchor_lat":48.5,"anchor_lon":2.25,"radius_m":49.5,"#
+            ),
+            (
+                .tracker(
+                    .anchor(.warning(time: t0, at: Coordinate(latitude: 48.5003, longitude: 2.25), distanceM: 40.06))),
+                #"{"event":"anchor_warning","time":"\#(t)","lat":48.5003,"lon":2.25,"distance_m":40.1,"#
+            ),
+            (
+                .tracker(.anchor(.alarm(time: t0, at: home, distanceM: 61.04, repeat: 2))),
+                #"{"event":"anchor_alarm","time":"\#(t)","lat":48.5,"lon":2.25,"distance_m":61.0,"repeat":2,"#
+            ),
+            (
+                .tracker(.anchor(.noPosition(time: t0, silentS: 60.04, repeat: 0))),
+                #"{"event":"anchor_no_position","time":"\#(t)","silent_s":60.0,"repeat":0,"#
+            ),
+            (.tracker(.anchor(.acknowledged(time: t0))), #"{"event":"anchor_ack","time":"\#(t)","#),
+            (
+                .tracker(.anchor(.raised(time: t0, maxDistanceM: 77.777))),
+                #"{"event":"anchor_raised","time":"\#(t)","max_distance_m":77.8,"#
+            ),
         ]
     }
 
@@ -241,6 +263,12 @@ import Testing
                 "overspeed_start, limit 50 km/h, 50 km/h at 48.5,2.25  #13",
                 "overspeed_end, 180 m, limit 50 km/h, 60 km/h at 48.5,2.25  #14",
                 "discontinuity at 48.5,2.25  #15",
+                "anchor_dropped, radius 50 m at 48.5,2.25  #16",
+                "anchor_warning, 40 m from the anchor at 48.5003,2.25  #17",
+                "anchor_alarm, 61 m from the anchor (said again: 2) at 48.5,2.25  #18",
+                "anchor_no_position, no position for 60 s  #19",
+                "anchor_ack  #20",
+                "anchor_raised, at most 78 m from the anchor  #21",
                 "gpsd_lost: Lost gpsd: refused; retrying",
             ]
             #expect(texts == expected, "\(r.stdout)")

@@ -92,6 +92,7 @@ public final class WebhookUplink: UplinkSink {
                 time
             case .tripEnd(let f): f.end
             case .tripStop(let time, _): time
+            case .anchor(let a): a.time
             }
         case .fence(let f): f.time
         case .fencesDetermined(let c): c.time

@@ -119,6 +119,7 @@ enum EventLog {
                     event: .discontinuity, priority: .info,
                     message: "Position or clock jumped; \(counted ? "hop counted" : "jump not counted")", fields: fields
                 )
+            case .anchor(let a): return entry(for: a, fields: fields)
             }
         }
     }

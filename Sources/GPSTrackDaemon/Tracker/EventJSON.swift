@@ -78,6 +78,7 @@ public enum EventJSON {
                 .init(time: Timestamp.iso8601(time), lat: at.latitude, lon: at.longitude, counted: counted))
         case .tripStop(let time, let traveled):
             return .tripStop(.init(time: time.map(Timestamp.iso8601), traveledM: traveled.rounded(decimals: 2)))
+        case .anchor(let a): return body(a)
         }
     }
 
