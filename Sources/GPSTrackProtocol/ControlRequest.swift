@@ -17,6 +17,8 @@ public enum ControlRequest: Sendable, Equatable {
     case steps(since: Double?)
     /// `{"cmd":"export_page",…}`: a page of the history `export --format` writes (see `ExportPage`).
     case exportPage(ExportScope, after: Int?, limit: Int? = nil)
+    /// `{"cmd":"anchor",…}`: the anchor watch (see `AnchorCommand`).
+    case anchor(AnchorCommand)
 
     /// The version of gpstrackd and gpstrackctl (one release, one protocol).
     public static let version = "0.2.0"
@@ -63,6 +65,7 @@ public enum ControlRequest: Sendable, Equatable {
             if let until = scope.until { o.add("until", Timestamp.iso8601(until)) }
             if let after { o.add("after", after) }
             if let limit { o.add("limit", limit) }
+        case .anchor(let a): a.add(to: &o)
         }
         return o.encoded
     }
@@ -74,6 +77,7 @@ public enum ControlRequest: Sendable, Equatable {
     public var isMutating: Bool {
         switch self {
         case .start, .stop, .reset, .reload, .guard: true
+        case .anchor(let a): a.isMutating
         default: false
         }
     }
@@ -87,7 +91,7 @@ public enum ControlRequest: Sendable, Equatable {
         let fields: [String: Set<String>] = [
             "state": ["fence"], "events": ["since", "fence"], "guard": ["on"],
             "export": ["format", "trip", "since", "until"], "steps": ["since"],
-            "export_page": ["trip", "since", "until", "after", "limit"],
+            "export_page": ["trip", "since", "until", "after", "limit"], "anchor": AnchorCommand.fields,
         ]
         let allowed = (fields[cmd] ?? []).union(["cmd"])
         func time(_ key: String) -> Result<Double?, ControlError> {
@@ -138,10 +142,12 @@ public enum ControlRequest: Sendable, Equatable {
             }
         case "export_page":
             return exportPage(o, time)
+        case "anchor":
+            return AnchorCommand.parse(o)
         default:
             return .failure(
                 .init(
-                    "unknown cmd \"\(cmd.prefix(64))\" (status, fences, state, start, stop, reset, reload, watch, trips, stops, guard, events, export, export_page, steps)"
+                    "unknown cmd \"\(cmd.prefix(64))\" (status, fences, state, start, stop, reset, reload, watch, trips, stops, guard, events, export, export_page, steps, anchor)"
                 ))
         }
     }

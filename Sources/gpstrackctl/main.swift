@@ -20,6 +20,9 @@ let usage = """
       trips           the trips: id, start, end, from → to, distance, duration, speeds
       stops           the stops: place, fences, arrival, departure, duration
       guard on|off    arm the parked guard at stops, or disarm it
+      anchor [drop [--radius M] [--bearing DEG --distance M] [--rode M --depth M] | raise | ack]
+                      the anchor watch: its status, drop it at the boat's averaged position
+                      (or ahead of it), raise it, acknowledge its alarm
       events [--since TIME] [--fence ID]
                       stored events (TIME as 2026-03-14T08:00:00Z)
       steps [--since TIME]
@@ -62,7 +65,8 @@ if arguments.first == "--version" {
     exit(0)
 }
 let parser = ArgumentParser(
-    valued: ["socket", "since", "until", "fence", "trip", "format", "day"], boolean: ["json", "help", "gpx"])
+    valued: AnchorCommandLine.options.union(["socket", "since", "until", "fence", "trip", "format", "day"]),
+    boolean: ["json", "help", "gpx"])
 let args: ArgumentParser.Result
 do { args = try parser.parse(arguments) } catch { fail(.usage, "gpstrackctl: \(error.message)\n\(usage)") }
 if args.flags.contains("help") {
@@ -99,6 +103,8 @@ case "guard":
         fail(.usage, "gpstrackctl: guard needs on or off\n\(usage)")
     }
     request = .guard(args.positionals[1] == "on")
+case "anchor":
+    request = AnchorCommandLine.request(args)
 case "status", "metrics":
     noArguments()
     request = .status
@@ -230,6 +236,8 @@ case "trips":
 case "stops":
     let r = reply(StopsReply.self)
     out(json ? first : Formatter.stops(r))
+case "anchor":
+    out(json ? first : AnchorCommandLine.text(reply(AnchorReply.self)))
 case "guard":
     let r = reply(GuardReply.self)
     out(json ? first : "guard: \(r.guard.state)")

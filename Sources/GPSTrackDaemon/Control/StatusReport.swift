@@ -44,6 +44,7 @@ extension TrackerService {
             r.guard = guardStatus()
         }
         r.fences = fenceStatuses(detailed: false)
+        r.anchor = anchorStatus()  // the anchor watch (AnchorCommands.swift)
         let c = session.tracker.counters
         r.counters.fixesTotal = c.total
         r.counters.fixesAccepted = c.accepted

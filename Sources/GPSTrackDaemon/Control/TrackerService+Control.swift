@@ -29,6 +29,7 @@ extension TrackerService {
         case .steps(let since): result = handleSteps(since: since)
         case .export(let trip, let since, let until): result = handleExport(trip: trip, since: since, until: until)
         case .exportPage(let scope, let after, let limit): result = handleExportPage(scope, after: after, limit: limit)
+        case .anchor(let command): result = handleAnchor(command)
         }
         switch result {
         case .success(let reply): return (reply, false)
