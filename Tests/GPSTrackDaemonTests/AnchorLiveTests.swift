@@ -106,3 +106,81 @@ struct AnchorLiveTests {
         #expect(second.stop() == 0)
     }
 }
+
+/// The anchor's alarms everywhere a person looks: ntfy's urgent message through the webhook,
+/// Traccar's `alarm=movement`, and OwnTracks transitions for the region `anchor` on the broker.
+@Suite(.serialized, .needs([.gpsfake, .journal, .tool("/usr/bin/python3", package: "python3")] + Need.mosquitto))
+struct AnchorOutletTests {
+    init() throws { try LiveHarness.ensureJournald() }
+
+    @Test func theDragAlarmReachesTheWebhookTraccarAndTheBroker() throws {
+        let dir = try TraccarUplinkTests.directory("anchor-outlets")
+        let hookPort = LiveHarness.freePort()
+        let hook = try TraccarUplinkTests.Server(
+            port: hookPort, dir: try TraccarUplinkTests.directory("anchor-hook"), mode: "200")
+        let traccarPort = LiveHarness.freePort()
+        let traccar = try TraccarUplinkTests.Server(
+            port: traccarPort, dir: try TraccarUplinkTests.directory("anchor-traccar"), mode: "200")
+        let mqttPort = LiveHarness.freePort()
+        let broker = try MQTTTests.Broker(port: mqttPort, dir: dir)
+        defer { broker.stop() }
+        let sub = try MQTTTests.Subscriber(port: mqttPort, file: dir + "/sub.txt")
+
+        let steps =
+            Array(repeating: Scenario.Step(speed: 0, heading: 0), count: 600)
+            + Array(repeating: Scenario.Step(speed: 0.3, heading: 110), count: 500)
+        let trace = Simulator.run(Scenario(name: "anchor", start: LiveDaemonTests.base, steps: steps), seed: 28)
+        let fixes = TraccarUplinkTests.now(trace)
+        let log = try LiveHarness.nmeaFile("anchor-outlets.nmea", fixes: fixes, padding: 200)
+        let gpsPort = LiveHarness.freePort()
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(gpsPort)"],
+            extraConfig: """
+                webhook_url = http://127.0.0.1:\(hookPort)/hook
+                webhook_format = ntfy
+                \(TraccarUplinkTests.config(traccarPort))mqtt_host = 127.0.0.1
+                mqtt_port = \(mqttPort)
+                mqtt_topic = owntracks/fleet/boat
+
+                """)
+        try daemon.waitFor("started")
+        let feed = try LiveHarness.Feed(log: log, port: gpsPort, cycle: 0.01)
+        defer { feed.stop() }
+        try daemon.waitFor("fix_acquired", timeout: 120)
+        let drop = try ControlSocketTests.run(["--socket", daemon.socketPath, "anchor", "drop", "--radius", "30"])
+        try #require(drop.status == 0, "\(drop.stderr)")
+        try daemon.waitFor("anchor_alarm", timeout: 120)
+        let alarm = try #require(try daemon.entries("anchor_alarm").first)
+        let dropped = try #require(try daemon.entries("anchor_dropped").first)
+        let droppedAt = try #require(Timestamp.parse(dropped["GPSTRACK_TIME"] as? String ?? ""))
+        try #require(droppedAt < (fixes.first?.time ?? 0) + 580, "dropped while at anchor")
+
+        try LiveHarness.waitFor("the urgent message", timeout: 60) {
+            hook.requests().contains {
+                ($0.entry["headers"] as? [String: String])?["Title"] == "gpstrackd: anchor alarm"
+            }
+        }
+        let message = try #require(
+            hook.requests().first { ($0.entry["headers"] as? [String: String])?["Title"] == "gpstrackd: anchor alarm" })
+        let headers = message.entry["headers"] as? [String: String] ?? [:]
+        #expect(headers["Priority"] == "urgent" && headers["Tags"]?.hasSuffix("anchor_alarm") == true, "\(headers)")
+        #expect(
+            (message.entry["body"] as? String)?.hasPrefix("anchor alarm at \(alarm["GPSTRACK_TIME"] as? String ?? "?")")
+                == true, "\(message.entry)")
+
+        try LiveHarness.waitFor("Traccar's alarm", timeout: 60) { traccar.accepted().contains { $0["alarm"] != nil } }
+        let position = try #require(traccar.accepted().first { $0["alarm"] != nil })
+        #expect(position["alarm"] == "movement", "\(position)")
+        let alarmTime = try #require(Timestamp.parse(alarm["GPSTRACK_TIME"] as? String ?? ""))
+        #expect(Double(position["timestamp"] ?? "") == alarmTime, "the alarm's fix: \(position)")
+
+        try LiveHarness.waitFor("the anchor's transitions", timeout: 60) {
+            sub.messages().filter { $0.1["rid"] as? String == "anchor" }.count >= 2
+        }
+        let transitions = sub.messages().filter { $0.1["rid"] as? String == "anchor" }
+        #expect(transitions.map { $0.1["event"] as? String ?? "" }.prefix(2) == ["enter", "leave"], "\(transitions)")
+        #expect(transitions.allSatisfy { $0.0 == "owntracks/fleet/boat/event" && $0.1["desc"] as? String == "anchor" })
+        #expect(transitions.first?.1["tst"] as? Int == Int(droppedAt))
+        #expect(daemon.stop() == 0)
+    }
+}

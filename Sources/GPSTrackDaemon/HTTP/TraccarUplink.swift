@@ -65,6 +65,12 @@ public final class TraccarUplink: UplinkSink {
             case .tripEnd(let f): forced = forced ?? ("trip", nil, f.end, f.to)
             case .guardBreach(let t, let at, _, _): forced = ("alarm", "tow", t, at)
             case .overspeedStart(let t, let at, _, _): forced = ("alarm", "overspeed", t, at)
+            // The anchor dragging is Traccar's `movement`; blind at anchor, its `general` (with
+            // the repeats: latched until acknowledged, said again until then).
+            case .anchor(.alarm(let t, let at, _, _)): forced = ("alarm", "movement", t, at)
+            case .anchor(.noPosition(let t, _, _)):
+                let at = session.tracker.lastAccepted?.coordinate ?? session.anchor.state?.anchor
+                if let at { forced = ("alarm", "general", t, at) }
             default: break
             }
         }
