@@ -203,6 +203,12 @@ public struct Tracker: Sendable {
         motion.reset()
     }
 
+    /// Acknowledges the guard's latched breach (none: no event).
+    public mutating func acknowledgeGuard(time: Double) -> [TrackerEvent] { parkedGuard.acknowledge(time: time) }
+
+    /// The time passing without fixes: the latched breach said again when due.
+    public mutating func tickGuard(now: Double) -> [TrackerEvent] { parkedGuard.repeats(now: now, config: config) }
+
     /// Turns the parked guard on or off.
     public mutating func setGuard(on: Bool) { parkedGuard.set(enabled: on) }
 

@@ -57,6 +57,16 @@ extension TrackingSession {
         anchor.tick(now: now).map { next(.tracker(.anchor($0))) }
     }
 
+    /// Acknowledges the parked guard's latched breach (none: no event).
+    public mutating func acknowledgeGuard(time: Double) -> [Sequenced] {
+        tracker.acknowledgeGuard(time: time).map { next(.tracker($0)) }
+    }
+
+    /// The time passing without fixes for the guard's latched breach (see `tickAnchor`).
+    public mutating func tickGuard(now: Double) -> [Sequenced] {
+        tracker.tickGuard(now: now).map { next(.tracker($0)) }
+    }
+
     /// Carries on with a stored anchor state: anchored again, alarms latched as they were.
     public mutating func restore(anchor state: AnchorWatch.State?) {
         guard let state else { return }

@@ -19,6 +19,8 @@ public enum ControlRequest: Sendable, Equatable {
     case exportPage(ExportScope, after: Int?, limit: Int? = nil)
     /// `{"cmd":"anchor",…}`: the anchor watch (see `AnchorCommand`).
     case anchor(AnchorCommand)
+    /// `{"cmd":"guard_ack"}`: the parked guard's latched breach acknowledged.
+    case guardAck
 
     /// The version of gpstrackd and gpstrackctl (one release, one protocol).
     public static let version = "0.2.0"
@@ -66,6 +68,7 @@ public enum ControlRequest: Sendable, Equatable {
             if let after { o.add("after", after) }
             if let limit { o.add("limit", limit) }
         case .anchor(let a): a.add(to: &o)
+        case .guardAck: o.add("cmd", "guard_ack")
         }
         return o.encoded
     }
@@ -76,7 +79,7 @@ public enum ControlRequest: Sendable, Equatable {
     /// Commands that change the daemon's state and need a privileged peer.
     public var isMutating: Bool {
         switch self {
-        case .start, .stop, .reset, .reload, .guard: true
+        case .start, .stop, .reset, .reload, .guard, .guardAck: true
         case .anchor(let a): a.isMutating
         default: false
         }
@@ -144,10 +147,11 @@ public enum ControlRequest: Sendable, Equatable {
             return exportPage(o, time)
         case "anchor":
             return AnchorCommand.parse(o)
+        case "guard_ack": return .success(.guardAck)
         default:
             return .failure(
                 .init(
-                    "unknown cmd \"\(cmd.prefix(64))\" (status, fences, state, start, stop, reset, reload, watch, trips, stops, guard, events, export, export_page, steps, anchor)"
+                    "unknown cmd \"\(cmd.prefix(64))\" (status, fences, state, start, stop, reset, reload, watch, trips, stops, guard, events, export, export_page, steps, anchor, guard_ack)"
                 ))
         }
     }

@@ -1,4 +1,10 @@
 extension EventLine {
+    /// `guard_ack`: the parked guard's latched breach acknowledged.
+    public struct GuardAck: Codable, Sendable, Equatable {
+        public var time: String
+        public init(time: String) { self.time = time }
+    }
+
     /// The anchor watch's events (`anchor_dropped`, `anchor_warning`, `anchor_alarm`,
     /// `anchor_no_position`, `anchor_ack`, `anchor_raised`): one shape, the fields each kind has.
     /// `lat`/`lon` are the boat's position where one is known; the anchor's own are `anchor_lat`

@@ -31,6 +31,7 @@ public struct EventLine: Codable, Sendable, Equatable {
         case overspeedEnd(OverspeedEnd)
         case discontinuity(Discontinuity)
         case anchor(AnchorChange)
+        case guardAck(GuardAck)
 
         /// The `event` field's value (`enter`, `trip_end`, ...).
         public var name: String {
@@ -49,6 +50,7 @@ public struct EventLine: Codable, Sendable, Equatable {
             case .overspeedEnd: "overspeed_end"
             case .discontinuity: "discontinuity"
             case .anchor(let a): a.kind.rawValue
+            case .guardAck: "guard_ack"
             }
         }
 
@@ -81,6 +83,7 @@ public struct EventLine: Codable, Sendable, Equatable {
             "overspeed_start": { .overspeedStart(try OverspeedStart(from: $0)) },
             "overspeed_end": { .overspeedEnd(try OverspeedEnd(from: $0)) },
             "discontinuity": { .discontinuity(try Discontinuity(from: $0)) },
+            "guard_ack": { .guardAck(try GuardAck(from: $0)) },
         ]
 
         /// The fields of the kind, between `event` and `seq`.
@@ -97,6 +100,7 @@ public struct EventLine: Codable, Sendable, Equatable {
             case .overspeedEnd(let f): f
             case .discontinuity(let f): f
             case .anchor(let f): f
+            case .guardAck(let f): f
             }
         }
     }

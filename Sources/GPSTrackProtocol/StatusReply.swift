@@ -262,12 +262,15 @@ public struct GuardStatus: Codable, Sendable, Equatable {
     @Omitted public var armedAt: LatLon?
     @Omitted public var since: String??
     @Omitted public var radiusM: Double?
+    /// A latched breach: `alarm` until `guard ack`, then `acknowledged`; absent without one.
+    @Omitted public var alarm: String?
     public init() {}
     enum CodingKeys: String, CodingKey {
         case state
         case armedAt = "armed_at"
         case since
         case radiusM = "radius_m"
+        case alarm
     }
 }
 

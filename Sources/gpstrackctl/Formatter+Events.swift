@@ -50,6 +50,7 @@ extension Formatter {
         case .guardBreach(let g):
             time = g.time
             distance = g.distanceM
+            if let n = g.repeat { ends = " (said again: \(n))" }
             lat = g.lat
             lon = g.lon
         case .overspeedStart(let o):
@@ -69,6 +70,8 @@ extension Formatter {
             time = d.time
             lat = d.lat
             lon = d.lon
+        case .guardAck(let g):
+            time = g.time
         case .anchor(let a):
             time = a.time
             ends = anchor(a)

@@ -11,7 +11,7 @@ import Testing
             .anchor(.status), .anchor(.raise), .anchor(.ack), .anchor(.drop(.init(radiusM: 40))),
             .anchor(.drop(.init(radiusM: 60, bearing: 225, distanceM: 30))),
             .anchor(.drop(.init(rodeM: 35, depthM: 5))),
-            .anchor(.drop(.init(radiusM: 50, bearing: 10, distanceM: 20, rodeM: 40, depthM: 8))),
+            .anchor(.drop(.init(radiusM: 50, bearing: 10, distanceM: 20, rodeM: 40, depthM: 8))), .guardAck,
         ]
         for r in requests {
             #expect(ControlRequest.parse(ArraySlice(r.line.utf8)) == .success(r), "\(r.line)")
@@ -72,7 +72,7 @@ import Testing
         ["anchor", "drop"], ["anchor", "drop", "--bearing", "20", "--radius", "40"],
         ["anchor", "drop", "--rode", "30", "--radius", "40"], ["anchor", "drop", "--radius", "many"],
         ["anchor", "raise", "--radius", "40"], ["anchor", "weigh"], ["anchor", "drop", "now"],
-        ["status", "--radius", "40"],
+        ["status", "--radius", "40"], ["guard", "acknowledge"],
     ])
     func gpstrackctlRefusesABadAnchorCommandLineBeforeConnecting(args: [String]) throws {
         let r = try ControlSocketTests.run(["--socket", "/nonexistent/gpstrackd.sock"] + args)

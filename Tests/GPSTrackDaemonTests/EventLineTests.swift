@@ -117,6 +117,14 @@ import Testing
             ),
             (.tracker(.anchor(.acknowledged(time: t0))), #"{"event":"anchor_ack","time":"\#(t)","#),
             (
+                .tracker(
+                    .guardRepeat(
+                        time: t0, at: Coordinate(latitude: 48.501, longitude: 2.25), parkedAt: home, distanceM: 130.04,
+                        repeat: 3)),
+                #"{"event":"guard_breach","time":"\#(t)","lat":48.501,"lon":2.25,"distance_m":130.0,"parked":{"lat":48.5,"lon":2.25,"fences":[]},"repeat":3,"#
+            ),
+            (.tracker(.guardAck(time: t0)), #"{"event":"guard_ack","time":"\#(t)","#),
+            (
                 .tracker(.anchor(.raised(time: t0, maxDistanceM: 77.777))),
                 #"{"event":"anchor_raised","time":"\#(t)","max_distance_m":77.8,"#
             ),
@@ -268,7 +276,9 @@ import Testing
                 "anchor_alarm, 61 m from the anchor (said again: 2) at 48.5,2.25  #18",
                 "anchor_no_position, no position for 60 s  #19",
                 "anchor_ack  #20",
-                "anchor_raised, at most 78 m from the anchor  #21",
+                "guard_breach (said again: 3), 130 m at 48.501,2.25  #21",
+                "guard_ack  #22",
+                "anchor_raised, at most 78 m from the anchor  #23",
                 "gpsd_lost: Lost gpsd: refused; retrying",
             ]
             #expect(texts == expected, "\(r.stdout)")

@@ -107,6 +107,7 @@ extension TrackerService {
             j.since = .some(g.armedSince.map(Timestamp.iso8601))
             j.radiusM = configuration.tracker.guardRadiusM.rounded(decimals: 1)
         }
+        j.alarm = g.alarmState  // the latched breach (GuardAck.swift)
         return j
     }
 

@@ -30,6 +30,7 @@ extension TrackerService {
         case .export(let trip, let since, let until): result = handleExport(trip: trip, since: since, until: until)
         case .exportPage(let scope, let after, let limit): result = handleExportPage(scope, after: after, limit: limit)
         case .anchor(let command): result = handleAnchor(command)
+        case .guardAck: result = handleGuardAck()
         }
         switch result {
         case .success(let reply): return (reply, false)

@@ -93,6 +93,7 @@ public final class WebhookUplink: UplinkSink {
             case .tripEnd(let f): f.end
             case .tripStop(let time, _): time
             case .anchor(let a): a.time
+            case .guardRepeat(let time, _, _, _, _), .guardAck(let time): time
             }
         case .fence(let f): f.time
         case .fencesDetermined(let c): c.time

@@ -120,6 +120,7 @@ enum EventLog {
                     message: "Position or clock jumped; \(counted ? "hop counted" : "jump not counted")", fields: fields
                 )
             case .anchor(let a): return entry(for: a, fields: fields)
+            case .guardRepeat, .guardAck: return guardEntry(for: t, fields: fields)
             }
         }
     }

@@ -79,6 +79,12 @@ public enum EventJSON {
         case .tripStop(let time, let traveled):
             return .tripStop(.init(time: time.map(Timestamp.iso8601), traveledM: traveled.rounded(decimals: 2)))
         case .anchor(let a): return body(a)
+        case .guardRepeat(let time, let at, let parked, let distance, let n):
+            return .guardBreach(
+                .init(
+                    time: Timestamp.iso8601(time), lat: at.latitude, lon: at.longitude,
+                    distanceM: distance.rounded(decimals: 1), parked: place(parked, fences: []), repeat: n))
+        case .guardAck(let time): return .guardAck(.init(time: Timestamp.iso8601(time)))
         }
     }
 
