@@ -240,6 +240,7 @@ extension ConfigParser {
             ),
             ("guard_after_s", number(\.guardAfterS, min: 0, inclusive: false)),
             ("guard_radius_m", number(\.guardRadiusM, min: 0, inclusive: false)),
+            ("guard_repeat_s", number(\.guardRepeatS, min: 0, inclusive: false)),
             (
                 "speed_limit_kmh",
                 { c, v in
@@ -251,5 +252,5 @@ extension ConfigParser {
                 }
             ),
             ("overspeed_min_s", number(\.overspeedMinS, min: 0, inclusive: true)),
-        ] + uplinkTable
+        ] + uplinkTable + anchorTable
 }

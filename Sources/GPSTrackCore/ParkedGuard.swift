@@ -12,6 +12,20 @@ public struct ParkedGuard: Sendable, Equatable {
     /// The stop (by arrival) the guard last armed for; a breach disarms it until the next stop.
     public private(set) var parking: Double?
     public private(set) var breached = false
+    /// The breach, latched until `guard ack` (or the guard turned off), said again every
+    /// `guard_repeat_s` until then.
+    public private(set) var latch: Latch?
+
+    public struct Latch: Sendable, Equatable {
+        public var raisedAt: Double
+        public var lastSaidAt: Double
+        public var repeats = 0
+        public var acknowledged = false
+        /// The breach's figures, said again with each repeat.
+        public var at: Coordinate
+        public var parkedAt: Coordinate
+        public var distanceM: Double
+    }
 
     public init(enabled: Bool) {
         self.enabled = enabled
@@ -23,28 +37,35 @@ public struct ParkedGuard: Sendable, Equatable {
     /// Takes an accepted fix with the stop the trip detector says the receiver is at.
     mutating func observe(_ fix: Fix, stop: StopFigures?, config: TrackerConfig) -> [TrackerEvent] {
         guard enabled, let t = fix.time else { return [] }
+        // A latched breach is said again when due, whatever else this fix brings.
+        let said = repeats(now: t, config: config)
         if let at = armedAt {
             let d = Geodesic.distance(at, fix.coordinate)
-            guard d > config.guardRadiusM + (fix.horizontalError ?? config.assumedErrorM) else { return [] }
+            guard d > config.guardRadiusM + (fix.horizontalError ?? config.assumedErrorM) else { return said }
             armedAt = nil
             armedSince = nil
             breached = true
-            return [.guardBreach(time: t, at: fix.coordinate, parkedAt: at, distanceM: d)]
+            latch = Latch(raisedAt: t, lastSaidAt: t, at: fix.coordinate, parkedAt: at, distanceM: d)
+            return said + [.guardBreach(time: t, at: fix.coordinate, parkedAt: at, distanceM: d)]
         }
-        guard let stop, stop.arrival != parking, t - stop.arrival >= config.guardAfterS else { return [] }
+        guard let stop, stop.arrival != parking, t - stop.arrival >= config.guardAfterS else { return said }
         parking = stop.arrival
         breached = false
+        if latch?.acknowledged == true { latch = nil }
         armedAt = stop.at
         armedSince = t
-        return [.guardArmed(time: t, at: stop.at, radiusM: config.guardRadiusM)]
+        return said + [.guardArmed(time: t, at: stop.at, radiusM: config.guardRadiusM)]
     }
 
-    /// Turns the guard on or off; off disarms it.
+    mutating func setLatch(_ l: Latch?) { latch = l }
+
+    /// Turns the guard on or off; off disarms it (and forgets a latched breach).
     public mutating func set(enabled on: Bool) {
         enabled = on
         if !on {
             armedAt = nil
             armedSince = nil
+            latch = nil
         }
     }
 
@@ -53,6 +74,11 @@ public struct ParkedGuard: Sendable, Equatable {
         var lines = ["guard=\(enabled ? 1 : 0)"]
         if let a = armedAt, let s = armedSince { lines.append("guard_armed=\(a.latitude),\(a.longitude),\(s)") }
         if let p = parking { lines.append("guard_parking=\(p),\(breached ? 1 : 0)") }
+        if let l = latch {
+            lines.append(
+                "guard_latch=\(l.raisedAt),\(l.lastSaidAt),\(l.repeats),\(l.acknowledged ? 1 : 0),\(l.at.latitude),"
+                    + "\(l.at.longitude),\(l.parkedAt.latitude),\(l.parkedAt.longitude),\(l.distanceM)")
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -72,6 +98,12 @@ public struct ParkedGuard: Sendable, Equatable {
         if let p = fields["guard_parking"], p.count == 2 {
             parking = p[0]
             breached = p[1] == 1
+        }
+        if let l = fields["guard_latch"], l.count == 9, l.allSatisfy(\.isFinite), l[2] >= 0, l[2] < 1e9 {
+            latch = Latch(
+                raisedAt: l[0], lastSaidAt: l[1], repeats: Int(l[2]), acknowledged: l[3] == 1,
+                at: Coordinate(latitude: l[4], longitude: l[5]), parkedAt: Coordinate(latitude: l[6], longitude: l[7]),
+                distanceM: l[8])
         }
     }
 }

@@ -25,6 +25,10 @@ public struct Tracker: Sendable {
     public private(set) var parkedGuard: ParkedGuard
     /// The next accepted fix comes from another receiver (`switchReceiver()`).
     private var switched = false
+    /// At anchor (`setAnchored`): accepted fixes are counted, never traveled distance or trips.
+    public private(set) var anchored = false
+    /// The anchor was raised: the next delivered fix begins a new stretch of the straight line.
+    private var rejoin = false
 
     public init(config: TrackerConfig = TrackerConfig()) {
         self.config = config
@@ -52,7 +56,7 @@ public struct Tracker: Sendable {
         lastAccepted = fix
         let time = fix.time ?? 0
         var events: [TrackerEvent] = []
-        guard trip.state == .running else {
+        guard trip.state == .running, !anchored else {
             lastOutcome = .accepted(delivered: false, hop: 0)
             return events
         }
@@ -63,6 +67,11 @@ public struct Tracker: Sendable {
             if config.tripMode == .manual { events.append(.tripStart(trip: nil, time: time, at: fix.coordinate)) }
         }
         var jumped = false
+        if rejoin {
+            // The swing at anchor was no travel: the way goes on from where the boat is now.
+            rejoin = false
+            trip.line.jump(to: fix.coordinate)
+        }
         if switched {
             // Another receiver: its offset from the last one is no travel (see switchReceiver).
             switched = false
@@ -170,6 +179,35 @@ public struct Tracker: Sendable {
         if let g = ParkedGuard(state: state) { parkedGuard = g }
         return true
     }
+
+    /// At anchor or not. Dropping it settles what the odometer held and, in `auto` mode, ends
+    /// an open trip at its last fix (the voyage is over); while anchored no fix is traveled
+    /// distance and no trip starts; raising it starts the odometer afresh at the next fix.
+    public mutating func setAnchored(_ on: Bool) -> [TrackerEvent] {
+        guard on != anchored else { return [] }
+        var events: [TrackerEvent] = []
+        if on {
+            settle()
+            if config.tripMode == .auto { events = trips.forceEnd() }
+        } else {
+            rejoin = true
+        }
+        motion.reset()
+        anchored = on
+        return events
+    }
+
+    /// Carries on at anchor after a restart: the stored figures already ended the voyage.
+    public mutating func restoreAnchored() {
+        anchored = true
+        motion.reset()
+    }
+
+    /// Acknowledges the guard's latched breach (none: no event).
+    public mutating func acknowledgeGuard(time: Double) -> [TrackerEvent] { parkedGuard.acknowledge(time: time) }
+
+    /// The time passing without fixes: the latched breach said again when due.
+    public mutating func tickGuard(now: Double) -> [TrackerEvent] { parkedGuard.repeats(now: now, config: config) }
 
     /// Turns the parked guard on or off.
     public mutating func setGuard(on: Bool) { parkedGuard.set(enabled: on) }

@@ -52,10 +52,14 @@ public struct TrackerConfig: Sendable, Equatable {
     public var guardAfterS: Double = 600
     /// A fix this far (plus its error estimate) from the parked place breaches it. Metres, > 0.
     public var guardRadiusM: Double = 100
+    /// A latched breach is said again this often until `guard ack` (fix time). Seconds, > 0.
+    public var guardRepeatS: Double = 120
     /// Overspeed: the limit everywhere, km/h (nil: none but the fences' own).
     public var speedLimitKmh: Double?
     /// Overspeed: seconds above the limit before `overspeed_start`, >= 0.
     public var overspeedMinS: Double = 10
+    /// The anchor watch's tunables (`anchor_*`).
+    public var anchor = AnchorConfig()
 
     public init() {}
 }

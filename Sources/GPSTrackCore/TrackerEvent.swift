@@ -11,6 +11,10 @@ public enum TrackerEvent: Sendable {
     case guardArmed(time: Double, at: Coordinate, radiusM: Double)
     /// A fix beyond the guard's radius plus its error: once per parking.
     case guardBreach(time: Double, at: Coordinate, parkedAt: Coordinate, distanceM: Double)
+    /// A latched breach said again (`guard_breach` with its `repeat`, 1, 2...) until acknowledged.
+    case guardRepeat(time: Double, at: Coordinate, parkedAt: Coordinate, distanceM: Double, repeat: Int)
+    /// The latched breach acknowledged (`guard ack`).
+    case guardAck(time: Double)
     /// The speed has exceeded the limit in force for `overspeed_min_s` (time: when it began).
     case overspeedStart(time: Double, at: Coordinate, limitKmh: Double, speedMps: Double)
     /// The excess is over.
@@ -27,6 +31,8 @@ public enum TrackerEvent: Sendable {
     /// The fix is gone: no usable fix for `stale_after_s`, gpsd lost or the receiver removed.
     /// The time is the last accepted fix's.
     case fixLost(time: Double?, reason: FixLoss, device: String?)
+    /// The anchor watch decided something (`anchor_dropped`, `anchor_alarm`, ...).
+    case anchor(AnchorEvent)
 
     /// The event's name as used in output (`trip_start`, ...).
     public var name: String {
@@ -34,13 +40,15 @@ public enum TrackerEvent: Sendable {
         case .tripStart: "trip_start"
         case .tripEnd: "trip_end"
         case .guardArmed: "guard_armed"
-        case .guardBreach: "guard_breach"
+        case .guardBreach, .guardRepeat: "guard_breach"
+        case .guardAck: "guard_ack"
         case .overspeedStart: "overspeed_start"
         case .overspeedEnd: "overspeed_end"
         case .tripStop: "trip_stop"
         case .discontinuity: "discontinuity"
         case .fixAcquired: "fix_acquired"
         case .fixLost: "fix_lost"
+        case .anchor(let a): a.name
         }
     }
 }

@@ -17,7 +17,7 @@ public struct TrackingSession: Sendable {
         public var event: Event
     }
 
-    public private(set) var tracker: Tracker
+    public internal(set) var tracker: Tracker
     /// Speed against the limits in force.
     public private(set) var overspeedMonitor = OverspeedMonitor()
     public private(set) var geofences: GeofenceMonitor?
@@ -34,10 +34,18 @@ public struct TrackingSession: Sendable {
     private var derivedSpeed = DerivedSpeed()
     /// The fences with a speed limit of their own, by index.
     private var speedLimited: [Int] = []
+    /// The anchor watch (up until `dropAnchor`), its dense track, and the last accepted fixes
+    /// the boat's position is averaged from (see TrackingSession+Anchor.swift).
+    public internal(set) var anchor: AnchorWatch
+    public internal(set) var anchorTrack = AnchorTrack()
+    var recentFixes: [Fix] = []
 
     /// A session; `firstSeq` carries the sequence on from a stored state.
     public init(config: TrackerConfig, fences: FenceIndex? = nil, firstSeq: UInt64 = 0) {
         tracker = Tracker(config: config)
+        var anchorConfig = config.anchor
+        anchorConfig.assumedErrorM = config.assumedErrorM
+        anchor = AnchorWatch(config: anchorConfig)
         geofences = fences.map { GeofenceMonitor(index: $0, config: config) }
         speedLimited = Self.speedLimited(fences)
         seq = firstSeq
@@ -71,10 +79,12 @@ public struct TrackingSession: Sendable {
             }
             if let determination { out.append(next(.fencesDetermined(determination))) }
             for e in overspeed(fix) { out.append(next(.tracker(e))) }
+            for e in anchorStep(fix) { out.append(next(.tracker(.anchor(e)))) }
             return out
         }
         for e in trackerEvents { out.append(next(.tracker(e))) }
         for e in overspeed(fix) { out.append(next(.tracker(e))) }
+        for e in anchorStep(fix) { out.append(next(.tracker(.anchor(e)))) }
         return out
     }
 
@@ -196,7 +206,7 @@ public struct TrackingSession: Sendable {
             .map { index.fences[$0].name ?? index.fences[$0].id }
     }
 
-    private mutating func next(_ event: Event) -> Sequenced {
+    mutating func next(_ event: Event) -> Sequenced {
         seq += 1
         return Sequenced(seq: seq, event: event)
     }

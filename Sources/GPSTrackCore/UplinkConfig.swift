@@ -37,7 +37,7 @@ public struct WebhookConfig: Sendable, Equatable {
     public enum Format: String, Sendable { case json, ntfy }
     public var url: String?
     /// The event kinds sent, by their `event` names.
-    public var events = ["guard_breach", "overspeed_start"]
+    public var events = ["guard_breach", "overspeed_start", "anchor_alarm", "anchor_no_position"]
     public var format = Format.json
     /// A file whose first line is a bearer token (never the token itself).
     public var tokenFile: String?
@@ -47,7 +47,8 @@ public struct WebhookConfig: Sendable, Equatable {
     /// Every kind `webhook_events` may name.
     public static let kinds = [
         "enter", "exit", "dwell", "trip_start", "trip_end", "guard_armed", "guard_breach",
-        "overspeed_start", "overspeed_end",
+        "overspeed_start", "overspeed_end", "anchor_dropped", "anchor_warning", "anchor_alarm",
+        "anchor_no_position", "anchor_ack", "anchor_raised",
     ]
     public init() {}
 }

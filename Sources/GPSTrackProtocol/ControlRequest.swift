@@ -17,6 +17,10 @@ public enum ControlRequest: Sendable, Equatable {
     case steps(since: Double?)
     /// `{"cmd":"export_page",…}`: a page of the history `export --format` writes (see `ExportPage`).
     case exportPage(ExportScope, after: Int?, limit: Int? = nil)
+    /// `{"cmd":"anchor",…}`: the anchor watch (see `AnchorCommand`).
+    case anchor(AnchorCommand)
+    /// `{"cmd":"guard_ack"}`: the parked guard's latched breach acknowledged.
+    case guardAck
 
     /// The version of gpstrackd and gpstrackctl (one release, one protocol).
     public static let version = "0.2.0"
@@ -63,6 +67,8 @@ public enum ControlRequest: Sendable, Equatable {
             if let until = scope.until { o.add("until", Timestamp.iso8601(until)) }
             if let after { o.add("after", after) }
             if let limit { o.add("limit", limit) }
+        case .anchor(let a): a.add(to: &o)
+        case .guardAck: o.add("cmd", "guard_ack")
         }
         return o.encoded
     }
@@ -73,7 +79,8 @@ public enum ControlRequest: Sendable, Equatable {
     /// Commands that change the daemon's state and need a privileged peer.
     public var isMutating: Bool {
         switch self {
-        case .start, .stop, .reset, .reload, .guard: true
+        case .start, .stop, .reset, .reload, .guard, .guardAck: true
+        case .anchor(let a): a.isMutating
         default: false
         }
     }
@@ -87,7 +94,7 @@ public enum ControlRequest: Sendable, Equatable {
         let fields: [String: Set<String>] = [
             "state": ["fence"], "events": ["since", "fence"], "guard": ["on"],
             "export": ["format", "trip", "since", "until"], "steps": ["since"],
-            "export_page": ["trip", "since", "until", "after", "limit"],
+            "export_page": ["trip", "since", "until", "after", "limit"], "anchor": AnchorCommand.fields,
         ]
         let allowed = (fields[cmd] ?? []).union(["cmd"])
         func time(_ key: String) -> Result<Double?, ControlError> {
@@ -138,10 +145,13 @@ public enum ControlRequest: Sendable, Equatable {
             }
         case "export_page":
             return exportPage(o, time)
+        case "anchor":
+            return AnchorCommand.parse(o)
+        case "guard_ack": return .success(.guardAck)
         default:
             return .failure(
                 .init(
-                    "unknown cmd \"\(cmd.prefix(64))\" (status, fences, state, start, stop, reset, reload, watch, trips, stops, guard, events, export, export_page, steps)"
+                    "unknown cmd \"\(cmd.prefix(64))\" (status, fences, state, start, stop, reset, reload, watch, trips, stops, guard, events, export, export_page, steps, anchor, guard_ack)"
                 ))
         }
     }

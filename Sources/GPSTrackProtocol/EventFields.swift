@@ -148,19 +148,22 @@ extension EventLine {
         public var distanceM: Double
         /// The parked place (no fences: `fences` is always empty).
         public var parked: Place
+        /// A latched breach said again: 1, 2... until `guard ack` (absent on the breach itself).
+        @Omitted public var `repeat`: Int?
 
-        public init(time: String, lat: Double, lon: Double, distanceM: Double, parked: Place) {
+        public init(time: String, lat: Double, lon: Double, distanceM: Double, parked: Place, repeat: Int? = nil) {
             self.time = time
             self.lat = lat
             self.lon = lon
             self.distanceM = distanceM
             self.parked = parked
+            self.repeat = `repeat`
         }
 
         enum CodingKeys: String, CodingKey {
             case time, lat, lon
             case distanceM = "distance_m"
-            case parked
+            case parked, `repeat`
         }
     }
 

@@ -32,6 +32,8 @@ public struct EventLine: Codable, Sendable, Equatable {
         case discontinuity(Discontinuity)
         case fixAcquired(FixAcquired)
         case fixLost(FixLost)
+        case anchor(AnchorChange)
+        case guardAck(GuardAck)
 
         /// The `event` field's value (`enter`, `trip_end`, ...).
         public var name: String {
@@ -51,6 +53,8 @@ public struct EventLine: Codable, Sendable, Equatable {
             case .discontinuity: "discontinuity"
             case .fixAcquired: "fix_acquired"
             case .fixLost: "fix_lost"
+            case .anchor(let a): a.kind.rawValue
+            case .guardAck: "guard_ack"
             }
         }
 
@@ -60,7 +64,8 @@ public struct EventLine: Codable, Sendable, Equatable {
 
         /// How each kind's fields are read, by the `event` field's value: the decoder's one list
         /// of names.
-        static let readers: [String: @Sendable (any Decoder) throws -> Body] = [
+        static let readers = fixedReaders.merging(AnchorChange.readers) { a, _ in a }
+        private static let fixedReaders: [String: @Sendable (any Decoder) throws -> Body] = [
             "enter": { .enter(try FenceChange(from: $0)) },
             "exit": { .exit(try FenceChange(from: $0)) },
             "dwell": { .dwell(try FenceChange(from: $0)) },
@@ -84,6 +89,7 @@ public struct EventLine: Codable, Sendable, Equatable {
             "discontinuity": { .discontinuity(try Discontinuity(from: $0)) },
             "fix_acquired": { .fixAcquired(try FixAcquired(from: $0)) },
             "fix_lost": { .fixLost(try FixLost(from: $0)) },
+            "guard_ack": { .guardAck(try GuardAck(from: $0)) },
         ]
 
         /// The fields of the kind, between `event` and `seq`.
@@ -101,6 +107,8 @@ public struct EventLine: Codable, Sendable, Equatable {
             case .discontinuity(let f): f
             case .fixAcquired(let f): f
             case .fixLost(let f): f
+            case .anchor(let f): f
+            case .guardAck(let f): f
             }
         }
     }

@@ -2,6 +2,12 @@
 /// `watch`, `events` and `replay`) and the notices. One vocabulary: code matches on these
 /// cases, never on the strings; the raw value is the wire's and the journal's name.
 public enum EventName: String, Sendable, CaseIterable {
+    case anchorAck = "anchor_ack"
+    case anchorAlarm = "anchor_alarm"
+    case anchorDropped = "anchor_dropped"
+    case anchorNoPosition = "anchor_no_position"
+    case anchorRaised = "anchor_raised"
+    case anchorWarning = "anchor_warning"
     case clockInLine = "clock_in_line"
     case clockOffset = "clock_offset"
     case deviceRemoved = "device_removed"
@@ -19,6 +25,7 @@ public enum EventName: String, Sendable, CaseIterable {
     case fixLost = "fix_lost"
     case gpsdConnected = "gpsd_connected"
     case gpsdLost = "gpsd_lost"
+    case guardAck = "guard_ack"
     case guardArmed = "guard_armed"
     case guardBreach = "guard_breach"
     case guardSet = "guard_set"
@@ -107,5 +114,12 @@ public enum EventName: String, Sendable, CaseIterable {
         .stallOver: "ebdf102c2b754239ab8c9a380efaffeb",
         .clockOffset: "5b0e4f0f3c6a4d7e9a51c2d8e3f47a16",
         .clockInLine: "c7d21a9e64b84f0a8e3b5f6a1d2c9e08",
+        .guardAck: "86670cd7687f4d7db5b6f388f2aa80e7",
+        .anchorDropped: "2841b9b2a2504d7f9f64eca7de3070ab",
+        .anchorWarning: "eb25a421572d4e8da071db870f417e67",
+        .anchorAlarm: "c537f4c30fe84dddb2d4a14ca35a699c",
+        .anchorNoPosition: "3dedc87b28ca435a8587405a56e61644",
+        .anchorAck: "73fc3b7a7b18439eb08dc24e66f2f22c",
+        .anchorRaised: "42b744c42ae4405a9bbb67c7f9000662",
     ]
 }

@@ -38,6 +38,8 @@ public struct StatusReply: Codable, Sendable, Equatable {
     public var today: DayStatus?
     /// Every uplink's queue and server (`uplinks`); absent with none configured.
     @Omitted public var uplinks: UplinksStatus?
+    /// The anchor watch; absent while the anchor is up.
+    @Omitted public var anchor: AnchorStatus?
 
     public init() {}
 
@@ -50,7 +52,7 @@ public struct StatusReply: Codable, Sendable, Equatable {
         case tripsTotal = "trips_total"
         case sky
         case clockOffsetS = "clock_offset_s"
-        case today, uplinks
+        case today, uplinks, anchor
     }
 
     public struct GPSDStatus: Codable, Sendable, Equatable {
@@ -260,12 +262,15 @@ public struct GuardStatus: Codable, Sendable, Equatable {
     @Omitted public var armedAt: LatLon?
     @Omitted public var since: String??
     @Omitted public var radiusM: Double?
+    /// A latched breach: `alarm` until `guard ack`, then `acknowledged`; absent without one.
+    @Omitted public var alarm: String?
     public init() {}
     enum CodingKeys: String, CodingKey {
         case state
         case armedAt = "armed_at"
         case since
         case radiusM = "radius_m"
+        case alarm
     }
 }
 

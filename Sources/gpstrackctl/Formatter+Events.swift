@@ -50,6 +50,7 @@ extension Formatter {
         case .guardBreach(let g):
             time = g.time
             distance = g.distanceM
+            if let n = g.repeat { ends = " (said again: \(n))" }
             lat = g.lat
             lon = g.lon
         case .overspeedStart(let o):
@@ -77,6 +78,13 @@ extension Formatter {
         case .fixLost(let f):
             time = f.time
             ends = " (\(String(f.reason.map { $0 == "_" ? " " : $0 })))" + (f.device.map { " from \($0)" } ?? "")
+        case .guardAck(let g):
+            time = g.time
+        case .anchor(let a):
+            time = a.time
+            ends = anchor(a)
+            lat = a.lat ?? a.anchorLat
+            lon = a.lon ?? a.anchorLon
         }
         var text = "\(localTime(time))  \(e.body.name)"
         if let trip { text += " \(trip)" }
@@ -93,6 +101,17 @@ extension Formatter {
         if let c = counts { text += ": \(num(c.inside)) inside, \(num(c.outside)) outside, \(num(c.unknown)) unknown" }
         if let lat, let lon { text += " at \(num(lat, 6)),\(num(lon, 6))" }
         return text + "  #\(e.seq)"
+    }
+
+    /// An anchor event's figures: `, radius 50 m`, `, 61 m from the anchor (said again: 2)`.
+    static func anchor(_ a: EventLine.AnchorChange) -> String {
+        var text = ""
+        if let r = a.radiusM { text += ", radius \(num(r)) m" }
+        if let d = a.distanceM { text += ", \(num(d)) m from the anchor" }
+        if let s = a.silentS { text += ", no position for \(num(s)) s" }
+        if let m = a.maxDistanceM { text += ", at most \(num(m)) m from the anchor" }
+        if let n = a.repeat, n > 0 { text += " (said again: \(n))" }
+        return text
     }
 
     /// `time  name[ fence (name)][ state]: message`: a notice has a time or fence only if its

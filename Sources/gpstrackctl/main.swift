@@ -19,7 +19,10 @@ let usage = """
       watch           print every event as it happens (until interrupted)
       trips           the trips: id, start, end, from → to, distance, duration, speeds
       stops           the stops: place, fences, arrival, departure, duration
-      guard on|off    arm the parked guard at stops, or disarm it
+      guard on|off|ack  arm the parked guard at stops, disarm it, acknowledge its breach
+      anchor [drop [--radius M] [--bearing DEG --distance M] [--rode M --depth M] | raise | ack]
+                      the anchor watch: its status, drop it at the boat's averaged position
+                      (or ahead of it), raise it, acknowledge its alarm
       events [--since TIME] [--fence ID]
                       stored events (TIME as 2026-03-14T08:00:00Z)
       steps [--since TIME]
@@ -62,7 +65,8 @@ if arguments.first == "--version" {
     exit(0)
 }
 let parser = ArgumentParser(
-    valued: ["socket", "since", "until", "fence", "trip", "format", "day"], boolean: ["json", "help", "gpx", "fences"])
+    valued: AnchorCommandLine.options.union(["socket", "since", "until", "fence", "trip", "format", "day"]),
+    boolean: ["json", "help", "gpx", "fences"])
 let args: ArgumentParser.Result
 do { args = try parser.parse(arguments) } catch { fail(.usage, "gpstrackctl: \(error.message)\n\(usage)") }
 if args.flags.contains("help") {
@@ -96,10 +100,12 @@ case "state":
     guard args.positionals.count == 2 else { fail(.usage, "gpstrackctl: state needs a fence ID\n\(usage)") }
     request = .state(fence: args.positionals[1])
 case "guard":
-    guard args.positionals.count == 2, ["on", "off"].contains(args.positionals[1]) else {
-        fail(.usage, "gpstrackctl: guard needs on or off\n\(usage)")
+    guard args.positionals.count == 2, ["on", "off", "ack"].contains(args.positionals[1]) else {
+        fail(.usage, "gpstrackctl: guard needs on, off or ack\n\(usage)")
     }
-    request = .guard(args.positionals[1] == "on")
+    request = args.positionals[1] == "ack" ? .guardAck : .guard(args.positionals[1] == "on")
+case "anchor":
+    request = AnchorCommandLine.request(args)
 case "status", "metrics":
     noArguments()
     request = .status
@@ -234,9 +240,11 @@ case "trips":
 case "stops":
     let r = reply(StopsReply.self)
     out(json ? first : Formatter.stops(r))
+case "anchor":
+    out(json ? first : AnchorCommandLine.text(reply(AnchorReply.self)))
 case "guard":
     let r = reply(GuardReply.self)
-    out(json ? first : "guard: \(r.guard.state)")
+    out(json ? first : "guard: \(r.guard.state)" + (r.guard.alarm.map { ", breach \($0)" } ?? ""))
 case "events":
     let r = reply(EventsReply.self)
     if json { out(first) } else { for e in r.events { out(Formatter.event(e)) } }

@@ -58,7 +58,10 @@ import Testing
                 + "webhook_token_file = /etc/gpstrackd/token\n", file: "w.conf")
         #expect(c.webhook.url == "https://ntfy.sh/box" && c.webhook.events == ["enter", "trip_end"])
         #expect(c.webhook.format == .ntfy && c.webhook.tokenFile == "/etc/gpstrackd/token")
-        #expect(try ConfigParser.parse("", file: "w.conf").webhook.events == ["guard_breach", "overspeed_start"])
+        #expect(
+            try ConfigParser.parse("", file: "w.conf").webhook.events == [
+                "guard_breach", "overspeed_start", "anchor_alarm", "anchor_no_position",
+            ])
     }
 
     @Test(arguments: [

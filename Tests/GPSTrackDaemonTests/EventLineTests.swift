@@ -110,6 +110,36 @@ import Testing
                 .tracker(.fixLost(time: nil, reason: .gpsdLost, device: "/dev/ttyACM0")),
                 #"{"event":"fix_lost","time":null,"reason":"gpsd_lost","device":"/dev/ttyACM0","#
             ),
+            (
+                .tracker(.anchor(.dropped(time: t0, anchor: home, radiusM: 49.54))),
+                #"{"event":"anchor_dropped","time":"\#(t)","anchor_lat":48.5,"anchor_lon":2.25,"radius_m":49.5,"#
+            ),
+            (
+                .tracker(
+                    .anchor(.warning(time: t0, at: Coordinate(latitude: 48.5003, longitude: 2.25), distanceM: 40.06))),
+                #"{"event":"anchor_warning","time":"\#(t)","lat":48.5003,"lon":2.25,"distance_m":40.1,"#
+            ),
+            (
+                .tracker(.anchor(.alarm(time: t0, at: home, distanceM: 61.04, repeat: 2))),
+                #"{"event":"anchor_alarm","time":"\#(t)","lat":48.5,"lon":2.25,"distance_m":61.0,"repeat":2,"#
+            ),
+            (
+                .tracker(.anchor(.noPosition(time: t0, silentS: 60.04, repeat: 0))),
+                #"{"event":"anchor_no_position","time":"\#(t)","silent_s":60.0,"repeat":0,"#
+            ),
+            (.tracker(.anchor(.acknowledged(time: t0))), #"{"event":"anchor_ack","time":"\#(t)","#),
+            (
+                .tracker(
+                    .guardRepeat(
+                        time: t0, at: Coordinate(latitude: 48.501, longitude: 2.25), parkedAt: home, distanceM: 130.04,
+                        repeat: 3)),
+                #"{"event":"guard_breach","time":"\#(t)","lat":48.501,"lon":2.25,"distance_m":130.0,"parked":{"lat":48.5,"lon":2.25,"fences":[]},"repeat":3,"#
+            ),
+            (.tracker(.guardAck(time: t0)), #"{"event":"guard_ack","time":"\#(t)","#),
+            (
+                .tracker(.anchor(.raised(time: t0, maxDistanceM: 77.777))),
+                #"{"event":"anchor_raised","time":"\#(t)","max_distance_m":77.8,"#
+            ),
         ]
     }
 
@@ -256,6 +286,14 @@ import Testing
                 "fix_acquired from /dev/ttyACM0 at 48.5,2.25  #16",
                 "fix_lost (stale)  #17",
                 "fix_lost (gpsd lost) from /dev/ttyACM0  #18",
+                "anchor_dropped, radius 50 m at 48.5,2.25  #19",
+                "anchor_warning, 40 m from the anchor at 48.5003,2.25  #20",
+                "anchor_alarm, 61 m from the anchor (said again: 2) at 48.5,2.25  #21",
+                "anchor_no_position, no position for 60 s  #22",
+                "anchor_ack  #23",
+                "guard_breach (said again: 3), 130 m at 48.501,2.25  #24",
+                "guard_ack  #25",
+                "anchor_raised, at most 78 m from the anchor  #26",
                 "gpsd_lost: Lost gpsd: refused; retrying",
             ]
             #expect(texts == expected, "\(r.stdout)")

@@ -23,6 +23,8 @@ import Testing
         case .discontinuity(let d): (nil, d.time)
         case .fixAcquired(let f): (nil, f.time)
         case .fixLost(let f): (nil, f.time)
+        case .anchor(let a): (nil, a.time)
+        case .guardAck(let g): (nil, g.time)
         }
     }
 

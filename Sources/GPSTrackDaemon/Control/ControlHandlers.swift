@@ -44,7 +44,8 @@ public struct ControlHandlers: Sendable {
             result = await tracker.history(commit: after == nil) {
                 ExportHandlers.page($0, scope, after: after, limit: limit)
             }
-        case .start, .stop, .reset, .reload, .guard:
+        case .anchor(.status): result = .success(AnchorReply(anchor: await tracker.snapshot().anchor))
+        case .start, .stop, .reset, .reload, .guard, .guardAck, .anchor:
             result = await tracker.command(request) ?? .failure(ControlError("not a tracker command"))
         }
         switch result {

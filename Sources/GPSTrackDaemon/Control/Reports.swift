@@ -43,6 +43,7 @@ public enum Reports {
             j.since = .some(g.armedSince.map(Timestamp.iso8601))
             j.radiusM = radiusM.rounded(decimals: 1)
         }
+        j.alarm = g.alarmState
         return j
     }
 

@@ -23,6 +23,7 @@ public enum StatusReport {
         r.currentTrip = s.currentTrip
         r.guard = s.guardStatus
         r.fences = s.fences
+        r.anchor = s.anchor
         r.counters = s.counters
         r.storage = s.storage
         r.steps = s.steps

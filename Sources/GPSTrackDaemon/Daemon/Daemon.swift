@@ -65,7 +65,7 @@ public enum Daemon {
         do {
             service = try TrackerService(
                 configuration: config, fences: fences, journal: journal, store: store, mqtt: mqtt,
-                outlets: [DayDistance()] + uplinks)
+                outlets: [DayDistance(), AnchorSink(store: store)] + uplinks)
         } catch {
             for sender in senders { await sender.stop() }
             return await failed(.software, "\(error)")
@@ -80,6 +80,10 @@ public enum Daemon {
         mqtt?.setCommandHandler { payload in Task { await service.mqttCommand(payload) } }
         if !senders.isEmpty { group.add("the uplinks") { for sender in senders { await sender.stop() } } }
         group.add("the tracker (committing its state)") { await service.finish() }
+        // The anchor watch: its stored state, and its clock while no fix comes.
+        await service.restoreAnchor()
+        let anchorClock = Task(executorPreference: service.taskExecutor) { await service.runAnchorClock() }
+        group.add("the anchor watch's clock") { anchorClock.cancel() }
 
         // Every part must make progress within the watchdog's interval (see Watchdog).
         let watchdogInterval = Notifier.watchdogInterval()

@@ -68,6 +68,12 @@ public final class TraccarUplink: UplinkSink {
             case .tripEnd(let f): forced = forced ?? ("trip", nil, f.end, f.to)
             case .guardBreach(let t, let at, _, _): alarms.append(("tow", t, at, nil))
             case .overspeedStart(let t, let at, _, let v): alarms.append(("overspeed", t, at, v))
+            // The anchor dragging is Traccar's `movement`; blind at anchor, its `general` (with
+            // the repeats: latched until acknowledged, said again until then).
+            case .anchor(.alarm(let t, let at, _, _)): alarms.append(("movement", t, at, nil))
+            case .anchor(.noPosition(let t, _, _)):
+                let at = session.tracker.lastAccepted?.coordinate ?? session.anchor.state?.anchor
+                if let at { alarms.append(("general", t, at, nil)) }
             default: break
             }
         }

@@ -11,7 +11,7 @@ public final class WebhookUplink: UplinkSink {
     let sender: UplinkSender
     let clock: UplinkClockCheck
     private let events: Set<String>
-    static let alarms: Set<String> = ["guard_breach", "overspeed_start"]
+    static let alarms: Set<String> = ["guard_breach", "overspeed_start", "anchor_alarm", "anchor_no_position"]
 
     public init(configuration: Configuration, databasePath: String, journal: Journal, configFile: String)
         throws(ConfigError)

@@ -131,6 +131,8 @@ enum EventLog {
                 if let device, !device.isEmpty { fields.append((.device, device)) }
                 return LogEntry(
                     event: .fixLost, priority: .warning, message: "GPS fix lost (\(reason.text))", fields: fields)
+            case .anchor(let a): return entry(for: a, fields: fields)
+            case .guardRepeat, .guardAck: return guardEntry(for: t, fields: fields)
             }
         }
     }

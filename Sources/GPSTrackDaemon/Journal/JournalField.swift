@@ -82,6 +82,11 @@ public enum JournalField: String, Sendable, CaseIterable {
     case httpStatus = "GPSTRACK_HTTP_STATUS"
     case offsetS = "GPSTRACK_OFFSET_S"
     case uplink = "GPSTRACK_UPLINK"
+    case anchorLat = "GPSTRACK_ANCHOR_LAT"
+    case anchorLon = "GPSTRACK_ANCHOR_LON"
+    case silentS = "GPSTRACK_SILENT_S"
+    case `repeat` = "GPSTRACK_REPEAT"
+    case maxDistanceM = "GPSTRACK_MAX_DISTANCE_M"
 
     /// The field's name in a `watch` notice line: the key without its prefix, lower case.
     public var noticeName: String { String(rawValue.dropFirst("GPSTRACK_".count)).lowercased() }

@@ -5,6 +5,8 @@ import GPSTrackProtocol
 public struct LogEntry: Sendable {
     /// syslog priorities.
     public enum Priority: Int, Sendable {
+        /// An alarm that needs a person now (the anchor dragging, no position at anchor).
+        case crit = 2
         case err = 3
         case warning = 4
         case notice = 5
@@ -13,6 +15,7 @@ public struct LogEntry: Sendable {
 
         var name: String {
             switch self {
+            case .crit: "crit"
             case .err: "err"
             case .warning: "warning"
             case .notice: "notice"

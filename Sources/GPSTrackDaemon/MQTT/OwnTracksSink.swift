@@ -27,6 +27,7 @@ final class OwnTracksSink: TrackerSink {
             if case .tracker(.guardBreach(let t, let at, _, _)) = e.event {
                 publishBreach(time: t, at: at, session: session)
             }
+            if case .tracker(.anchor(let a)) = e.event { publishAnchor(a, session: session) }
         }
         if step.accepted, let fix = step.fix { publishLocation(fix, session: session) }
         return []

@@ -83,6 +83,13 @@ public enum EventJSON {
                 .init(time: Timestamp.iso8601(time), lat: at.latitude, lon: at.longitude, device: device))
         case .fixLost(let time, let reason, let device):
             return .fixLost(.init(time: time.map(Timestamp.iso8601), reason: reason.code, device: device))
+        case .anchor(let a): return body(a)
+        case .guardRepeat(let time, let at, let parked, let distance, let n):
+            return .guardBreach(
+                .init(
+                    time: Timestamp.iso8601(time), lat: at.latitude, lon: at.longitude,
+                    distanceM: distance.rounded(decimals: 1), parked: place(parked, fences: []), repeat: n))
+        case .guardAck(let time): return .guardAck(.init(time: Timestamp.iso8601(time)))
         }
     }
 

@@ -8,7 +8,8 @@ extension TrackerService {
     /// What a handler gives back: its reply, encoded by `ReplyEncoder`.
     public typealias Reply = any Encodable & Sendable
 
-    /// Runs a mutating command (`start`, `stop`, `reset`, `reload`, `guard`); nil for any other.
+    /// Runs a mutating command (`start`, `stop`, `reset`, `reload`, `guard`, `guard ack`, `anchor
+    /// drop|raise|ack`); nil for any other.
     public func command(_ request: ControlRequest) -> Result<Reply, ControlError>? {
         switch request {
         case .start: handleStart()
@@ -16,6 +17,8 @@ extension TrackerService {
         case .reset: handleReset()
         case .reload: handleReload()
         case .guard(let on): handleGuard(on: on)
+        case .guardAck: handleGuardAck()
+        case .anchor(let command) where command != .status: handleAnchor(command)
         default: nil
         }
     }
@@ -63,6 +66,20 @@ extension TrackerService {
             LogEntry(
                 event: .guardSet, priority: .info, message: "Parked guard \(on ? "on" : "off")",
                 fields: [(.guard, on ? "on" : "off")]))
+        return .success(
+            GuardReply(
+                guard: Reports.guardStatus(session.tracker.parkedGuard, radiusM: configuration.tracker.guardRadiusM)))
+    }
+
+    /// `guard ack`: the parked guard's latched breach acknowledged.
+    private func handleGuardAck() -> Result<Reply, ControlError> {
+        guard configuration.tracker.tripMode == .auto else {
+            return .failure(ControlError("the parked guard needs trip_mode = auto (it arms at stops)"))
+        }
+        guard session.tracker.parkedGuard.latch != nil, let time = anchorNow() else {
+            return .failure(ControlError("no guard breach to acknowledge"))
+        }
+        deliver(session.acknowledgeGuard(time: time), force: true)
         return .success(
             GuardReply(
                 guard: Reports.guardStatus(session.tracker.parkedGuard, radiusM: configuration.tracker.guardRadiusM)))

@@ -19,6 +19,8 @@ public struct TrackerSnapshot: Sendable {
     public var tripsTotal: Int?
     /// Every fence's state (`detailed`: with its kind and last event, for `fences`).
     public var fences: [FenceReport] = []
+    /// The anchor watch, nil while the anchor is up.
+    public var anchor: StatusReply.AnchorStatus?
     public var counters = StatusReply.Counters()
     public var storage = StatusReply.StorageStatus()
     public var steps: PedometerStatus?
@@ -60,6 +62,7 @@ extension TrackerService {
             s.tripsTotal = trips.tripsEnded
         }
         s.fences = Reports.fences(session.geofences, detailed: detailedFences)
+        s.anchor = Reports.anchor(session)
         s.counters = Reports.counters(session.tracker.counters)
         s.storage = Reports.storage(store)
         s.steps = stepsSink?.figures.status()
