@@ -66,7 +66,9 @@ public final class TraccarUplink: UplinkSink {
             switch e {
             case .tripStart(_, let t, let at): forced = forced ?? ("trip", nil, t, at)
             case .tripEnd(let f): forced = forced ?? ("trip", nil, f.end, f.to)
-            case .guardBreach(let t, let at, _, _): alarms.append(("tow", t, at, nil))
+            // A latched breach said again is sent again, as the anchor's alarms are.
+            case .guardBreach(let t, let at, _, _), .guardRepeat(let t, let at, _, _, _):
+                alarms.append(("tow", t, at, nil))
             case .overspeedStart(let t, let at, _, let v): alarms.append(("overspeed", t, at, v))
             // The anchor dragging is Traccar's `movement`; blind at anchor, its `general` (with
             // the repeats: latched until acknowledged, said again until then).
