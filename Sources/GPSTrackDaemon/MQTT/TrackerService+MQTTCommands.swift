@@ -90,6 +90,7 @@ extension TrackerService {
             return controlled(request, command, mqtt, "trip \(verb.rawValue)")
         case .reload: return controlled(.reload, command, mqtt, "fences reloaded")
         case .setWaypoints(let list): return pushWaypoints(list, command, mqtt)
+        case .setFences(let set): return pushFences(set, command, mqtt)
         }
     }
 
@@ -102,9 +103,8 @@ extension TrackerService {
         let dir = configuration.stateDirectory
         let index: FenceIndex?
         do {
-            let old = Set(try PushedWaypoints.load(dir).map(\.rid))
-            let fileFences = (session.geofences?.index.fences ?? []).filter { !old.contains($0.id) }
-            index = try PushedWaypoints.merged(fileFences, pushed: list, file: PushedWaypoints.path(dir))
+            index = try PushedWaypoints.replacing(
+                waypoints: list, in: session.geofences?.index.fences ?? [], stateDirectory: dir)
         } catch {
             return answered(
                 .failure(ControlError("waypoints not applied, the previous ones stay in force: \(error)")), command,
@@ -140,7 +140,7 @@ extension TrackerService {
     }
 
     /// Answers on `<base>/cmd/result`: `{"_type":"cmdresult","action":…,"result":"done"|"failed",…}`.
-    private func answered(
+    func answered(
         _ outcome: Result<String, ControlError>, _ command: MQTTCommand, _ mqtt: MQTTPublisher,
         reply: String? = nil
     ) -> Result<String, ControlError> {
@@ -148,7 +148,7 @@ extension TrackerService {
         o.add("_type", "cmdresult")
         o.add("action", command.action)
         // The command echoed, but for a waypoint list (up to 64 KiB): its count is in `reply`.
-        if case .setWaypoints = command {} else { o.add("cmd", raw: command.json) }
+        if !command.isPushedSet { o.add("cmd", raw: command.json) }
         switch outcome {
         case .success: o.add("result", "done")
         case .failure(let e):
