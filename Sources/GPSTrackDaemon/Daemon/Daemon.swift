@@ -61,6 +61,7 @@ public enum Daemon {
             return await failed(.config, "\(error)")
         }
         let senders = uplinks.map(\.sender)
+        let commandChannels = uplinks.compactMap { ($0 as? OwnTracksHTTPUplink)?.commands }
         let service: TrackerService
         do {
             service = try TrackerService(
@@ -78,6 +79,9 @@ public enum Daemon {
         }
         await service.publishWaypoints()
         mqtt?.setCommandHandler { payload in Task { await service.mqttCommand(payload) } }
+        for channel in commandChannels {
+            channel.setHandler { payloads in Task { await service.commands(payloads, from: channel) } }
+        }
         if !senders.isEmpty { group.add("the uplinks") { for sender in senders { await sender.stop() } } }
         group.add("the tracker (committing its state)") { await service.finish() }
 

@@ -1,0 +1,105 @@
+import Foundation
+import GPSTrackCore
+import GPSTrackProtocol
+import GPSTrackSim
+import Testing
+
+/// The commands in the OwnTracks HTTP server's reply (the loopback server of
+/// TraccarUplinkTests), run as the broker's are: allowed ones answered by value in the POSTs
+/// that follow, the rest refused and answered, each journaled with `GPSTRACK_SOURCE=owntracks_http`,
+/// a repeated refusal logged once.
+@Suite(.serialized, .needs([.gpsfake, .journal, .tool("/usr/bin/python3", package: "python3")]))
+struct OwnTracksHTTPCommandTests {
+    init() throws { try LiveHarness.ensureJournald() }
+
+    /// The daemon POSTing to `server`, without MQTT, on a walk slow enough to last the test.
+    static func daemon(_ name: String, server: TraccarUplinkTests.Server, extra: String) throws -> (
+        LiveHarness.DaemonProcess, LiveHarness.Feed, SimulatedTrace
+    ) {
+        let trace = LiveDaemonTests.walk(seconds: 230, seed: 41)
+        let gpsPort = LiveHarness.freePort()
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: [
+                "--gpsd", "127.0.0.1:\(gpsPort)", "--fences", try LiveDaemonTests.fencesFile("\(name).geojson"),
+            ],
+            extraConfig: """
+                owntracks_http_url = http://127.0.0.1:\(server.port)/pub
+                owntracks_http_device = box26
+                owntracks_http_min_interval_s = 5
+                owntracks_http_min_distance_m = 0
+                mqtt_commands = on
+
+                """ + extra)
+        try daemon.waitFor("started")
+        let log = try LiveHarness.nmeaFile("\(name).nmea", fixes: TraccarUplinkTests.now(trace), padding: 5)
+        return (daemon, try LiveHarness.Feed(log: log, port: gpsPort, cycle: 0.1), trace)
+    }
+
+    static func bodies(_ server: TraccarUplinkTests.Server) -> [[String: Any]] {
+        server.requests().compactMap { ExecutableRunner.json($0.entry["body"] as? String ?? "") }
+    }
+
+    @Test func commandsInTheRepliesRunAsTheBrokersDo() throws {
+        let dir = try TraccarUplinkTests.directory("othttp-cmd")
+        let server = try TraccarUplinkTests.Server(port: LiveHarness.freePort(), dir: dir, mode: "200")
+        let (daemon, feed, trace) = try Self.daemon(
+            "othttp-cmd", server: server, extra: "mqtt_command_allow = status,reportLocation,setWaypoints\n")
+        defer { feed.stop() }
+        try LiveHarness.waitFor("a location POSTed", timeout: 60) {
+            Self.bodies(server).contains { $0["_type"] as? String == "location" }
+        }
+        let dock = Geodesic.destination(from: LiveDaemonTests.base, azimuth: 90, distance: 250)
+        let commands = [
+            #"{"_type":"cmd","action":"status"}"#, #"{"_type":"cmd","action":"reportLocation"}"#,
+            #"{"_type":"location","lat":1,"lon":2,"tst":1,"tid":"fr"}"#, #"{"_type":"cmd","action":"dump"}"#,
+            #"{"_type":"cmd","action":"guard","on":"yes"}"#,
+            #"{"_type":"cmd","action":"setWaypoints","waypoints":[{"desc":"Dock","lat":\#(dock.latitude),"lon":\#(dock.longitude),"rad":40,"rid":"dock"}]}"#,
+        ]
+        try server.mode("cmdonce\n[" + commands.joined(separator: ",") + "]")
+        func results() -> [[String: Any]] { Self.bodies(server).filter { $0["_type"] as? String == "cmdresult" } }
+        try LiveHarness.waitFor("the setWaypoints answered", timeout: 60) {
+            results().contains { $0["action"] as? String == "setWaypoints" }
+        }
+        let bodies = Self.bodies(server)
+        let status = bodies.first { $0["_type"] as? String == "status" } ?? [:]
+        #expect(
+            status["version"] as? String == ControlRequest.version && status["fences_loaded"] as? Int == 1, "\(status)")
+        let reported = bodies.filter { $0["_type"] as? String == "location" && $0["t"] as? String == "r" }
+        #expect(reported.count == 1 && reported.first?["tid"] as? String == "26", "\(reported)")
+        if let r = reported.first {
+            let at = Coordinate(latitude: r["lat"] as? Double ?? 0, longitude: r["lon"] as? Double ?? 0)
+            #expect(try GeodSolveTruth.lengths(trace.truth.map { [$0, at] }).min() ?? .infinity < 30, "\(r)")
+        }
+        let refused = results().filter { $0["result"] as? String == "refused" }
+        #expect(
+            refused.map { $0["reason"] as? String ?? "" } == [
+                "dump is not in mqtt_command_allow", #""on" is "yes", not true or false"#,
+            ], "\(refused)")
+        let pushed = results().first { $0["action"] as? String == "setWaypoints" } ?? [:]
+        #expect(
+            pushed["result"] as? String == "done" && (pushed["reply"] as? [String: Any])?["fences"] as? Int == 2,
+            "\(pushed)")
+        try LiveHarness.waitFor("the waypoints with the dock POSTed", timeout: 30) {
+            Self.bodies(server).contains {
+                ($0["waypoints"] as? [[String: Any]])?.map { $0["rid"] as? String } == ["ring", "dock"]
+            }
+        }
+        try daemon.waitFor("mqtt_command", count: 3)
+        let done = try daemon.entries("mqtt_command")
+        #expect(done.map { $0["GPSTRACK_ACTION"] as? String } == ["status", "reportLocation", "setWaypoints"], "\(done)")
+        #expect(done.allSatisfy { $0["GPSTRACK_SOURCE"] as? String == "owntracks_http" && $0["PRIORITY"] as? String == "5" })
+        #expect((done[1]["GPSTRACK_RESULT"] as? String) == "location published on owntracks_http", "\(done)")
+
+        // The same bad command in every reply: answered within the limit, logged once in all.
+        try server.mode("cmd\n[{\"_type\":\"cmd\",\"action\":\"guard\",\"on\":\"yes\"}]")
+        let before = server.requests().count
+        try LiveHarness.waitFor("15 more requests", timeout: 120) { server.requests().count >= before + 15 }
+        try server.mode("200")
+        let answers = results().filter { $0["result"] as? String == "refused" }.count
+        #expect(answers >= 4 && answers <= 10, "\(answers) refusals answered")
+        let entries = try daemon.entries("mqtt_command_refused")
+        #expect(entries.map { $0["GPSTRACK_ACTION"] as? String } == ["dump", "guard"], "\(entries)")
+        #expect(entries.allSatisfy { $0["GPSTRACK_SOURCE"] as? String == "owntracks_http" })
+        #expect(daemon.stop() == 0)
+    }
+}
