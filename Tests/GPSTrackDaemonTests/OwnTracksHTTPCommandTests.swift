@@ -102,4 +102,49 @@ struct OwnTracksHTTPCommandTests {
         #expect(entries.allSatisfy { $0["GPSTRACK_SOURCE"] as? String == "owntracks_http" })
         #expect(daemon.stop() == 0)
     }
+
+    /// With `mqtt_secret_file`: every body POSTed opens with PyNaCl into its OwnTracks payload;
+    /// a command PyNaCl sealed in the reply is obeyed; plaintext and another key's refused,
+    /// logged once a kind.
+    @Test(.enabled(if: OwnTracksCryptoTests.haveNaCl, "python3-nacl is installed by `make test`"))
+    func sealedBodiesAndSealedCommands() throws {
+        let dir = try TraccarUplinkTests.directory("othttp-sealed")
+        let secret = "fleet secret \(getpid())"
+        try (secret + "\n").write(toFile: dir + "/secret", atomically: true, encoding: .utf8)
+        let server = try TraccarUplinkTests.Server(port: LiveHarness.freePort(), dir: dir, mode: "200")
+        let (daemon, feed, _) = try Self.daemon(
+            "othttp-sealed", server: server,
+            extra: "mqtt_command_allow = status\nmqtt_secret_file = \(dir)/secret\n")
+        defer { feed.stop() }
+        try LiveHarness.waitFor("a location POSTed", timeout: 60) { Self.bodies(server).count >= 2 }
+        let cmd = #"{"_type":"cmd","action":"status"}"#
+        let ours = try OwnTracksCryptoTests.nacl("seal", key: secret, input: cmd + "\n")[0]
+        let theirs = try OwnTracksCryptoTests.nacl("seal", key: "another key", input: cmd + "\n")[0]
+        try server.mode("cmdonce\n[" + [cmd, theirs, theirs, cmd, ours].joined(separator: ",") + "]")
+        func opened() throws -> [[String: Any]] {
+            let lines = server.requests().map { $0.entry["body"] as? String ?? "" }
+            return try OwnTracksCryptoTests.nacl("open", key: secret, input: lines.joined(separator: "\n") + "\n")
+                .compactMap(ExecutableRunner.json)
+        }
+        try LiveHarness.waitFor("the status POSTed", timeout: 60) {
+            try opened().contains { $0["_type"] as? String == "status" }
+        }
+        let bodies = Self.bodies(server)
+        #expect(bodies.allSatisfy { $0["_type"] as? String == "encrypted" && $0.count == 2 }, "\(bodies.prefix(3))")
+        let payloads = try opened()
+        #expect(payloads.count == bodies.count, "each body opens")
+        #expect(payloads.first?["_type"] as? String == "waypoints", "\(payloads.first ?? [:])")
+        #expect(payloads.filter { $0["_type"] as? String == "location" }.allSatisfy { $0["tid"] as? String == "26" })
+        let status = payloads.first { $0["_type"] as? String == "status" } ?? [:]
+        #expect(status["version"] as? String == ControlRequest.version && status["fences_loaded"] as? Int == 1)
+        try daemon.waitFor("mqtt_command")
+        #expect(try daemon.entries("mqtt_command").map { $0["GPSTRACK_SOURCE"] as? String } == ["owntracks_http"])
+        let reasons = try daemon.entries("mqtt_command_refused").map { $0["GPSTRACK_REASON"] as? String ?? "" }
+        #expect(
+            reasons.count == 2 && reasons[0].contains("not encrypted") && reasons[1].contains("does not open"),
+            "\(reasons)")
+        #expect(daemon.stop() == 0)
+        let all = try daemon.entries().flatMap { entry in entry.flatMap { [$0.key] + MQTTTests.texts($0.value) } }
+        #expect(!all.contains { $0.contains(secret) }, "the secret is in the journal")
+    }
 }
