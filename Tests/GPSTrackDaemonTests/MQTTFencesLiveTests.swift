@@ -13,7 +13,7 @@ struct MQTTFencesLiveTests {
 
     @Test func pushedFencesAreEnteredAndKept() throws {
         let rig = try MQTTCommandLiveTests.Rig(
-            "fences", config: "mqtt_commands = on\nmqtt_command_allow = status,setFences\n")
+            "fences", config: "mqtt_commands = on\nmqtt_command_allow = status,setFences,reload\n")
         let result = rig.base + "/cmd/result"
         let b = LiveDaemonTests.base
         // The walk goes 322 m east of `base`: the yard (about 750 m by 450 m) holds all of it,
@@ -58,6 +58,11 @@ struct MQTTFencesLiveTests {
             "\(clash)")
         let status = try rig.ask(#"{"_type":"cmd","action":"status"}"#, on: rig.base + "/status")
         #expect(status["fences_loaded"] as? Int == 4, "\(status)")
+        // A reload reads the file again and keeps the pushed set merged in.
+        let reload = try rig.ask(#"{"_type":"cmd","action":"reload"}"#, on: result) { $0["action"] as? String == "reload" }
+        #expect(
+            reload["result"] as? String == "done" && (reload["reply"] as? [String: Any])?["fences"] as? Int == 4,
+            "\(reload)")
         try rig.daemon.waitFor("mqtt_command_refused")
         let refusedEntries = try rig.daemon.entries("mqtt_command_refused")
         #expect(refusedEntries.count == 1 && (refusedEntries.first?["GPSTRACK_REASON"] as? String)?.contains("pond") == true)
