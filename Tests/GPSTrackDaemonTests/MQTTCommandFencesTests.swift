@@ -28,7 +28,9 @@ struct MQTTCommandFencesTests {
     }
 
     @Test func aCollectionIsReadAsTheFencesFileIs() throws {
-        guard case .success(.setFences(let set)) = MQTTCommand.parse(Array(Self.command([Self.square, Self.road, Self.well]).utf8))
+        guard
+            case .success(.setFences(let set)) = MQTTCommand.parse(
+                Array(Self.command([Self.square, Self.road, Self.well]).utf8))
         else {
             Issue.record("refused")
             return
@@ -36,12 +38,15 @@ struct MQTTCommandFencesTests {
         #expect(set.fences.map(\.id) == ["yard", "road", "7"])
         #expect(set.fences.map(\.shape.kind) == ["polygon", "corridor", "circle"])
         #expect(set.fences[0].name == "Yard" && set.fences[0].dwellS == 60 && set.fences[2].notify == [.enter])
-        guard case .corridor(let lines, let width) = set.fences[1].shape, case .circle(let c, let r) = set.fences[2].shape
+        guard case .corridor(let lines, let width) = set.fences[1].shape,
+            case .circle(let c, let r) = set.fences[2].shape
         else {
             Issue.record("shapes")
             return
         }
-        #expect(width == 30 && lines == [[.init(latitude: 47.37, longitude: 8.54), .init(latitude: 47.37, longitude: 8.56)]])
+        #expect(
+            width == 30
+                && lines == [[.init(latitude: 47.37, longitude: 8.54), .init(latitude: 47.37, longitude: 8.56)]])
         #expect(r == 50 && c == Coordinate(latitude: 47.3, longitude: 8.5))
         // The canonical form reads back to the same set (the fuzz harness's property).
         let again = MQTTCommand.parse(Array(MQTTCommand.setFences(set).json.utf8))
@@ -53,7 +58,8 @@ struct MQTTCommandFencesTests {
         let unclosed =
             #"{"type":"Feature","id":"a","geometry":{"type":"Polygon","coordinates":[[[8,47],[8.1,47],[8.1,47.1],[8,47.1]]]}}"#
         let noWidth = #"{"type":"Feature","id":"b","geometry":{"type":"LineString","coordinates":[[8,47],[8.1,47]]}}"#
-        let twice = #"{"type":"Feature","id":"yard","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[8,47]}}"#
+        let twice =
+            #"{"type":"Feature","id":"yard","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[8,47]}}"#
         let noID = #"{"type":"Feature","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[8,47]}}"#
         let r = Self.refusal(Self.command([unclosed, Self.square, noWidth, twice, noID]))
         #expect(r?.action == "setFences")
@@ -61,7 +67,8 @@ struct MQTTCommandFencesTests {
             r?.reason
                 == #"feature 0 (id "a"): ring 0 is not closed (its first and last positions differ); "#
                 + #"feature 2 (id "b"): a LineString fence (corridor) needs properties.width_m (metres); "#
-                + #"feature 3 (id "yard"): duplicate id (feature 1 has it too); and 1 more"#, "\(String(describing: r))")
+                + #"feature 3 (id "yard"): duplicate id (feature 1 has it too); and 1 more"#, "\(String(describing: r))"
+        )
 
         // A bow tie: GEOS's reason, and the other bow tie named too.
         let bow = { (id: String) in
@@ -69,13 +76,17 @@ struct MQTTCommandFencesTests {
         }
         let geos = Self.refusal(Self.command([bow("x"), Self.square, bow("y")]))
         #expect(
-            geos?.reason.hasPrefix(#"feature 0 (id "x"): "#) == true && geos?.reason.contains(#"; feature 2 (id "y"): "#) == true
+            geos?.reason.hasPrefix(#"feature 0 (id "x"): "#) == true
+                && geos?.reason.contains(#"; feature 2 (id "y"): "#) == true
                 && geos?.reason.contains("Self-intersection") == true, "\(String(describing: geos))")
 
         let long = String(repeating: "i", count: 65)
         let cases: [(String, String)] = [
             (#"{"_type":"cmd","action":"setFences"}"#, #"no "fences""#),
-            (#"{"_type":"cmd","action":"setFences","fences":[]}"#, #""fences" is an array, not a GeoJSON FeatureCollection"#),
+            (
+                #"{"_type":"cmd","action":"setFences","fences":[]}"#,
+                #""fences" is an array, not a GeoJSON FeatureCollection"#
+            ),
             (
                 #"{"_type":"cmd","action":"setFences","fences":{"type":"Feature"}}"#,
                 #""fences": not a GeoJSON FeatureCollection"#
@@ -95,13 +106,18 @@ struct MQTTCommandFencesTests {
         ]
         for (payload, reason) in cases {
             let r = Self.refusal(payload)
-            #expect(r?.action == "setFences" && r?.reason.contains(reason) == true, "\(payload.prefix(200)): \(String(describing: r))")
+            #expect(
+                r?.action == "setFences" && r?.reason.contains(reason) == true,
+                "\(payload.prefix(200)): \(String(describing: r))")
         }
         // Hostile ids and types come back cut short and printable (the journal and the answer).
-        let hostile = #"{"type":"Feature","id":"\u001b"# + String(repeating: "z", count: 300)
+        let hostile =
+            #"{"type":"Feature","id":"\u001b"# + String(repeating: "z", count: 300)
             + #"","geometry":{"type":""# + String(repeating: "Q", count: 3000) + #"","coordinates":[8,47]}}"#
         let h = Self.refusal(Self.command([hostile, hostile, hostile, hostile]))
-        #expect((h?.reason.unicodeScalars.count ?? 1000) < 600 && h?.reason.contains("\u{1b}") == false, "\(String(describing: h))")
+        #expect(
+            (h?.reason.unicodeScalars.count ?? 1000) < 600 && h?.reason.contains("\u{1b}") == false,
+            "\(String(describing: h))")
     }
 
     @Test func keptAndMergedWithTheFileAndTheWaypoints() throws {
@@ -109,7 +125,8 @@ struct MQTTCommandFencesTests {
         try? FileManager.default.removeItem(atPath: dir)
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        guard case .success(.setFences(let set)) = MQTTCommand.parse(Array(Self.command([Self.square, Self.road]).utf8))
+        guard
+            case .success(.setFences(let set)) = MQTTCommand.parse(Array(Self.command([Self.square, Self.road]).utf8))
         else {
             Issue.record("refused")
             return
@@ -125,13 +142,15 @@ struct MQTTCommandFencesTests {
         #expect(merged?.fences.map(\.index) == [0, 1, 2, 3])
 
         // Replacing the fences keeps the file's and the waypoints; a clash is refused.
-        let replaced = try PushedWaypoints.replacing(fences: [ring.with(id: "pond")], in: merged?.fences ?? [], stateDirectory: dir)
+        let replaced = try PushedWaypoints.replacing(
+            fences: [ring.with(id: "pond")], in: merged?.fences ?? [], stateDirectory: dir)
         #expect(replaced?.fences.map(\.id) == ["ring", "dock", "pond"])
         #expect(throws: FenceError.self) {
             try PushedWaypoints.replacing(fences: [ring], in: merged?.fences ?? [], stateDirectory: dir)
         }
         do {
-            _ = try PushedWaypoints.replacing(fences: [ring.with(id: "dock")], in: merged?.fences ?? [], stateDirectory: dir)
+            _ = try PushedWaypoints.replacing(
+                fences: [ring.with(id: "dock")], in: merged?.fences ?? [], stateDirectory: dir)
             Issue.record("a fence with a waypoint's id was taken")
         } catch {
             #expect(error.reason == #"pushed fence id "dock" is a pushed waypoint's rid"#)

@@ -94,7 +94,8 @@ struct MQTTEncryptionTests {
         let statusMessage = sub.messages().first { $0.0 == "owntracks/fleet/sealed/status" }?.1 ?? [:]
         #expect(statusMessage["_type"] as? String == "encrypted" && statusMessage.count == 2, "\(statusMessage)")
         let statusLine = String(decoding: try JSONSerialization.data(withJSONObject: statusMessage), as: UTF8.self)
-        let status = try OwnTracksCryptoTests.nacl("open", key: Self.secret, input: statusLine + "\n")
+        let status =
+            try OwnTracksCryptoTests.nacl("open", key: Self.secret, input: statusLine + "\n")
             .compactMap(ExecutableRunner.json).first ?? [:]
         #expect(
             status["_type"] as? String == "status" && status["version"] as? String == ControlRequest.version

@@ -59,13 +59,17 @@ struct MQTTFencesLiveTests {
         let status = try rig.ask(#"{"_type":"cmd","action":"status"}"#, on: rig.base + "/status")
         #expect(status["fences_loaded"] as? Int == 4, "\(status)")
         // A reload reads the file again and keeps the pushed set merged in.
-        let reload = try rig.ask(#"{"_type":"cmd","action":"reload"}"#, on: result) { $0["action"] as? String == "reload" }
+        let reload = try rig.ask(#"{"_type":"cmd","action":"reload"}"#, on: result) {
+            $0["action"] as? String == "reload"
+        }
         #expect(
             reload["result"] as? String == "done" && (reload["reply"] as? [String: Any])?["fences"] as? Int == 4,
             "\(reload)")
         try rig.daemon.waitFor("mqtt_command_refused")
         let refusedEntries = try rig.daemon.entries("mqtt_command_refused")
-        #expect(refusedEntries.count == 1 && (refusedEntries.first?["GPSTRACK_REASON"] as? String)?.contains("pond") == true)
+        #expect(
+            refusedEntries.count == 1 && (refusedEntries.first?["GPSTRACK_REASON"] as? String)?.contains("pond") == true
+        )
 
         // After the restart: asked again until answered (one sent before the daemon subscribed is lost).
         try rig.restart()

@@ -21,9 +21,11 @@ struct MQTTPushScaleTests {
             let lat = LiveDaemonTests.base.latitude + 0.045 + Double(i / 100) * 0.0009
             let lon = LiveDaemonTests.base.longitude + Double(i % 100) * 0.0013
             list.append(
-                #"{"_type":"waypoint","desc":"Buoy \#(i)","lat":\#(lat),"lon":\#(lon),"rad":20,"rid":"b\#(i)","tst":1}"#)
+                #"{"_type":"waypoint","desc":"Buoy \#(i)","lat":\#(lat),"lon":\#(lon),"rad":20,"rid":"b\#(i)","tst":1}"#
+            )
         }
-        let payload = #"{"_type":"cmd","action":"setWaypoints","waypoints":{"_type":"waypoints","waypoints":["#
+        let payload =
+            #"{"_type":"cmd","action":"setWaypoints","waypoints":{"_type":"waypoints","waypoints":["#
             + list.joined(separator: ",") + "]}}"
         let file = rig.dir + "/push.json"
         try payload.write(toFile: file, atomically: true, encoding: .utf8)

@@ -86,8 +86,11 @@ struct OwnTracksHTTPCommandTests {
         }
         try daemon.waitFor("mqtt_command", count: 3)
         let done = try daemon.entries("mqtt_command")
-        #expect(done.map { $0["GPSTRACK_ACTION"] as? String } == ["status", "reportLocation", "setWaypoints"], "\(done)")
-        #expect(done.allSatisfy { $0["GPSTRACK_SOURCE"] as? String == "owntracks_http" && $0["PRIORITY"] as? String == "5" })
+        #expect(
+            done.map { $0["GPSTRACK_ACTION"] as? String } == ["status", "reportLocation", "setWaypoints"], "\(done)")
+        #expect(
+            done.allSatisfy { $0["GPSTRACK_SOURCE"] as? String == "owntracks_http" && $0["PRIORITY"] as? String == "5" }
+        )
         #expect((done[1]["GPSTRACK_RESULT"] as? String) == "location published on owntracks_http", "\(done)")
 
         // The same bad command in every reply: answered within the limit, logged once in all.

@@ -99,9 +99,11 @@ extension TrackerService {
     /// `setWaypoints`: the pushed set replaced whole, kept in the state directory first, merged
     /// with the file's fences and applied as a reload is (fences kept carry their state over).
     /// A clash with a file id, or a state file that cannot be written, leaves all as it was.
-    private func pushWaypoints(_ list: [MQTTCommand.Waypoint], _ command: MQTTCommand, _ mqtt: any CommandChannel) -> Result<
-        String, ControlError
-    > {
+    private func pushWaypoints(_ list: [MQTTCommand.Waypoint], _ command: MQTTCommand, _ mqtt: any CommandChannel)
+        -> Result<
+            String, ControlError
+        >
+    {
         let dir = configuration.stateDirectory
         let index: FenceIndex?
         do {
