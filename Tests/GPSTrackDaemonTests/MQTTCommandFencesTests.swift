@@ -145,6 +145,19 @@ struct MQTTCommandFencesTests {
         let replaced = try PushedWaypoints.replacing(
             fences: [ring.with(id: "pond")], in: merged?.fences ?? [], stateDirectory: dir)
         #expect(replaced?.fences.map(\.id) == ["ring", "dock", "pond"])
+        // An empty collection removes the pushed fences, and reads back as none.
+        let none = try PushedWaypoints.replacing(fences: [], in: merged?.fences ?? [], stateDirectory: dir)
+        #expect(none?.fences.map(\.id) == ["ring", "dock"])
+        guard case .success(.setFences(let empty)) = MQTTCommand.parse(Array(Self.command([]).utf8)) else {
+            Issue.record("an empty collection refused")
+            return
+        }
+        #expect(PushedFences.save(empty, stateDirectory: dir) == nil)
+        #expect(try PushedFences.load(dir).isEmpty)
+        #expect(
+            try PushedWaypoints.merged(file, stateDirectory: dir, file: "f.geojson")?.fences.map(\.id) == [
+                "ring", "dock",
+            ])
         #expect(throws: FenceError.self) {
             try PushedWaypoints.replacing(fences: [ring], in: merged?.fences ?? [], stateDirectory: dir)
         }
