@@ -99,11 +99,9 @@ extension TrackerService {
     /// `setWaypoints`: the pushed set replaced whole, kept in the state directory first, merged
     /// with the file's fences and applied as a reload is (fences kept carry their state over).
     /// A clash with a file id, or a state file that cannot be written, leaves all as it was.
-    private func pushWaypoints(_ list: [MQTTCommand.Waypoint], _ command: MQTTCommand, _ mqtt: any CommandChannel)
-        -> Result<
-            String, ControlError
-        >
-    {
+    private func pushWaypoints(
+        _ list: [MQTTCommand.Waypoint], _ command: MQTTCommand, _ mqtt: any CommandChannel
+    ) -> Result<String, ControlError> {
         let dir = configuration.stateDirectory
         let index: FenceIndex?
         do {
@@ -151,7 +149,7 @@ extension TrackerService {
         var o = JSONObject()
         o.add("_type", "cmdresult")
         o.add("action", command.action)
-        // The command echoed, but for a waypoint list (up to 64 KiB): its count is in `reply`.
+        // The command echoed, but for a pushed set (up to 4 MiB): its count is in `reply`.
         if !command.isPushedSet { o.add("cmd", raw: command.json) }
         switch outcome {
         case .success: o.add("result", "done")

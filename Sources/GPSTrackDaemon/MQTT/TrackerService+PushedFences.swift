@@ -8,9 +8,9 @@ extension TrackerService {
     /// file's fences and the pushed waypoints and applied as a reload is (fences kept carry their
     /// state over, so that no fence the box stays inside is entered again). A clash of ids, or a
     /// state file that cannot be written, leaves all as it was.
-    func pushFences(_ set: MQTTCommand.FenceSet, _ command: MQTTCommand, _ mqtt: any CommandChannel) -> Result<
-        String, ControlError
-    > {
+    func pushFences(
+        _ set: MQTTCommand.FenceSet, _ command: MQTTCommand, _ mqtt: any CommandChannel
+    ) -> Result<String, ControlError> {
         let dir = configuration.stateDirectory
         let index: FenceIndex?
         do {
