@@ -42,8 +42,15 @@ struct OwnTracksHTTPCommandTests {
     @Test func commandsInTheRepliesRunAsTheBrokersDo() throws {
         let dir = try TraccarUplinkTests.directory("othttp-cmd")
         let server = try TraccarUplinkTests.Server(port: LiveHarness.freePort(), dir: dir, mode: "200")
+        // Traccar too, on a server of its own, its intervals long: what it gets after its first
+        // fix is the report (or a trip's start or end).
+        let traccarDir = try TraccarUplinkTests.directory("othttp-cmd-traccar")
+        let traccar = try TraccarUplinkTests.Server(port: LiveHarness.freePort(), dir: traccarDir, mode: "200")
         let (daemon, feed, trace) = try Self.daemon(
-            "othttp-cmd", server: server, extra: "mqtt_command_allow = status,reportLocation,setWaypoints\n")
+            "othttp-cmd", server: server,
+            extra: "mqtt_command_allow = status,reportLocation,setWaypoints\n"
+                + "traccar_url = http://127.0.0.1:\(traccar.port)/\ntraccar_device_id = box26\n"
+                + "traccar_min_interval_s = 100000\ntraccar_heartbeat_s = 100000\n")
         defer { feed.stop() }
         try LiveHarness.waitFor("a location POSTed", timeout: 60) {
             Self.bodies(server).contains { $0["_type"] as? String == "location" }
@@ -91,7 +98,15 @@ struct OwnTracksHTTPCommandTests {
         #expect(
             done.allSatisfy { $0["GPSTRACK_SOURCE"] as? String == "owntracks_http" && $0["PRIORITY"] as? String == "5" }
         )
-        #expect((done[1]["GPSTRACK_RESULT"] as? String) == "location published on owntracks_http", "\(done)")
+        #expect(
+            (done[1]["GPSTRACK_RESULT"] as? String) == "location published on traccar, owntracks_http", "\(done)")
+        // The same fix reported to Traccar, once.
+        let tst = reported.first?["tst"] as? Int ?? -1
+        try LiveHarness.waitFor("the report at Traccar", timeout: 30) {
+            traccar.requests().contains { $0.fields["timestamp"] == String(tst) }
+        }
+        let atTraccar = traccar.requests().filter { $0.fields["timestamp"] == String(tst) }
+        #expect(atTraccar.count == 1 && atTraccar.first?.fields["id"] == "box26", "\(atTraccar.map(\.fields))")
 
         // The same bad command in every reply: answered within the limit, logged once in all.
         try server.mode("cmd\n[{\"_type\":\"cmd\",\"action\":\"guard\",\"on\":\"yes\"}]")
