@@ -78,9 +78,12 @@ public enum Daemon {
             group.add("MQTT") { await mqtt.stop() }
         }
         await service.publishWaypoints()
-        mqtt?.setCommandHandler { payload in Task { await service.mqttCommand(payload) } }
+        // Each channel's commands through one inlet, so that they run in the order they came.
+        let mqttInlet = CommandInlet { for payload in $0 { await service.mqttCommand(payload) } }
+        mqtt?.setCommandHandler { payload in mqttInlet.take([payload]) }
         for channel in commandChannels {
-            channel.setHandler { payloads in Task { await service.commands(payloads, from: channel) } }
+            let inlet = CommandInlet { await service.commands($0, from: channel) }
+            channel.setHandler { payloads in inlet.take(payloads) }
         }
         if !senders.isEmpty { group.add("the uplinks") { for sender in senders { await sender.stop() } } }
         group.add("the tracker (committing its state)") { await service.finish() }
