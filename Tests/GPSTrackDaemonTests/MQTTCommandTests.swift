@@ -50,7 +50,7 @@ struct MQTTCommandTests {
                 #"{"_type":"cmd","action":"reportSteps","from":-1}"#, "reportSteps",
                 "\"from\" is a number, not Unix seconds"
             ),
-            (#"{"_type":"cmd","action":"status","x":{"y":[[{}]]}}"#, nil, "nested deeper than 4"),
+            (#"{"_type":"cmd","action":"status","x":{"y":[[[[[[[{}]]]]]]]}}"#, nil, "nested deeper than 9"),
             (
                 #"{"_type":"cmd","action":"setWaypoints","waypoints":[{"desc":"A","lat":1,"lon":2,"rad":3,"rid":"a"},{"desc":"A","lat":1,"lon":2,"rad":3,"rid":"a","uuid":"u"},{"desc":"B","lat":1,"lon":2,"rad":3,"rid":"a"}]}"#,
                 "setWaypoints", #"waypoint 2 (rid "a"): unknown member "uuid"; waypoint 3 (rid "a"): rid used twice"#
@@ -75,10 +75,10 @@ struct MQTTCommandTests {
         }
         #expect(
             MQTTCommand.parse([UInt8](repeating: 0x20, count: MQTTCommand.maxBytes + 1))
-                == .failure(.init(reason: "longer than 65536 bytes")))
+                == .failure(.init(reason: "longer than 4194304 bytes")))
         // 60,000 brackets: refused by the depth count, not by recursion.
         let deep = String(repeating: "[", count: 60_000)
-        #expect(Self.parse(deep) == .failure(.init(reason: "nested deeper than 4")))
+        #expect(Self.parse(deep) == .failure(.init(reason: "nested deeper than 9")))
         // A hostile action name is echoed cut short and without control characters.
         guard
             case .failure(let r) = Self.parse(

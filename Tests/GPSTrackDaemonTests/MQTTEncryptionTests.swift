@@ -6,8 +6,9 @@ import Testing
 
 /// OwnTracks' payload encryption on a real mosquitto: with `mqtt_secret_file` every message the
 /// daemon publishes is encrypted, and PyNaCl (an implementation not ours) opens each into the
-/// OwnTracks payload it should be; commands in plaintext or under another key are refused and
-/// logged once a kind; the secret never reaches the journal.
+/// OwnTracks payload it should be; a command PyNaCl sealed is obeyed, its answer sealed too;
+/// commands in plaintext or under another key are refused and logged once a kind; the secret
+/// never reaches the journal.
 @Suite(.serialized, .needs([.gpsfake, .journal] + Need.mosquitto))
 struct MQTTEncryptionTests {
     init() throws { try LiveHarness.ensureJournald() }
@@ -35,7 +36,7 @@ struct MQTTEncryptionTests {
                 "--gpsd", "127.0.0.1:\(gpsPort)", "--fences", try LiveDaemonTests.fencesFile("secret.geojson"),
             ],
             extraConfig: "mqtt_host = 127.0.0.1\nmqtt_port = \(mqttPort)\nmqtt_topic = owntracks/fleet/sealed\n"
-                + "mqtt_secret_file = \(secretFile)\n")
+                + "mqtt_secret_file = \(secretFile)\nmqtt_commands = on\nmqtt_command_allow = status\n")
         try daemon.waitFor("exit", timeout: 90)
         try LiveHarness.waitFor("both transitions published", timeout: 30) {
             sub.messages().filter { $0.0 == "owntracks/fleet/sealed" }.count >= 3
@@ -79,6 +80,28 @@ struct MQTTEncryptionTests {
             #expect(r.status == 0)
         }
         try daemon.waitFor("mqtt_command_refused", containing: "too short", timeout: 30)
+
+        // A command PyNaCl sealed: obeyed, the status sealed on <base>/status.
+        let sealed = try OwnTracksCryptoTests.nacl(
+            "seal", key: Self.secret, input: #"{"_type":"cmd","action":"status"}"# + "\n")[0]
+        let r = try ExecutableRunner.run(
+            ["-h", "127.0.0.1", "-p", String(mqttPort), "-q", "1", "-t", "owntracks/fleet/sealed/cmd", "-m", sealed],
+            executable: "/usr/bin/mosquitto_pub")
+        #expect(r.status == 0)
+        try LiveHarness.waitFor("the status published", timeout: 30) {
+            sub.messages().contains { $0.0 == "owntracks/fleet/sealed/status" }
+        }
+        let statusMessage = sub.messages().first { $0.0 == "owntracks/fleet/sealed/status" }?.1 ?? [:]
+        #expect(statusMessage["_type"] as? String == "encrypted" && statusMessage.count == 2, "\(statusMessage)")
+        let statusLine = String(decoding: try JSONSerialization.data(withJSONObject: statusMessage), as: UTF8.self)
+        let status =
+            try OwnTracksCryptoTests.nacl("open", key: Self.secret, input: statusLine + "\n")
+            .compactMap(ExecutableRunner.json).first ?? [:]
+        #expect(
+            status["_type"] as? String == "status" && status["version"] as? String == ControlRequest.version
+                && status["fences_loaded"] as? Int == 1, "\(status)")
+        try daemon.waitFor("mqtt_command")
+        #expect(try daemon.entries("mqtt_command").map { $0["GPSTRACK_ACTION"] as? String } == ["status"])
         #expect(daemon.stop() == 0)
         let reasons = try daemon.entries("mqtt_command_refused").map { $0["GPSTRACK_REASON"] as? String ?? "" }
         #expect(

@@ -7,12 +7,15 @@ asks for a client certificate and refuses a connection without one that CLIENT_C
 Every request is appended to LOG as one JSON line (method, path, query, headers, body, the
 status answered, the time). MODEFILE, read at each request, says how to answer: a status
 ("200", "404", "503"), or "slow" (the reply trickles for a minute), "huge" (a 10 MB body),
-"malformed" (bytes that are no HTTP), "cmd" (200 with an OwnTracks command array). Keep-alive (HTTP/1.1), as a real server keeps it.
+"malformed" (bytes that are no HTTP), "cmd" (200 with an OwnTracks command array: the
+lines after the first, else one reportLocation), "cmdonce" (as "cmd" for one request, then
+"200"). Keep-alive (HTTP/1.1), as a real server keeps it.
 """
-import json, ssl, sys, time, urllib.parse
+import json, ssl, sys, threading, time, urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 port, log_path, mode_path = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+mode_lock = threading.Lock()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -22,17 +25,26 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def mode(self):
-        try:
-            with open(mode_path) as f:
-                return f.read().strip() or "200"
-        except OSError:
-            return "200"
+        """The mode and the command array to answer (the mode file's later lines); a
+        "cmdonce" is taken: the next request gets "200"."""
+        with mode_lock:
+            try:
+                with open(mode_path) as f:
+                    first, _, rest = f.read().strip().partition("\n")
+            except OSError:
+                return "200", ""
+            if first == "cmdonce":
+                with open(mode_path, "w") as f:
+                    f.write("200")
+            return (first.strip() or "200"), rest.strip()
 
     def answer(self):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         url = urllib.parse.urlsplit(self.path)
-        mode = self.mode()
+        mode, commands = self.mode()
+        if mode == "cmdonce":
+            mode = "cmd"
         status = int(mode) if mode.isdigit() else 200 if mode == "cmd" else 0
         entry = {"method": self.command, "path": url.path, "query": url.query,
                  "headers": {k: v for k, v in self.headers.items()},
@@ -70,7 +82,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         text = b"OK" if 200 <= status < 300 else b"Unknown device: not registered"
         if mode == "cmd":
-            text = b'[{"_type":"cmd","action":"reportLocation"}]'
+            text = commands.encode() or b'[{"_type":"cmd","action":"reportLocation"}]'
         self.send_response(status)
         self.send_header("Content-Type", "text/plain")
         self.send_header("Content-Length", str(len(text)))

@@ -15,7 +15,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         }
         precondition(MQTTConfig.commandActions.contains(command.action) || command.action == "reportSteps")
     case .failure(let refusal):
-        precondition(!refusal.reason.isEmpty && refusal.reason.unicodeScalars.count < 400, "reason: \(refusal.reason)")
+        precondition(!refusal.reason.isEmpty && refusal.reason.unicodeScalars.count < 600, "reason: \(refusal.reason)")
         if let action = refusal.action {
             precondition(action.unicodeScalars.count <= 64 && !action.unicodeScalars.contains { $0.value < 0x20 },
                          "echoed action: \(action.debugDescription)")

@@ -61,6 +61,7 @@ public enum Daemon {
             return await failed(.config, "\(error)")
         }
         let senders = uplinks.map(\.sender)
+        let commandChannels = uplinks.compactMap { ($0 as? OwnTracksHTTPUplink)?.commands }
         let service: TrackerService
         do {
             service = try TrackerService(
@@ -77,7 +78,13 @@ public enum Daemon {
             group.add("MQTT") { await mqtt.stop() }
         }
         await service.publishWaypoints()
-        mqtt?.setCommandHandler { payload in Task { await service.mqttCommand(payload) } }
+        // Each channel's commands through one inlet, so that they run in the order they came.
+        let mqttInlet = CommandInlet { for payload in $0 { await service.mqttCommand(payload) } }
+        mqtt?.setCommandHandler { payload in mqttInlet.take([payload]) }
+        for channel in commandChannels {
+            let inlet = CommandInlet { await service.commands($0, from: channel) }
+            channel.setHandler { payloads in inlet.take(payloads) }
+        }
         if !senders.isEmpty { group.add("the uplinks") { for sender in senders { await sender.stop() } } }
         group.add("the tracker (committing its state)") { await service.finish() }
         // The anchor watch: its stored state, and its clock while no fix comes.

@@ -8,12 +8,15 @@ import Glibc
 /// OwnTracks over HTTP: the MQTT publisher's `location`, `transition` and `waypoints` payloads
 /// (OwnTracks.swift) POSTed to a URL, the Recorder's `/pub` or Home Assistant's webhook, with
 /// `X-Limit-U`/`X-Limit-D` and optional basic authentication, on the uplink's durable outbox.
-/// The JSON array the server answers with is read: its `cmd` objects are logged and ignored.
-public final class OwnTracksHTTPUplink: UplinkSink {
+/// The JSON array the server answers with is read: its `cmd` objects run as the broker's do
+/// (`OwnTracksHTTPCommands`). With `mqtt_secret_file` every body is encrypted as on MQTT.
+public final class OwnTracksHTTPUplink: UplinkSink, LocationReporter {
     public let name = "owntracks_http"
     let config: OwnTracksHTTPConfig
     let sender: UplinkSender
     let clock: UplinkClockCheck
+    /// The commands in the server's replies, and where their answers go.
+    let commands: OwnTracksHTTPCommands
     let tid: String
     private let assumedErrorM: Double
     private var last: (time: Double, at: Coordinate)?
@@ -60,6 +63,9 @@ public final class OwnTracksHTTPUplink: UplinkSink {
             throw ConfigError(file: configFile, line: nil, message: "owntracks_http: \(error)")
         }
         clock = UplinkClockCheck(uplink: name, maxOffsetS: configuration.uplinkMaxClockOffsetS, journal: journal)
+        let crypto = try MQTTPublisher.crypto(configuration.mqtt.secretFile, place: place("mqtt_secret_file"))
+        commands = OwnTracksHTTPCommands(config: configuration.mqtt, sender: sender, journal: journal, crypto: crypto)
+        let channel = commands
         let url = config.url ?? ""
         let login = userpwd
         let headers = [
@@ -67,25 +73,19 @@ public final class OwnTracksHTTPUplink: UplinkSink {
         ]
         let send = client
         sender.start { m in
-            let r = send.send(
-                method: "POST", url: url, body: Array(m.payload.utf8), headers: headers, userpwd: login)
-            if r.succeeded { Self.read(r.body, journal: journal) }
+            let body = Array((crypto?.seal(Array(m.payload.utf8)) ?? m.payload).utf8)
+            let r = send.send(method: "POST", url: url, body: body, headers: headers, userpwd: login)
+            if r.succeeded { channel.read(r.body) }
             return r
         }
     }
 
-    /// The server's answer: a JSON array (the Recorder's friends, Home Assistant's commands).
-    /// Its `cmd` objects wait for the fleet-commands work: logged, not run.
-    static func read(_ body: [UInt8], journal: Journal) {
-        guard !body.isEmpty, let json = try? JSONValue.parse(body), case .array(let items) = json else { return }
-        let commands = items.compactMap { $0["_type"]?.string == "cmd" ? ($0["action"]?.string ?? "?") : nil }
-        guard !commands.isEmpty else { return }
-        journal.log(
-            LogEntry(
-                event: .owntracksHttpCommandIgnored, priority: .info,
-                message:
-                    "owntracks_http: the server sent \(commands.count) command(s) (\(commands.joined(separator: ", "))): not run over HTTP",
-                fields: [(.uplink, "owntracks_http"), (.commands, commands.joined(separator: ","))]))
+    /// `reportLocation`: the fix as a `location` with `t: "r"`, now, whatever the intervals.
+    func reportLocation(_ fix: Fix, time t: Double, session: TrackingSession) {
+        let inside = session.geofences == nil ? nil : session.insideFenceNames
+        queue(
+            "location", time: t,
+            OwnTracks.location(fix, time: t, tid: tid, assumedErrorM: assumedErrorM, inRegions: inside, trigger: "r"))
     }
 
     public func take(_ step: TrackerStep, session: TrackingSession) -> [LogEntry] {

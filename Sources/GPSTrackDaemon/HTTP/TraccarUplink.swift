@@ -10,7 +10,7 @@ import Glibc
 /// `traccar_min_interval_s` and after `traccar_min_distance_m` (or `traccar_heartbeat_s`,
 /// the keep-alive while parked); every trip start and end goes, and every alarm Traccar knows
 /// (`tow` for a guard breach, `overspeed`) goes with its `alarm`.
-public final class TraccarUplink: UplinkSink {
+public final class TraccarUplink: UplinkSink, LocationReporter {
     public let name = "traccar"
     let config: TraccarConfig
     let sender: UplinkSender
@@ -106,6 +106,11 @@ public final class TraccarUplink: UplinkSink {
         }
         queue(kind: "location", time: t, at: fix.coordinate, fix: fix, alarm: nil, moving: moving)
         return []
+    }
+
+    /// `reportLocation`: the fix sent now, whatever the intervals.
+    func reportLocation(_ fix: Fix, time t: Double, session: TrackingSession) {
+        queue(kind: "location", time: t, at: fix.coordinate, fix: fix, alarm: nil, moving: nil)
     }
 
     private func queue(kind: String, time t: Double, at: Coordinate, fix: Fix?, alarm: String?, moving: Bool?) {

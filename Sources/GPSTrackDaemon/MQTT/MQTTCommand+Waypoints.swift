@@ -54,6 +54,9 @@ extension MQTTCommand {
             list = a
         default: return .failure(Problem(text: "\"waypoints\" is \(describe(v)), not an array"))
         }
+        guard list.count <= maxPushed else {
+            return .failure(Problem(text: "\(list.count) waypoints, more than \(maxPushed)"))
+        }
         var out: [Waypoint] = []
         var problems: [String] = []
         var seen: Set<String> = []

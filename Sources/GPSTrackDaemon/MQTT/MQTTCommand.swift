@@ -18,6 +18,8 @@ public enum MQTTCommand: Sendable, Equatable {
     case reload
     /// OwnTracks' `setWaypoints`: the pushed circles, replacing the pushed set.
     case setWaypoints([Waypoint])
+    /// gpstrackd's `setFences`: a GeoJSON FeatureCollection, replacing the pushed fences.
+    case setFences(FenceSet)
 
     public enum TripVerb: String, Sendable, CaseIterable { case start, stop, reset }
 
@@ -27,11 +29,13 @@ public enum MQTTCommand: Sendable, Equatable {
         public var reason: String
     }
 
-    /// Longest payload read (the publisher drops longer ones before they get here).
-    public static let maxBytes = 64 * 1024
-    /// Deepest nesting of arrays and objects: a command is one flat object, but for the nested
-    /// form of `setWaypoints` (command, waypoints, list, waypoint).
-    public static let maxDepth = 4
+    /// Longest payload read (the publisher drops longer ones before they get here): room for
+    /// `maxPushed` waypoints of about 110 bytes each, and twice that.
+    public static let maxBytes = 4 << 20
+    /// Deepest nesting of arrays and objects: a command is one flat object, but for the pushed
+    /// sets; `setFences`' MultiPolygon is the deepest (command, collection, features, feature,
+    /// geometry, coordinates, polygon, ring, position).
+    public static let maxDepth = 9
     /// Longest action name echoed in a refusal.
     static let maxEcho = 64
 
@@ -47,6 +51,7 @@ public enum MQTTCommand: Sendable, Equatable {
         case .trip: "trip"
         case .reload: "reload"
         case .setWaypoints: "setWaypoints"
+        case .setFences: "setFences"
         }
     }
 
@@ -62,6 +67,7 @@ public enum MQTTCommand: Sendable, Equatable {
         case .guard(let on): o.add("on", on)
         case .trip(let verb): o.add("trip", verb.rawValue)
         case .setWaypoints(let list): o.add("waypoints", raw: "[" + list.map(\.json).joined(separator: ",") + "]")
+        case .setFences(let set): o.add("fences", raw: set.collection.encoded)
         case .reportLocation, .status, .dump, .waypoints, .reload: break
         }
         return o.encoded
@@ -70,7 +76,7 @@ public enum MQTTCommand: Sendable, Equatable {
     /// The members each action takes besides `_type` and `action`.
     static let members: [String: Set<String>] = [
         "reportSteps": ["from", "to"], "guard": ["on"], "trip": ["trip"],
-        "setWaypoints": ["waypoints"],
+        "setWaypoints": ["waypoints"], "setFences": ["fences"],
     ]
 
     /// Reads one payload. Refused: more than `maxBytes`, nested deeper than `maxDepth`, not JSON,
@@ -141,8 +147,14 @@ public enum MQTTCommand: Sendable, Equatable {
             case .success(let list): return .success(.setWaypoints(list))
             case .failure(let why): return refuse(why.text)
             }
+        case "setFences":
+            guard let v = o["fences"] else { return refuse("no \"fences\" (a GeoJSON FeatureCollection)") }
+            switch fenceSet(v) {
+            case .success(let set): return .success(.setFences(set))
+            case .failure(let why): return refuse(why.text)
+            }
         default:
-            // setFences, anchor: named by the issue, not run from the broker yet.
+            // anchor: named by the issue, not run from the broker yet (the anchor watch's work).
             return refuse("not available from the broker in this version")
         }
     }

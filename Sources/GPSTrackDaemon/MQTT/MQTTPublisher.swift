@@ -54,8 +54,8 @@ public final class MQTTPublisher: @unchecked Sendable {
     var commandHandler: (@Sendable ([UInt8]) -> Void)?
     /// The command channel's rate limits and last error.
     let commandLimits = CommandLimiter()
-    /// Longest command payload taken from `<base>/cmd`.
-    static let maxCommandBytes = 64 * 1024
+    /// Longest command payload taken from `<base>/cmd`: the parser's bound, encrypted (base64).
+    static let maxCommandBytes = (MQTTCommand.maxBytes + 40) / 3 * 4 + 64
 
     /// Reads the password file; a missing or unreadable one is a configuration error.
     /// `configFile` names the configuration file, `origins` where each key was set

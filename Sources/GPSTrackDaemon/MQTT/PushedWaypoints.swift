@@ -26,57 +26,51 @@ enum PushedWaypoints {
         }
     }
 
-    /// Writes the set whole (a temporary file, synced, renamed over the old one): never half.
+    /// Writes the set whole (see `StateFile.replace`): never half.
     static func save(_ list: [MQTTCommand.Waypoint], stateDirectory: String) -> String? {
-        let file = path(stateDirectory)
-        let temporary = file + ".new"
-        let bytes = Array(MQTTCommand.setWaypoints(list).json.utf8) + [10]
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
-        guard fd >= 0 else { return "cannot write \(temporary): \(String(cString: strerror(errno)))" }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else {
-                let e = errno
-                close(fd)
-                unlink(temporary)
-                return "cannot write \(temporary): \(String(cString: strerror(e)))"
-            }
-            written += n
-        }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard synced, rename(temporary, file) == 0 else {
-            let e = errno
-            unlink(temporary)
-            return "cannot write \(file): \(String(cString: strerror(e)))"
-        }
-        return nil
+        StateFile.replace(path(stateDirectory), with: Array(MQTTCommand.setWaypoints(list).json.utf8) + [10])
     }
 
-    /// The file's fences and the pushed circles as one index (nil with neither).
-    static func merged(_ fileFences: [Fence], pushed: [MQTTCommand.Waypoint], file: String) throws(FenceError)
-        -> FenceIndex?
-    {
+    /// The file's fences and the pushed sets as one index (nil with none), in that order: a
+    /// pushed id that is a file id, or in both pushed sets, refuses the whole.
+    static func merged(
+        _ fileFences: [Fence], pushed: [MQTTCommand.Waypoint], fences: [Fence] = [], file: String
+    ) throws(FenceError) -> FenceIndex? {
         let ids = Set(fileFences.map(\.id))
-        let clashes = pushed.filter { ids.contains($0.rid) }.map { JSONObject.quote($0.rid) }
-        guard clashes.isEmpty else {
-            throw FenceError(
-                file: file,
-                reason: "pushed waypoint id \(clashes.prefix(5).joined(separator: ", ")) is a fence of the fences file")
+        func refuse(_ clashes: [String], _ what: String, _ place: String) throws(FenceError) {
+            guard !clashes.isEmpty else { return }
+            let named = clashes.prefix(5).map { JSONObject.quote(MQTTCommand.printable($0)) }
+            throw FenceError(file: file, reason: "\(what) \(named.joined(separator: ", ")) \(place)")
         }
-        guard !fileFences.isEmpty || !pushed.isEmpty else { return nil }
-        var all = fileFences + pushed.map(\.fence)
+        try refuse(pushed.map(\.rid).filter(ids.contains), "pushed waypoint id", "is a fence of the fences file")
+        try refuse(fences.map(\.id).filter(ids.contains), "pushed fence id", "is a fence of the fences file")
+        let rids = Set(pushed.map(\.rid))
+        try refuse(fences.map(\.id).filter(rids.contains), "pushed fence id", "is a pushed waypoint's rid")
+        guard !fileFences.isEmpty || !pushed.isEmpty || !fences.isEmpty else { return nil }
+        var all = fileFences + pushed.map(\.fence) + fences
         for i in all.indices { all[i].index = i }
         return try FenceIndex(fences: all, file: file)
     }
 
-    /// The fences file's index with the kept set added (at start and on every reload).
+    /// The fences file's index with the kept sets added (at start and on every reload).
     static func merged(_ fileIndex: FenceIndex?, stateDirectory: String, file: String) throws(FenceError) -> FenceIndex?
     {
         let pushed = try load(stateDirectory)
-        guard !pushed.isEmpty else { return fileIndex }
-        return try merged(fileIndex?.fences ?? [], pushed: pushed, file: file)
+        let fences = try PushedFences.load(stateDirectory)
+        guard !pushed.isEmpty || !fences.isEmpty else { return fileIndex }
+        return try merged(fileIndex?.fences ?? [], pushed: pushed, fences: fences, file: file)
+    }
+
+    /// The fences in force with one pushed set replaced (the other kept as it is stored): the
+    /// file's fences are those in force that neither stored set holds.
+    static func replacing(
+        waypoints: [MQTTCommand.Waypoint]? = nil, fences: [Fence]? = nil, in force: [Fence], stateDirectory: String
+    ) throws(FenceError) -> FenceIndex? {
+        let oldWaypoints = try load(stateDirectory)
+        let oldFences = try PushedFences.load(stateDirectory)
+        let pushedIDs = Set(oldWaypoints.map(\.rid)).union(oldFences.map(\.id))
+        return try merged(
+            force.filter { !pushedIDs.contains($0.id) }, pushed: waypoints ?? oldWaypoints, fences: fences ?? oldFences,
+            file: fences == nil ? path(stateDirectory) : PushedFences.path(stateDirectory))
     }
 }

@@ -16,6 +16,11 @@ extension TrackerService {
     /// is ignored, unanswered, its entry (`mqtt_command_ignored`) rate-limited.
     public func mqttCommand(_ payload: [UInt8]) {
         guard let mqtt else { return }
+        command(payload, from: mqtt)
+    }
+
+    /// A command from `mqtt` (a broker or an HTTP server, see `CommandChannel`).
+    func command(_ payload: [UInt8], from mqtt: any CommandChannel) {
         let parsed = MQTTCommand.parse(payload)
         if case .success(.reportSteps(let from, let to)) = parsed {
             stepsSink?.report(from: from, to: to)
@@ -26,8 +31,8 @@ extension TrackerService {
             guard limit.log else { return }
             emit(
                 LogEntry(
-                    event: .mqttCommandIgnored, priority: .info,
-                    message: "MQTT command on \(mqtt.baseTopic)/cmd ignored: mqtt_commands = off",
+                    event: mqtt.ignoredEvent, priority: .info,
+                    message: "Command from \(mqtt.commandSource) ignored: mqtt_commands = off",
                     fields: commandFields(mqtt, action: try? parsed.get().action, held: limit.held)))
             return
         }
@@ -44,13 +49,13 @@ extension TrackerService {
             emit(
                 LogEntry(
                     event: .mqttCommand, priority: .notice,
-                    message: "MQTT command \(command.action) from \(mqtt.baseTopic)/cmd: \(did)",
+                    message: "Command \(command.action) from \(mqtt.commandSource): \(did)",
                     fields: commandFields(mqtt, action: command.action) + [(.result, did)]))
         }
     }
 
     /// Runs an allowed command: what it did, in words, or why it could not.
-    private func run(_ command: MQTTCommand, _ mqtt: MQTTPublisher) -> Result<String, ControlError> {
+    private func run(_ command: MQTTCommand, _ mqtt: any CommandChannel) -> Result<String, ControlError> {
         let now = Int(time(nil))
         switch command {
         case .reportSteps(let from, let to):
@@ -60,10 +65,7 @@ extension TrackerService {
             guard let fix = session.tracker.lastAccepted, let t = fix.time else {
                 return answered(.failure(ControlError("no fix yet")), command, mqtt)
             }
-            mqtt.enqueue(
-                kind: "location", topic: mqtt.baseTopic,
-                payload: ownTracks?.locationMessage(fix, time: t, session: session, trigger: "r") ?? "", qos: 1)
-            return .success("location published")
+            return .success(reportLocationEverywhere(fix, time: t))
         case .status:
             mqtt.enqueue(
                 kind: "status", topic: mqtt.baseTopic + "/status", payload: statusMessage(mqtt, tst: now), qos: 1)
@@ -90,21 +92,21 @@ extension TrackerService {
             return controlled(request, command, mqtt, "trip \(verb.rawValue)")
         case .reload: return controlled(.reload, command, mqtt, "fences reloaded")
         case .setWaypoints(let list): return pushWaypoints(list, command, mqtt)
+        case .setFences(let set): return pushFences(set, command, mqtt)
         }
     }
 
     /// `setWaypoints`: the pushed set replaced whole, kept in the state directory first, merged
     /// with the file's fences and applied as a reload is (fences kept carry their state over).
     /// A clash with a file id, or a state file that cannot be written, leaves all as it was.
-    private func pushWaypoints(_ list: [MQTTCommand.Waypoint], _ command: MQTTCommand, _ mqtt: MQTTPublisher) -> Result<
-        String, ControlError
-    > {
+    private func pushWaypoints(
+        _ list: [MQTTCommand.Waypoint], _ command: MQTTCommand, _ mqtt: any CommandChannel
+    ) -> Result<String, ControlError> {
         let dir = configuration.stateDirectory
         let index: FenceIndex?
         do {
-            let old = Set(try PushedWaypoints.load(dir).map(\.rid))
-            let fileFences = (session.geofences?.index.fences ?? []).filter { !old.contains($0.id) }
-            index = try PushedWaypoints.merged(fileFences, pushed: list, file: PushedWaypoints.path(dir))
+            index = try PushedWaypoints.replacing(
+                waypoints: list, in: session.geofences?.index.fences ?? [], stateDirectory: dir)
         } catch {
             return answered(
                 .failure(ControlError("waypoints not applied, the previous ones stay in force: \(error)")), command,
@@ -131,7 +133,7 @@ extension TrackerService {
     /// A command the control socket also knows, run by its handler (the same checks and events);
     /// answered with the handler's reply.
     private func controlled(
-        _ request: ControlRequest, _ command: MQTTCommand, _ mqtt: MQTTPublisher,
+        _ request: ControlRequest, _ command: MQTTCommand, _ mqtt: any CommandChannel,
         _ did: String
     ) -> Result<String, ControlError> {
         switch self.command(request) ?? .failure(ControlError("not a tracker command")) {
@@ -141,15 +143,15 @@ extension TrackerService {
     }
 
     /// Answers on `<base>/cmd/result`: `{"_type":"cmdresult","action":…,"result":"done"|"failed",…}`.
-    private func answered(
-        _ outcome: Result<String, ControlError>, _ command: MQTTCommand, _ mqtt: MQTTPublisher,
+    func answered(
+        _ outcome: Result<String, ControlError>, _ command: MQTTCommand, _ mqtt: any CommandChannel,
         reply: String? = nil
     ) -> Result<String, ControlError> {
         var o = JSONObject()
         o.add("_type", "cmdresult")
         o.add("action", command.action)
-        // The command echoed, but for a waypoint list (up to 64 KiB): its count is in `reply`.
-        if case .setWaypoints = command {} else { o.add("cmd", raw: command.json) }
+        // The command echoed, but for a pushed set (up to 4 MiB): its count is in `reply`.
+        if !command.isPushedSet { o.add("cmd", raw: command.json) }
         switch outcome {
         case .success: o.add("result", "done")
         case .failure(let e):
@@ -164,7 +166,7 @@ extension TrackerService {
 
     /// A refused command: logged (`mqtt_command_refused`, warning) and answered with
     /// `result: refused`, each within the limits.
-    private func refuse(_ refusal: MQTTCommand.Refusal, _ mqtt: MQTTPublisher) {
+    private func refuse(_ refusal: MQTTCommand.Refusal, _ mqtt: any CommandChannel) {
         let now = MonotonicClock.now()
         mqtt.commandLimits.lastError = "refused: \(refusal.reason)"
         let limit = mqtt.commandLimits.entry((refusal.action ?? "") + "\u{0}" + refusal.reason, now: now)
@@ -172,7 +174,7 @@ extension TrackerService {
             emit(
                 LogEntry(
                     event: .mqttCommandRefused, priority: .warning,
-                    message: "MQTT command \(refusal.action ?? "") on \(mqtt.baseTopic)/cmd refused: \(refusal.reason)",
+                    message: "Command \(refusal.action ?? "") from \(mqtt.commandSource) refused: \(refusal.reason)",
                     fields: commandFields(mqtt, action: refusal.action, held: limit.held) + [(.reason, refusal.reason)])
             )
         }
@@ -187,8 +189,8 @@ extension TrackerService {
     }
 
     /// The journal fields every command entry carries; `held` refusals not logged before it.
-    private func commandFields(_ mqtt: MQTTPublisher, action: String?, held: Int = 0) -> [(JournalField, String)] {
-        var fields: [(JournalField, String)] = [(.source, "mqtt:\(mqtt.baseTopic)/cmd")]
+    private func commandFields(_ mqtt: any CommandChannel, action: String?, held: Int = 0) -> [(JournalField, String)] {
+        var fields: [(JournalField, String)] = [(.source, mqtt.commandSource)]
         if let action { fields.append((.action, action)) }
         if held > 0 { fields.append((.suppressed, String(held))) }
         return fields
@@ -197,7 +199,7 @@ extension TrackerService {
     /// The `status` message: the control socket's status reply with the fences as a count
     /// (`fences_loaded`), the command channel's last error, under `_type: status`. The reply
     /// holds no secret (the broker's address and topic, never the password or the key).
-    func statusMessage(_ mqtt: MQTTPublisher, tst: Int) -> String {
+    func statusMessage(_ mqtt: any CommandChannel, tst: Int) -> String {
         var reply = statusReply()
         let fences = reply.fences.count
         reply.fences = []

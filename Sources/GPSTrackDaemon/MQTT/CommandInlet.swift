@@ -1,0 +1,20 @@
+/// Commands handed from a channel's thread (mosquitto's, an uplink sender's) to the tracker in
+/// the order they came: one task takes them off a stream. A task per command would be free to
+/// run them out of order, and the last `setWaypoints` sent must be the set in force.
+final class CommandInlet: Sendable {
+    private let continuation: AsyncStream<[[UInt8]]>.Continuation
+
+    /// Starts the task that runs each batch with `run`, one after the other.
+    init(_ run: @escaping @Sendable ([[UInt8]]) async -> Void) {
+        let (stream, continuation) = AsyncStream.makeStream(of: [[UInt8]].self)
+        self.continuation = continuation
+        Task {
+            for await batch in stream { await run(batch) }
+        }
+    }
+
+    /// Queues a batch (a broker message, or the commands of one HTTP reply).
+    func take(_ batch: [[UInt8]]) { continuation.yield(batch) }
+
+    deinit { continuation.finish() }
+}
