@@ -219,3 +219,27 @@ extension Result where Failure == ControlError {
         return nil
     }
 }
+
+extension TrackerService {
+    /// Commands from a channel, run in order.
+    func commands(_ payloads: [[UInt8]], from channel: any CommandChannel) {
+        for payload in payloads { command(payload, from: channel) }
+    }
+
+    /// `reportLocation`: the last accepted fix as a `location` with `t: "r"` on MQTT and on each
+    /// uplink that sends locations of OwnTracks' kind; what was done, in words.
+    func reportLocationEverywhere(_ fix: Fix, time t: Double) -> String {
+        var on: [String] = []
+        if let mqtt, let ownTracks {
+            mqtt.enqueue(
+                kind: "location", topic: mqtt.baseTopic,
+                payload: ownTracks.locationMessage(fix, time: t, session: session, trigger: "r"), qos: 1)
+            on.append("mqtt")
+        }
+        for case let uplink as any LocationReporter in sinks {
+            uplink.reportLocation(fix, time: t, session: session)
+            on.append(uplink.name)
+        }
+        return on.isEmpty ? "no uplink sends locations" : "location published on \(on.joined(separator: ", "))"
+    }
+}
