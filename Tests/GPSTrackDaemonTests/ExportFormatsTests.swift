@@ -248,13 +248,13 @@ struct ExportFormatsTests {
             let m = FixQuality.match(Double(row[2]), Int(row[1]), at: t, in: day.quality)
             #expect(m != .wrong, "point at \(t): \(row), the feed gave \(q)")
             if m == .neighbour { neighbours += 1 }
-            if m == .satUnknown { firstEpochs += 1 }
+            if m == .firstEpoch { firstEpochs += 1 }
             checked += 1
         }
         #expect(
             checked > 100 && checked >= rows.count - 5, "\(checked) of \(rows.count) points with the feed's quality")
         #expect(neighbours <= max(1, checked / 20), "\(neighbours) of \(checked) with a neighbouring second's SKY")
-        #expect(firstEpochs <= 1, "\(firstEpochs) without a satellite count (gpsd knows none for the first epoch)")
+        #expect(firstEpochs <= 1, "\(firstEpochs) of the first 3 s unlike the feed (gpsd's first SKY)")
     }
 
     @Test func csvReadsInPythonsCSVModule() throws {
@@ -299,12 +299,12 @@ struct ExportFormatsTests {
             let m = FixQuality.match(Double(row[1]), Int(row[2]), at: Int(t.rounded(.down)), in: day.quality)
             #expect(m != .wrong, "row \(row), the feed gave \(q)")
             if m == .neighbour { neighbours += 1 }
-            if m == .satUnknown { firstEpochs += 1 }
+            if m == .firstEpoch { firstEpochs += 1 }
             checked += 1
         }
         #expect(checked >= counts[0] - 5, "\(checked) of \(counts[0]) rows with the feed's quality")
         #expect(neighbours <= max(1, checked / 20), "\(neighbours) of \(checked) with a neighbouring second's SKY")
-        #expect(firstEpochs <= 1, "\(firstEpochs) without a satellite count (gpsd knows none for the first epoch)")
+        #expect(firstEpochs <= 1, "\(firstEpochs) of the first 3 s unlike the feed (gpsd's first SKY)")
         #expect(daemon.stop() == 0)
     }
 

@@ -166,7 +166,7 @@ struct TraccarUplinkTests {
                 let m = FixQuality.match(num(p["hdop"]), p["sat"].flatMap { Int($0) }, at: t, in: quality)
                 #expect(m != .wrong, "\(p), the feed gave \(q)")
                 if m == .neighbour { neighbours += 1 }
-                if m == .satUnknown { firstEpochs += 1 }
+                if m == .firstEpoch { firstEpochs += 1 }
                 withQuality += 1
             }
         }
@@ -276,7 +276,7 @@ struct TraccarUplinkTests {
                 let m = FixQuality.match(extras?["hdop"] as? Double, extras?["sat"] as? Int, at: Int(t), in: quality)
                 #expect(m != .wrong, "\(body), the feed gave \(q)")
                 if m == .neighbour { neighbours += 1 }
-                if m == .satUnknown { firstEpochs += 1 }
+                if m == .firstEpoch { firstEpochs += 1 }
                 withQuality += 1
             }
         }
