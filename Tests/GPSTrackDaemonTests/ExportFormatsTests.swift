@@ -243,23 +243,24 @@ struct ExportFormatsTests {
         var neighbours = 0
         var wrong: [String] = []
         var firstEpochs = 0
+        var unknownSat = 0
         let rows = read.out.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         for row in rows where row.count == 3 {
             guard let t = Int(row[0]), let q = day.quality[t] else { continue }
             let m = FixQuality.match(Double(row[2]), Int(row[1]), at: t, in: day.quality)
             if m == .wrong { wrong.append("point at \(t): \(row), the feed gave \(q)") }
             if m == .neighbour { neighbours += 1 }
-            if m == .satUnknown { firstEpochs += 1 }
+            if m == .firstEpoch { firstEpochs += 1 }
+            if m == .satUnknown { unknownSat += 1 }
             checked += 1
         }
         #expect(
             checked > 100 && checked >= rows.count - 5, "\(checked) of \(rows.count) points with the feed's quality")
         #expect(neighbours <= max(1, checked / 20), "\(neighbours) of \(checked) with a neighbouring second's SKY")
-        // gpsd pairs a fix with a SKY two or more seconds away now and then under load (2 of
-        // 300 here with four builds beside the test); more than 2 % is a fault of ours.
-        #expect(
-            wrong.count <= max(2, checked / 50), "\(wrong.count) of \(checked) with another SKY: \(wrong.prefix(3))")
-        #expect(firstEpochs <= 1, "\(firstEpochs) without a satellite count (gpsd knows none for the first epoch)")
+        // gpsd's SKY about the feed's start and its gaps, now and then: at most 1%, each shown.
+        #expect(wrong.count <= max(1, checked / 100), "unlike the feed: \(wrong)")
+        #expect(unknownSat <= max(1, checked / 20), "\(unknownSat) without a count (gpsd's uSat 0 after a gap)")
+        #expect(firstEpochs <= 1, "\(firstEpochs) of the first 3 s unlike the feed (gpsd's first SKY)")
     }
 
     @Test func csvReadsInPythonsCSVModule() throws {
@@ -296,6 +297,7 @@ struct ExportFormatsTests {
         var neighbours = 0
         var wrong: [String] = []
         var firstEpochs = 0
+        var unknownSat = 0
         for row in lines.dropFirst(3).map({
             $0.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         }) {
@@ -305,16 +307,16 @@ struct ExportFormatsTests {
             let m = FixQuality.match(Double(row[1]), Int(row[2]), at: Int(t.rounded(.down)), in: day.quality)
             if m == .wrong { wrong.append("row \(row), the feed gave \(q)") }
             if m == .neighbour { neighbours += 1 }
-            if m == .satUnknown { firstEpochs += 1 }
+            if m == .firstEpoch { firstEpochs += 1 }
+            if m == .satUnknown { unknownSat += 1 }
             checked += 1
         }
         #expect(checked >= counts[0] - 5, "\(checked) of \(counts[0]) rows with the feed's quality")
         #expect(neighbours <= max(1, checked / 20), "\(neighbours) of \(checked) with a neighbouring second's SKY")
-        // gpsd pairs a fix with a SKY two or more seconds away now and then under load (2 of
-        // 300 here with four builds beside the test); more than 2 % is a fault of ours.
-        #expect(
-            wrong.count <= max(2, checked / 50), "\(wrong.count) of \(checked) with another SKY: \(wrong.prefix(3))")
-        #expect(firstEpochs <= 1, "\(firstEpochs) without a satellite count (gpsd knows none for the first epoch)")
+        // gpsd's SKY about the feed's start and its gaps, now and then: at most 1%, each shown.
+        #expect(wrong.count <= max(1, checked / 100), "unlike the feed: \(wrong)")
+        #expect(unknownSat <= max(1, checked / 20), "\(unknownSat) without a count (gpsd's uSat 0 after a gap)")
+        #expect(firstEpochs <= 1, "\(firstEpochs) of the first 3 s unlike the feed (gpsd's first SKY)")
         #expect(daemon.stop() == 0)
     }
 

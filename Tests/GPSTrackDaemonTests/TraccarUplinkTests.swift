@@ -140,6 +140,7 @@ struct TraccarUplinkTests {
         var neighbours = 0
         var wrong: [String] = []
         var firstEpochs = 0
+        var unknownSat = 0
         var odometer = 0.0
         for p in positions {
             #expect(p["id"] == "box 25")
@@ -167,7 +168,8 @@ struct TraccarUplinkTests {
                 let m = FixQuality.match(num(p["hdop"]), p["sat"].flatMap { Int($0) }, at: t, in: quality)
                 if m == .wrong { wrong.append("\(p), the feed gave \(q)") }
                 if m == .neighbour { neighbours += 1 }
-                if m == .satUnknown { firstEpochs += 1 }
+                if m == .firstEpoch { firstEpochs += 1 }
+                if m == .satUnknown { unknownSat += 1 }
                 withQuality += 1
             }
         }
@@ -175,11 +177,8 @@ struct TraccarUplinkTests {
         #expect(withQuality >= compared - 5, "\(withQuality) of \(compared) with hdop and sat checked")
         #expect(
             neighbours <= max(1, withQuality / 20), "\(neighbours) of \(withQuality) with a neighbouring second's SKY")
-        // gpsd pairs a fix with a SKY two or more seconds away now and then under load (2 of
-        // 300 here with four builds beside the test); more than 2 % is a fault of ours.
-        #expect(
-            wrong.count <= max(2, withQuality / 50),
-            "\(wrong.count) of \(withQuality) with another SKY: \(wrong.prefix(3))")
+        // gpsd's SKY about the feed's start and its gaps, now and then: at most 1%, each shown.
+        #expect(wrong.count <= max(1, withQuality / 100), "unlike the feed: \(wrong)")
         #expect(daemon.stop() == 0)
     }
 
@@ -250,6 +249,7 @@ struct TraccarUplinkTests {
         var neighbours = 0
         var wrong: [String] = []
         var firstEpochs = 0
+        var unknownSat = 0
         let iso = ISO8601DateFormatter()
         iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         for r in requests {
@@ -283,18 +283,16 @@ struct TraccarUplinkTests {
                 let m = FixQuality.match(extras?["hdop"] as? Double, extras?["sat"] as? Int, at: Int(t), in: quality)
                 if m == .wrong { wrong.append("\(body), the feed gave \(q)") }
                 if m == .neighbour { neighbours += 1 }
-                if m == .satUnknown { firstEpochs += 1 }
+                if m == .firstEpoch { firstEpochs += 1 }
+                if m == .satUnknown { unknownSat += 1 }
                 withQuality += 1
             }
         }
         #expect(withQuality >= compared - 5, "\(withQuality) of \(compared) with hdop and sat checked")
         #expect(
             neighbours <= max(1, withQuality / 20), "\(neighbours) of \(withQuality) with a neighbouring second's SKY")
-        // gpsd pairs a fix with a SKY two or more seconds away now and then under load (2 of
-        // 300 here with four builds beside the test); more than 2 % is a fault of ours.
-        #expect(
-            wrong.count <= max(2, withQuality / 50),
-            "\(wrong.count) of \(withQuality) with another SKY: \(wrong.prefix(3))")
+        // gpsd's SKY about the feed's start and its gaps, now and then: at most 1%, each shown.
+        #expect(wrong.count <= max(1, withQuality / 100), "unlike the feed: \(wrong)")
         #expect(compared >= requests.count - 5, "\(compared) of \(requests.count) compared")
         #expect(daemon.stop() == 0)
     }

@@ -21,7 +21,9 @@ extension HTTPClient {
     /// an alert libcurl reads as a receive error (56, "OpenSSL SSL_read: ... alert certificate
     /// required"): that too is a TLS failure.
     func tlsDiagnosis(code: Int32, _ words: String) -> String {
-        guard Self.tlsCodes.contains(code) || (code == 56 && words.contains("SSL")) else { return words }
+        // Word by word: String's own contains(_:) would link in _StringProcessing's regex engine.
+        let ssl = words.split(separator: " ").contains { $0.hasPrefix("SSL") }
+        guard Self.tlsCodes.contains(code) || (code == 56 && ssl) else { return words }
         let ca = caFile.map { "\(tls.caKey.isEmpty ? "CA file" : tls.caKey) \($0)" } ?? "the system's CAs"
         let cert = tls.certFile.map { ", client certificate \($0)" } ?? ", no client certificate"
         return "TLS failure: \(words) (server verified against \(ca)\(cert))"

@@ -50,11 +50,11 @@ extension TrackerService {
     /// gpsd deactivated a receiver (`path` nil: it named none, the followed one is meant).
     func removeDevice(_ path: String?) {
         let removed = path ?? selector.followed ?? device
-        if sky?.device == removed { sky = nil }
         if let removed {
             var pending = assemblers.removeValue(forKey: removed)
             for epoch in pending?.flush() ?? [] { route(epoch) }
         }
+        if sky?.device == removed { sky = nil }  // after its last epoch went with it (issue 29)
         // An unnamed followed receiver (its TPVs named no device) may be the one removed.
         if let removed, let followed = selector.followed, removed != followed, !followed.isEmpty {
             // Another receiver goes on reporting: nothing is lost.
