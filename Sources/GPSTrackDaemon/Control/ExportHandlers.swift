@@ -55,15 +55,7 @@ enum ExportHandlers {
     > {
         guard let n = scope.trip else { return .success(.init(run: nil, since: scope.since, until: scope.until)) }
         if v.tripMode == .auto {
-            let open = v.session.tracker.trips.openTrip
-            guard
-                let span = store.autoTrips().first(where: { $0.id == n }).map({ ($0.start, $0.end) })
-                    ?? open.flatMap({
-                        $0.id == Int(n) ? ($0.start, v.session.tracker.lastAccepted?.time ?? $0.start) : nil
-                    })
-            else {
-                return .failure(ControlError("no trip \(n)"))
-            }
+            guard let span = v.autoTripSpan(n, store: store) else { return .failure(ControlError("no trip \(n)")) }
             return .success(.init(run: nil, since: span.0, until: span.1))
         }
         guard store.trips().contains(where: { $0.id == n }) else { return .failure(ControlError("no trip \(n)")) }

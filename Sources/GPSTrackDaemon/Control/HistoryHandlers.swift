@@ -56,15 +56,7 @@ enum HistoryHandlers {
         var points: [(Int64, [Store.PointRow])]
         if v.tripMode == .auto, let n = trip {
             // An automatic trip is a span of time: its points, whatever odometer run holds them.
-            let open = v.session.tracker.trips.openTrip
-            guard
-                let span = store.autoTrips().first(where: { $0.id == n }).map({ ($0.start, $0.end) })
-                    ?? open.flatMap({
-                        $0.id == Int(n) ? ($0.start, v.session.tracker.lastAccepted?.time ?? $0.start) : nil
-                    })
-            else {
-                return .failure(ControlError("no trip \(n)"))
-            }
+            guard let span = v.autoTripSpan(n, store: store) else { return .failure(ControlError("no trip \(n)")) }
             let all = store.points(trip: nil, since: span.0, until: span.1).flatMap(\.1)
             points = all.isEmpty ? [] : [(n, all)]
         } else {

@@ -19,6 +19,14 @@ public struct HistoryView {
         }
         return .success(store)
     }
+
+    /// An automatic trip's span of fix time (its points, whatever odometer run holds them): a
+    /// stored trip's, or the open one's up to the last accepted fix; nil for no such trip.
+    func autoTripSpan(_ n: Int64, store: Store) -> (Double, Double)? {
+        if let t = store.autoTrips().first(where: { $0.id == n }) { return (t.start, t.end) }
+        guard let open = session.tracker.trips.openTrip, open.id == Int(n) else { return nil }
+        return (open.start, session.tracker.lastAccepted?.time ?? open.start)
+    }
 }
 
 extension TrackerService {
