@@ -8,6 +8,8 @@ public struct AnchorTrack: Sendable, Equatable {
         public var at: Coordinate
         /// The fix's horizontal error estimate, metres, if it had one.
         public var errorM: Double?
+        /// gpsd's fix mode: 2 for 2D, 3 for 3D (0 unknown).
+        public var mode = 0
     }
 
     /// Most points kept: half a day at 1 Hz.

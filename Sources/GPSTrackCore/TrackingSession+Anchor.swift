@@ -27,7 +27,8 @@ extension TrackingSession {
         recentFixes.append(fix)
         if recentFixes.count > Self.averagedFixes { recentFixes.removeFirst(recentFixes.count - Self.averagedFixes) }
         guard anchor.state != nil else { return [] }
-        anchorTrack.append(AnchorTrack.Point(time: t, at: fix.coordinate, errorM: fix.horizontalError))
+        anchorTrack.append(
+            AnchorTrack.Point(time: t, at: fix.coordinate, errorM: fix.horizontalError, mode: fix.mode))
         return anchor.ingest(at: fix.coordinate, errorM: fix.horizontalError, time: t)
     }
 

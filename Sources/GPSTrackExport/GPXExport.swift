@@ -37,7 +37,8 @@ public struct GPXExport: ExportWriter {
         }
         for e in context.events {
             let name = e.kind + (e.fence.map { " \(e.name ?? $0)" } ?? "")
-            s += Self.waypoint(lat: e.lat, lon: e.lon, time: e.time, name: name, desc: nil, type: e.kind)
+            let desc = e.radiusM.map { "radius \(Text.decimal($0, 1)) m" }
+            s += Self.waypoint(lat: e.lat, lon: e.lon, time: e.time, name: name, desc: desc, type: e.kind)
         }
         emit(s + "  <trk>\n    <name>\(Text.xml(title))</name>\n")
     }

@@ -122,6 +122,7 @@ public struct GeoJSONExport: ExportWriter {
             o.add("fence", e.fence)
             o.add("name", e.name)
             o.add("time", e.time)
+            if let r = e.radiusM { o.add("radius_m", r) }
             point(e.lat, e.lon, o)
         }
         for f in fences ? context.fences : [] {

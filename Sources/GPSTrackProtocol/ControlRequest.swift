@@ -65,6 +65,7 @@ public enum ControlRequest: Sendable, Equatable {
             if let trip = scope.trip { o.add("trip", Int(trip)) }
             if let since = scope.since { o.add("since", Timestamp.iso8601(since)) }
             if let until = scope.until { o.add("until", Timestamp.iso8601(until)) }
+            if scope.anchor { o.add("anchor", true) }
             if let after { o.add("after", after) }
             if let limit { o.add("limit", limit) }
         case .anchor(let a): a.add(to: &o)
@@ -94,7 +95,7 @@ public enum ControlRequest: Sendable, Equatable {
         let fields: [String: Set<String>] = [
             "state": ["fence"], "events": ["since", "fence"], "guard": ["on"],
             "export": ["format", "trip", "since", "until"], "steps": ["since"],
-            "export_page": ["trip", "since", "until", "after", "limit"], "anchor": AnchorCommand.fields,
+            "export_page": ["trip", "since", "until", "anchor", "after", "limit"], "anchor": AnchorCommand.fields,
         ]
         let allowed = (fields[cmd] ?? []).union(["cmd"])
         func time(_ key: String) -> Result<Double?, ControlError> {
@@ -183,9 +184,17 @@ extension ControlRequest {
             if trip != nil && (since != nil || until != nil) {
                 return .failure(.init("\"trip\" or \"since\"/\"until\", not both"))
             }
+            guard o["anchor"] == nil || o["anchor"] == .bool(true) || o["anchor"] == .bool(false) else {
+                return .failure(.init("\"anchor\" must be true or false"))
+            }
+            let anchor = o["anchor"] == .bool(true)
+            if anchor && (trip != nil || since != nil || until != nil) {
+                return .failure(.init("\"anchor\" takes no \"trip\", \"since\" or \"until\""))
+            }
             return .success(
                 .exportPage(
-                    ExportScope(trip: trip.map(Int64.init), since: since, until: until), after: after, limit: limit))
+                    ExportScope(trip: trip.map(Int64.init), since: since, until: until, anchor: anchor), after: after,
+                    limit: limit))
         }
     }
 }

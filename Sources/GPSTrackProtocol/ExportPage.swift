@@ -10,15 +10,18 @@ public enum ExportPage {
     public static let gapS = 120.0
 }
 
-/// What an export covers: one trip, or a time range (both ends optional).
+/// What an export covers: one trip, or a time range (both ends optional), or (`anchor`) the
+/// anchor watch's track in the daemon's memory, alone.
 public struct ExportScope: Sendable, Equatable {
     public var trip: Int64?
     public var since: Double?
     public var until: Double?
-    public init(trip: Int64?, since: Double?, until: Double?) {
+    public var anchor = false
+    public init(trip: Int64?, since: Double?, until: Double?, anchor: Bool = false) {
         self.trip = trip
         self.since = since
         self.until = until
+        self.anchor = anchor
     }
 }
 
@@ -79,6 +82,8 @@ public struct ExportEvent: Codable, Sendable, Equatable {
     public var time: String
     public var lat: Double
     public var lon: Double
+    /// The anchor's radius, metres (an `anchor` point of `export --anchor`), else absent.
+    @Omitted public var radiusM: Double?
     public init(kind: String, fence: String?, name: String?, time: String, lat: Double, lon: Double) {
         self.kind = kind
         self.fence = fence
@@ -86,6 +91,11 @@ public struct ExportEvent: Codable, Sendable, Equatable {
         self.time = time
         self.lat = lat
         self.lon = lon
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case kind, fence, name, time, lat, lon
+        case radiusM = "radius_m"
     }
 }
 

@@ -1,3 +1,4 @@
+import GPSTrackExport
 import GPSTrackProtocol
 
 /// `gpstrackctl anchor [drop [--radius M] [--bearing DEG --distance M] [--rode M --depth M] | raise | ack]`.
@@ -68,5 +69,27 @@ enum AnchorCommandLine {
         }
         lines.append(alarm)
         return lines.joined(separator: "\n")
+    }
+}
+
+/// `gpstrackctl export --anchor --format gpx|geojson|kml|csv`: the anchor track, alone.
+enum AnchorExportLine {
+    /// The formats that carry the anchor track (the map page does not draw it yet).
+    static let formats: [ExportFormat] = [.gpx, .geojson, .kml, .csv]
+
+    /// Checks the command line and runs the export (exits).
+    static func run(_ args: ArgumentParser.Result, json: Bool) -> Never {
+        if let key = ["trip", "since", "until", "day"].first(where: { args.options[$0] != nil }) {
+            fail(.usage, "gpstrackctl: --anchor exports the anchor track alone; --\(key) does not go with it")
+        }
+        if args.flags.contains("gpx") || args.flags.contains("fences") || json {
+            fail(.usage, "gpstrackctl: --anchor goes with --format gpx, geojson, kml or csv alone")
+        }
+        guard let name = args.options["format"], let format = ExportFormat(rawValue: name), formats.contains(format)
+        else { fail(.usage, "gpstrackctl: export --anchor wants --format gpx, geojson, kml or csv") }
+        ExportCommand.run(
+            ExportScope(trip: nil, since: nil, until: nil, anchor: true), format: format,
+            title: "gpstrackd anchor track", fences: false,
+            path: args.options["socket"] ?? ControlRequest.defaultSocketPath)
     }
 }

@@ -64,8 +64,7 @@ enum ExportCommand {
         var after: Int?
         var pages = 0
         repeat {
-            let reply = page(
-                ExportScope(trip: scope.trip, since: scope.since, until: scope.until), after: after, path: path)
+            let reply = page(scope, after: after, path: path)
             if pages == 0 {
                 if let why = reply.empty { fail(.noInput, "gpstrackctl: nothing to export: \(why)") }
                 guard let context = reply.context else {

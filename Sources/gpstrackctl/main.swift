@@ -31,6 +31,8 @@ let usage = """
                       the track, trips, stops and events, to standard output (html: a map page)
       export --gpx [--trip ID | --since TIME [--until TIME]]
                       GPX 1.1 of the stored track points alone (the earlier form)
+      export --anchor --format gpx|geojson|kml|csv
+                      the anchor watch's track since the drop and the anchor (the swing)
     The socket defaults to \(ControlRequest.defaultSocketPath). Exit codes: 0 done, 1 error
     response, 64 usage, 66 nothing to export, 69 daemon not reachable, 74 output not written,
     76 a reply gpstrackctl cannot read.
@@ -66,7 +68,7 @@ if arguments.first == "--version" {
 }
 let parser = ArgumentParser(
     valued: AnchorCommandLine.options.union(["socket", "since", "until", "fence", "trip", "format", "day"]),
-    boolean: ["json", "help", "gpx", "fences"])
+    boolean: ["json", "help", "gpx", "fences", "anchor"])
 let args: ArgumentParser.Result
 do { args = try parser.parse(arguments) } catch { fail(.usage, "gpstrackctl: \(error.message)\n\(usage)") }
 if args.flags.contains("help") {
@@ -81,7 +83,7 @@ func noArguments() {
     guard args.positionals.count == 1 else { fail(.usage, "gpstrackctl: \(command) takes no argument\n\(usage)") }
     let allowed: [String: Set<String>] = [
         "events": ["since", "fence"], "steps": ["since"],
-        "export": ["since", "until", "trip", "gpx", "format", "day", "fences"],
+        "export": ["since", "until", "trip", "gpx", "format", "day", "fences", "anchor"],
     ]
     for key in Set(args.options.keys).union(args.flags).subtracting(["socket", "json", "help"])
     where !(allowed[command] ?? []).contains(key) {
@@ -146,6 +148,7 @@ case "export":
     guard args.flags.contains("gpx") != (args.options["format"] != nil) else {
         fail(.usage, "gpstrackctl: export needs --format (or the earlier --gpx), one of them\n\(usage)")
     }
+    if args.flags.contains("anchor") { AnchorExportLine.run(args, json: json) }
     var trip: Int64?
     if let t = args.options["trip"] {
         guard let id = Int(t), id > 0 else { fail(.usage, "gpstrackctl: --trip wants a trip id") }

@@ -39,6 +39,11 @@ public struct ControlHandlers: Sendable {
             result = await tracker.history(commit: true) {
                 HistoryHandlers.export($0, trip: trip, since: since, until: until)
             }
+        case .exportPage(let scope, let after, let limit) where scope.anchor:
+            // In the tracker's memory: nothing to commit.
+            result = await tracker.history(commit: false) {
+                AnchorExport.page($0.session, after: after, limit: limit)
+            }
         case .exportPage(let scope, let after, let limit):
             // The first page is read with what waits committed; the next ones go on from it.
             result = await tracker.history(commit: after == nil) {
