@@ -73,10 +73,28 @@ import Testing
         ["anchor", "drop", "--rode", "30", "--radius", "40"], ["anchor", "drop", "--radius", "many"],
         ["anchor", "raise", "--radius", "40"], ["anchor", "weigh"], ["anchor", "drop", "now"],
         ["status", "--radius", "40"], ["guard", "acknowledge"],
+        ["export", "--anchor", "--format", "html"], ["export", "--anchor", "--format", "gpx", "--trip", "2"],
+        ["export", "--anchor", "--format", "geojson", "--fences"],
     ])
     func gpstrackctlRefusesABadAnchorCommandLineBeforeConnecting(args: [String]) throws {
         let r = try ControlSocketTests.run(["--socket", "/nonexistent/gpstrackd.sock"] + args)
         #expect(r.status == 64, "\(args): exit \(r.status), \(r.stderr)")
         #expect(r.stderr.contains("gpstrackctl:"), "\(r.stderr)")
+    }
+
+    @Test func theAnchorExportPageReadsBackAndTakesNoOtherScope() {
+        let r = ControlRequest.exportPage(ExportScope(trip: nil, since: nil, until: nil, anchor: true), after: 7)
+        #expect(r.line == #"{"cmd":"export_page","anchor":true,"after":7}"#)
+        #expect(ControlRequest.parse(ArraySlice(r.line.utf8)) == .success(r))
+        for bad in [
+            #"{"cmd":"export_page","anchor":true,"trip":2}"#, #"{"cmd":"export_page","anchor":1}"#,
+            #"{"cmd":"export_page","anchor":true,"since":"2026-03-14T08:00:00Z"}"#,
+        ] {
+            guard case .failure(let e) = ControlRequest.parse(ArraySlice(bad.utf8)) else {
+                Issue.record("\(bad) was taken")
+                continue
+            }
+            #expect(e.message.contains("\"anchor\""), "\(bad): \(e.message)")
+        }
     }
 }
