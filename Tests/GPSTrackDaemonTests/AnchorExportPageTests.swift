@@ -44,7 +44,8 @@ import Testing
         #expect(pages.map(\.points.count) == [100, 100, 50])
         #expect(pages.first?.context != nil && pages.dropFirst().allSatisfy { $0.context == nil })
         let a = try #require(pages.first?.context?.events.first)
-        #expect(a.kind == "anchor" && a.radiusM == 40 && a.lat == Self.anchor.latitude && a.lon == Self.anchor.longitude)
+        #expect(
+            a.kind == "anchor" && a.radiusM == 40 && a.lat == Self.anchor.latitude && a.lon == Self.anchor.longitude)
         #expect(got.count == fed.count)
         for (p, c) in zip(got, fed) {
             #expect(p.lat == c.latitude && p.lon == c.longitude)

@@ -19,7 +19,8 @@ enum AnchorExport {
         guard !track.points.isEmpty else {
             return .success(
                 ExportPageReply(
-                    empty: "no anchor track yet (no fix accepted since the drop)", context: nil, points: [], after: nil))
+                    empty: "no anchor track yet (no fix accepted since the drop)", context: nil, points: [], after: nil)
+            )
         }
         let limit = min(limit ?? ExportPage.limit, ExportPage.limit)
         let start = max(0, (after ?? 0) - track.dropped)
@@ -30,7 +31,8 @@ enum AnchorExport {
         }
         let context = after == nil ? Self.context(state, track) : nil
         return .success(
-            ExportPageReply(context: context, points: points, after: end < track.points.count ? track.dropped + end : nil))
+            ExportPageReply(
+                context: context, points: points, after: end < track.points.count ? track.dropped + end : nil))
     }
 
     /// The anchor as an event, and the track's bounds.
