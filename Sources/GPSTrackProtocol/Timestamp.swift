@@ -38,8 +38,13 @@ public enum Timestamp {
         else { return nil }
         var fraction = 0.0
         if u.count > 20 {
-            guard u[19] == 46, u.count > 21, let f = num(20..<(u.count - 1)) else { return nil }
-            fraction = Double(f) / pow10(u.count - 21)
+            // Every digit is checked; at most 15 count (a longer fraction overflowed Int64: a
+            // control request could end the daemon with one).
+            let digits = 20..<(u.count - 1)
+            guard u[19] == 46, !digits.isEmpty, digits.allSatisfy({ u[$0] >= 48 && u[$0] <= 57 }),
+                let f = num(20..<min(u.count - 1, 35))
+            else { return nil }
+            fraction = Double(f) / pow10(min(digits.count, 15))
         } else if u[19] != 90 {
             return nil
         }

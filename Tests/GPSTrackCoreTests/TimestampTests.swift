@@ -19,4 +19,22 @@ import Testing
         #expect(Timestamp.parse("yesterday") == nil)
         #expect(Timestamp.parse("2026-03-14 08:02:38Z") == nil)
     }
+
+    /// A fraction of any length reads (its first 15 digits count) and never traps: the control
+    /// fuzzer's find, a request whose `until` had 24 digits of fraction, ended the daemon with
+    /// an Int64 overflow.
+    @Test func aLongFractionReadsAndNeverOverflows() {
+        let t = Timestamp.parse("2026-03-14T08:02:38.333333333333333333333335Z")
+        #expect(t.map { abs($0 - 1_773_475_358.333_333_3) < 1e-6 } == true, "\(String(describing: t))")
+        let long = "2026-03-14T08:02:38." + String(repeating: "9", count: 400) + "Z"
+        #expect(Timestamp.parse(long).map { abs($0 - 1_773_475_359) < 1e-6 } == true)
+        #expect(Timestamp.parse("2026-03-14T08:02:38." + String(repeating: "1", count: 30) + "xZ") == nil)
+        #expect(Timestamp.parse("2026-03-14T08:02:38.Z") == nil)
+        let line = #"{"cmd":"export","format":"gpx","trip":3,"until":"2026-03-14T09:00:00.333333333333333333333335Z"}"#
+        guard case .success(.export(_, _, let until)) = ControlRequest.parse(Array(line.utf8)[...]) else {
+            Issue.record("the fuzzer's request does not parse")
+            return
+        }
+        #expect(until.map { abs($0 - 1_773_478_800.333_333_3) < 1e-6 } == true)
+    }
 }
