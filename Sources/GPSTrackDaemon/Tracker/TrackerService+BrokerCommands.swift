@@ -91,6 +91,7 @@ extension TrackerService {
                 }
             return controlled(request, command, mqtt, "trip \(verb.rawValue)")
         case .reload: return controlled(.reload, command, mqtt, "fences reloaded")
+        case .anchor(let a): return controlled(.anchor(a), command, mqtt, "anchor \(a.verb)")
         case .setWaypoints(let list): return pushWaypoints(list, command, mqtt)
         case .setFences(let set): return pushFences(set, command, mqtt)
         }
