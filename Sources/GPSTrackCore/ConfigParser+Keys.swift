@@ -241,6 +241,7 @@ extension ConfigParser {
             ("guard_after_s", number(\.guardAfterS, min: 0, inclusive: false)),
             ("guard_radius_m", number(\.guardRadiusM, min: 0, inclusive: false)),
             ("guard_repeat_s", number(\.guardRepeatS, min: 0, inclusive: false)),
+            ("guard_no_position_s", number(\.guardNoPositionS, min: 0, inclusive: false)),
             (
                 "speed_limit_kmh",
                 { c, v in

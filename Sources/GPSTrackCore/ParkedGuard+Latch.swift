@@ -3,12 +3,21 @@ import GPSTrackProtocol
 /// The guard's breach latched until acknowledged (`gpstrackctl guard ack`), as the anchor
 /// watch's alarms are: said again every `guard_repeat_s` of fix time until then.
 extension ParkedGuard {
-    /// Acknowledges a latched breach; nothing happens without an unacknowledged one.
+    /// Acknowledges the latched breach and no-position alarm; nothing happens without an
+    /// unacknowledged one.
     mutating func acknowledge(time: Double) -> [TrackerEvent] {
-        guard var l = latch, !l.acknowledged else { return [] }
-        l.acknowledged = true
-        setLatch(l)
-        return [.guardAck(time: time)]
+        var said = false
+        if var l = latch, !l.acknowledged {
+            l.acknowledged = true
+            setLatch(l)
+            said = true
+        }
+        if var n = silence, !n.acknowledged {
+            n.acknowledged = true
+            setSilence(n)
+            said = true
+        }
+        return said ? [.guardAck(time: time)] : []
     }
 
     /// The breach said again when `guard_repeat_s` has passed since it was last said.
@@ -20,6 +29,36 @@ extension ParkedGuard {
         return [.guardRepeat(time: now, at: l.at, parkedAt: l.parkedAt, distanceM: l.distanceM, repeat: l.repeats)]
     }
 
-    /// `alarm` (a breach not acknowledged), `acknowledged`, or nil without a latched breach.
-    public var alarmState: String? { latch.map { $0.acknowledged ? "acknowledged" : "alarm" } }
+    /// The time passing (`now` on the fixes' scale) with the last accepted fix's time: while
+    /// armed, `guard_no_position_s` without one raises the no-position alarm, once a silence
+    /// (an acknowledged one stays quiet until a fix ends the silence); an unacknowledged one is
+    /// said again every `guard_repeat_s`, armed or not, until `guard ack`.
+    mutating func noPosition(now: Double, lastFix: Double?, config: TrackerConfig) -> [TrackerEvent] {
+        guard enabled else { return [] }
+        if armedAt != nil, let since = armedSince {
+            // The silence counts from the arming at the earliest: a fix before it is another parking's.
+            let last = max(lastFix ?? since, since)
+            let silent = now - last
+            let thisSilence = silence.map { $0.raisedAt >= last } ?? false
+            if silent >= config.guardNoPositionS, !thisSilence, silence?.acknowledged != false {
+                setSilence(Silence(raisedAt: now, lastSaidAt: now))
+                return [.guardNoPosition(time: now, silentS: silent, repeat: 0)]
+            }
+        }
+        guard var n = silence, !n.acknowledged, now - n.lastSaidAt >= config.guardRepeatS else { return [] }
+        n.repeats += 1
+        n.lastSaidAt = now
+        setSilence(n)
+        return [.guardNoPosition(time: now, silentS: now - (lastFix ?? n.raisedAt), repeat: n.repeats)]
+    }
+
+    /// `alarm` (a breach or no-position alarm not acknowledged), `acknowledged`, or nil with
+    /// neither latched.
+    public var alarmState: String? {
+        let acks = [latch?.acknowledged, silence?.acknowledged].compactMap { $0 }
+        return acks.isEmpty ? nil : acks.contains(false) ? "alarm" : "acknowledged"
+    }
+
+    /// Whether the clock must tick the guard while no fix comes (armed, or an alarm latched).
+    public var needsClock: Bool { enabled && (armedAt != nil || latch != nil || silence != nil) }
 }

@@ -15,6 +15,8 @@ public struct ParkedGuard: Sendable, Equatable {
     /// The breach, latched until `guard ack` (or the guard turned off), said again every
     /// `guard_repeat_s` until then.
     public private(set) var latch: Latch?
+    /// The no-position alarm (`guard_no_position`), latched and repeated as the breach is.
+    public private(set) var silence: Silence?
 
     public struct Latch: Sendable, Equatable {
         public var raisedAt: Double
@@ -25,6 +27,13 @@ public struct ParkedGuard: Sendable, Equatable {
         public var at: Coordinate
         public var parkedAt: Coordinate
         public var distanceM: Double
+    }
+
+    public struct Silence: Sendable, Equatable {
+        public var raisedAt: Double
+        public var lastSaidAt: Double
+        public var repeats = 0
+        public var acknowledged = false
     }
 
     public init(enabled: Bool) {
@@ -52,12 +61,14 @@ public struct ParkedGuard: Sendable, Equatable {
         parking = stop.arrival
         breached = false
         if latch?.acknowledged == true { latch = nil }
+        if silence?.acknowledged == true { silence = nil }
         armedAt = stop.at
         armedSince = t
         return said + [.guardArmed(time: t, at: stop.at, radiusM: config.guardRadiusM)]
     }
 
     mutating func setLatch(_ l: Latch?) { latch = l }
+    mutating func setSilence(_ s: Silence?) { silence = s }
 
     /// Turns the guard on or off; off disarms it (and forgets a latched breach).
     public mutating func set(enabled on: Bool) {
@@ -66,6 +77,7 @@ public struct ParkedGuard: Sendable, Equatable {
             armedAt = nil
             armedSince = nil
             latch = nil
+            silence = nil
         }
     }
 
@@ -78,6 +90,9 @@ public struct ParkedGuard: Sendable, Equatable {
             lines.append(
                 "guard_latch=\(l.raisedAt),\(l.lastSaidAt),\(l.repeats),\(l.acknowledged ? 1 : 0),\(l.at.latitude),"
                     + "\(l.at.longitude),\(l.parkedAt.latitude),\(l.parkedAt.longitude),\(l.distanceM)")
+        }
+        if let n = silence {
+            lines.append("guard_no_position=\(n.raisedAt),\(n.lastSaidAt),\(n.repeats),\(n.acknowledged ? 1 : 0)")
         }
         return lines.joined(separator: "\n")
     }
@@ -104,6 +119,9 @@ public struct ParkedGuard: Sendable, Equatable {
                 raisedAt: l[0], lastSaidAt: l[1], repeats: Int(l[2]), acknowledged: l[3] == 1,
                 at: Coordinate(latitude: l[4], longitude: l[5]), parkedAt: Coordinate(latitude: l[6], longitude: l[7]),
                 distanceM: l[8])
+        }
+        if let n = fields["guard_no_position"], n.count == 4, n.allSatisfy(\.isFinite), n[2] >= 0, n[2] < 1e9 {
+            silence = Silence(raisedAt: n[0], lastSaidAt: n[1], repeats: Int(n[2]), acknowledged: n[3] == 1)
         }
     }
 }

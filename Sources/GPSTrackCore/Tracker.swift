@@ -206,8 +206,12 @@ public struct Tracker: Sendable {
     /// Acknowledges the guard's latched breach (none: no event).
     public mutating func acknowledgeGuard(time: Double) -> [TrackerEvent] { parkedGuard.acknowledge(time: time) }
 
-    /// The time passing without fixes: the latched breach said again when due.
-    public mutating func tickGuard(now: Double) -> [TrackerEvent] { parkedGuard.repeats(now: now, config: config) }
+    /// The time passing without fixes: the latched breach said again when due, and the
+    /// armed guard's no-position alarm.
+    public mutating func tickGuard(now: Double) -> [TrackerEvent] {
+        parkedGuard.repeats(now: now, config: config)
+            + parkedGuard.noPosition(now: now, lastFix: lastAccepted?.time, config: config)
+    }
 
     /// Turns the parked guard on or off.
     public mutating func setGuard(on: Bool) { parkedGuard.set(enabled: on) }

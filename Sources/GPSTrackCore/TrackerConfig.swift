@@ -54,6 +54,9 @@ public struct TrackerConfig: Sendable, Equatable {
     public var guardRadiusM: Double = 100
     /// A latched breach is said again this often until `guard ack` (fix time). Seconds, > 0.
     public var guardRepeatS: Double = 120
+    /// No accepted fix for this long while the guard is armed raises `guard_no_position`
+    /// (a jammed or removed antenna). Seconds, > 0.
+    public var guardNoPositionS: Double = 300
     /// Overspeed: the limit everywhere, km/h (nil: none but the fences' own).
     public var speedLimitKmh: Double?
     /// Overspeed: seconds above the limit before `overspeed_start`, >= 0.

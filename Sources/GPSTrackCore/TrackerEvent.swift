@@ -15,6 +15,9 @@ public enum TrackerEvent: Sendable {
     case guardRepeat(time: Double, at: Coordinate, parkedAt: Coordinate, distanceM: Double, repeat: Int)
     /// The latched breach acknowledged (`guard ack`).
     case guardAck(time: Double)
+    /// No accepted fix for `guard_no_position_s` while armed (`repeat` 0 when raised, then 1,
+    /// 2... every `guard_repeat_s` until acknowledged): once a silence.
+    case guardNoPosition(time: Double, silentS: Double, repeat: Int)
     /// The speed has exceeded the limit in force for `overspeed_min_s` (time: when it began).
     case overspeedStart(time: Double, at: Coordinate, limitKmh: Double, speedMps: Double)
     /// The excess is over.
@@ -42,6 +45,7 @@ public enum TrackerEvent: Sendable {
         case .guardArmed: "guard_armed"
         case .guardBreach, .guardRepeat: "guard_breach"
         case .guardAck: "guard_ack"
+        case .guardNoPosition: "guard_no_position"
         case .overspeedStart: "overspeed_start"
         case .overspeedEnd: "overspeed_end"
         case .tripStop: "trip_stop"

@@ -30,7 +30,7 @@ extension TrackingSession.Sequenced {
             case .guardArmed(let at, _, _), .guardBreach(let at, _, _, _), .overspeedStart(let at, _, _, _),
                 .overspeedEnd(let at, _, _, _, _, _):
                 at
-            case .guardRepeat(let at, _, _, _, _), .guardAck(let at): at
+            case .guardRepeat(let at, _, _, _, _), .guardAck(let at), .guardNoPosition(let at, _, _): at
             case .anchor(let a): a.time
             }
         }

@@ -5,6 +5,24 @@ extension EventLine {
         public init(time: String) { self.time = time }
     }
 
+    /// `guard_no_position`: no accepted fix for `silent_s` seconds while the parked guard is
+    /// armed; `repeat` 0 when raised, then 1, 2... until acknowledged.
+    public struct GuardNoPosition: Codable, Sendable, Equatable {
+        public var time: String
+        public var silentS: Double
+        public var `repeat`: Int
+        enum CodingKeys: String, CodingKey {
+            case time
+            case silentS = "silent_s"
+            case `repeat`
+        }
+        public init(time: String, silentS: Double, repeat: Int) {
+            self.time = time
+            self.silentS = silentS
+            self.repeat = `repeat`
+        }
+    }
+
     /// The anchor watch's events (`anchor_dropped`, `anchor_warning`, `anchor_alarm`,
     /// `anchor_no_position`, `anchor_ack`, `anchor_raised`): one shape, the fields each kind has.
     /// `lat`/`lon` are the boat's position where one is known; the anchor's own are `anchor_lat`

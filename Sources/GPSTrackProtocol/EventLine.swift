@@ -34,6 +34,7 @@ public struct EventLine: Codable, Sendable, Equatable {
         case fixLost(FixLost)
         case anchor(AnchorChange)
         case guardAck(GuardAck)
+        case guardNoPosition(GuardNoPosition)
 
         /// The `event` field's value (`enter`, `trip_end`, ...).
         public var name: String {
@@ -55,6 +56,7 @@ public struct EventLine: Codable, Sendable, Equatable {
             case .fixLost: "fix_lost"
             case .anchor(let a): a.kind.rawValue
             case .guardAck: "guard_ack"
+            case .guardNoPosition: "guard_no_position"
             }
         }
 
@@ -90,6 +92,7 @@ public struct EventLine: Codable, Sendable, Equatable {
             "fix_acquired": { .fixAcquired(try FixAcquired(from: $0)) },
             "fix_lost": { .fixLost(try FixLost(from: $0)) },
             "guard_ack": { .guardAck(try GuardAck(from: $0)) },
+            "guard_no_position": { .guardNoPosition(try GuardNoPosition(from: $0)) },
         ]
 
         /// The fields of the kind, between `event` and `seq`.
@@ -109,6 +112,7 @@ public struct EventLine: Codable, Sendable, Equatable {
             case .fixLost(let f): f
             case .anchor(let f): f
             case .guardAck(let f): f
+            case .guardNoPosition(let f): f
             }
         }
     }

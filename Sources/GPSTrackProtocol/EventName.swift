@@ -28,6 +28,7 @@ public enum EventName: String, Sendable, CaseIterable {
     case guardAck = "guard_ack"
     case guardArmed = "guard_armed"
     case guardBreach = "guard_breach"
+    case guardNoPosition = "guard_no_position"
     case guardSet = "guard_set"
     case malformed
     case metricsFailed = "metrics_failed"
@@ -121,5 +122,6 @@ public enum EventName: String, Sendable, CaseIterable {
         .anchorNoPosition: "3dedc87b28ca435a8587405a56e61644",
         .anchorAck: "73fc3b7a7b18439eb08dc24e66f2f22c",
         .anchorRaised: "42b744c42ae4405a9bbb67c7f9000662",
+        .guardNoPosition: "d4e61101af4247379f5bdc2d36ddf184",
     ]
 }

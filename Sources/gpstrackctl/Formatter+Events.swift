@@ -80,6 +80,9 @@ extension Formatter {
             ends = " (\(String(f.reason.map { $0 == "_" ? " " : $0 })))" + (f.device.map { " from \($0)" } ?? "")
         case .guardAck(let g):
             time = g.time
+        case .guardNoPosition(let g):
+            time = g.time
+            ends = ", no position for \(num(g.silentS)) s" + (g.repeat > 0 ? " (said again: \(g.repeat))" : "")
         case .anchor(let a):
             time = a.time
             ends = anchor(a)

@@ -137,6 +137,10 @@ import Testing
             ),
             (.tracker(.guardAck(time: t0)), #"{"event":"guard_ack","time":"\#(t)","#),
             (
+                .tracker(.guardNoPosition(time: t0, silentS: 300.04, repeat: 2)),
+                #"{"event":"guard_no_position","time":"\#(t)","silent_s":300.0,"repeat":2,"#
+            ),
+            (
                 .tracker(.anchor(.raised(time: t0, maxDistanceM: 77.777))),
                 #"{"event":"anchor_raised","time":"\#(t)","max_distance_m":77.8,"#
             ),
@@ -293,7 +297,8 @@ import Testing
                 "anchor_ack  #23",
                 "guard_breach (said again: 3), 130 m at 48.501,2.25  #24",
                 "guard_ack  #25",
-                "anchor_raised, at most 78 m from the anchor  #26",
+                "guard_no_position, no position for 300 s (said again: 2)  #26",
+                "anchor_raised, at most 78 m from the anchor  #27",
                 "gpsd_lost: Lost gpsd: refused; retrying",
             ]
             #expect(texts == expected, "\(r.stdout)")

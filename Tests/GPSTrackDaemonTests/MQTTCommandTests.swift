@@ -30,6 +30,19 @@ struct MQTTCommandTests {
                 #"{"_type":"cmd","action":"setWaypoints","waypoints":[{"desc":"Home","lat":52.1,"lon":4.3,"rad":50,"rid":"home"}]}"#
             )
                 == .success(.setWaypoints([w])))
+        #expect(Self.parse(#"{"_type":"cmd","action":"anchor","anchor":"status"}"#) == .success(.anchor(.status)))
+        #expect(Self.parse(#"{"_type":"cmd","action":"anchor","anchor":"raise"}"#) == .success(.anchor(.raise)))
+        #expect(Self.parse(#"{"_type":"cmd","action":"anchor","anchor":"ack"}"#) == .success(.anchor(.ack)))
+        #expect(
+            Self.parse(#"{"_type":"cmd","action":"anchor","anchor":"drop","radius":5}"#)
+                == .success(.anchor(.drop(.init(radiusM: 5)))))
+        #expect(
+            Self.parse(
+                #"{"_type":"cmd","action":"anchor","anchor":"drop","bearing":-360,"distance":1000,"rode":0.1,"depth":500}"#
+            ) == .success(.anchor(.drop(.init(bearing: -360, distanceM: 1000, rodeM: 0.1, depthM: 500)))))
+        #expect(
+            Self.parse(#"{"_type":"cmd","action":"anchor","anchor":"drop","radius":10000,"rode":35,"depth":0}"#)
+                == .success(.anchor(.drop(.init(radiusM: 10000, rodeM: 35, depthM: 0)))))
         #expect(Self.parse("{\n \"_type\" : \"cmd\",\n \"action\" : \"dump\"\n}\n") == .success(.dump))
     }
 
@@ -64,7 +77,53 @@ struct MQTTCommandTests {
                 #"{"_type":"cmd","action":"setWaypoints","waypoints":7}"#, "setWaypoints",
                 "\"waypoints\" is a number, not an array"
             ),
-            (#"{"_type":"cmd","action":"anchor"}"#, "anchor", "not available from the broker"),
+            (#"{"_type":"cmd","action":"anchor"}"#, "anchor", "no \"anchor\" (drop, raise, ack or status)"),
+            (#"{"_type":"cmd","action":"anchor","anchor":"weigh"}"#, "anchor", "\"anchor\" is \"weigh\", not \"drop\""),
+            (#"{"_type":"cmd","action":"anchor","anchor":true}"#, "anchor", "\"anchor\" is true, not \"drop\""),
+            (
+                #"{"_type":"cmd","action":"anchor","anchor":"drop"}"#, "anchor",
+                "drop needs \"radius\", or \"rode\" and \"depth\""
+            ),
+            (
+                #"{"_type":"cmd","action":"anchor","anchor":"drop","radius":4}"#, "anchor",
+                "\"radius\" is a number, not a number from 5 to 10000"
+            ),
+            (
+                #"{"_type":"cmd","action":"anchor","anchor":"drop","radius":"40"}"#, "anchor",
+                "\"radius\" is \"40\", not a number from 5 to 10000"
+            ),
+            (
+                #"{"_type":"cmd","action":"anchor","anchor":"drop","radius_m":40}"#, "anchor",
+                "unknown member \"radius_m\""
+            ),
+            (
+                #"{"_type":"cmd","action":"anchor","anchor":"drop","radius":40,"bearing":10}"#, "anchor",
+                "\"bearing\" and \"distance\" go together"
+            ),
+            (
+                #"{"_type":"cmd","action":"anchor","anchor":"drop","radius":40,"distance":1001,"bearing":0}"#, "anchor",
+                "\"distance\" is a number, not a number from 0 to 1000"
+            ),
+            (
+                #"{"_type":"cmd","action":"anchor","anchor":"drop","rode":40}"#, "anchor",
+                "\"rode\" and \"depth\" go together"
+            ),
+            (
+                #"{"_type":"cmd","action":"anchor","anchor":"drop","rode":0.05,"depth":1}"#, "anchor",
+                "\"rode\" is a number, not a number from 0.1 to 1000"
+            ),
+            (
+                #"{"_type":"cmd","action":"anchor","anchor":"drop","rode":40,"depth":501}"#, "anchor",
+                "\"depth\" is a number, not a number from 0 to 500"
+            ),
+            (
+                #"{"_type":"cmd","action":"anchor","anchor":"drop","radius":40,"bearing":361,"distance":5}"#, "anchor",
+                "\"bearing\" is a number, not a number from -360 to 360"
+            ),
+            (
+                #"{"_type":"cmd","action":"anchor","anchor":"ack","radius":40}"#, "anchor",
+                "\"radius\" goes with \"anchor\":\"drop\", not \"ack\""
+            ),
         ]
         for (payload, action, reason) in cases {
             guard case .failure(let r) = Self.parse(payload) else {
@@ -102,6 +161,8 @@ struct MQTTCommandTests {
             .reportSteps(from: 0.1, to: 1e10 + 0.5), .reportSteps(from: nil, to: nil),
             .setWaypoints([.init(rid: "r\u{1F600}", desc: "\"q\"", lat: -90, lon: 179.999999999, rad: 0.001)]),
             .setWaypoints([]),
+            .anchor(.status), .anchor(.raise), .anchor(.ack), .anchor(.drop(.init(radiusM: 40.5))),
+            .anchor(.drop(.init(radiusM: 9999.25, bearing: -12.5, distanceM: 0, rodeM: 0.1, depthM: 3))),
         ]
         commands += MQTTCommand.TripVerb.allCases.map { .trip($0) }
         for seed in seeds {

@@ -25,6 +25,7 @@ import Testing
         case .fixLost(let f): (nil, f.time)
         case .anchor(let a): (nil, a.time)
         case .guardAck(let g): (nil, g.time)
+        case .guardNoPosition(let g): (nil, g.time)
         }
     }
 

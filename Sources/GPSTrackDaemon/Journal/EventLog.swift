@@ -132,7 +132,7 @@ enum EventLog {
                 return LogEntry(
                     event: .fixLost, priority: .warning, message: "GPS fix lost (\(reason.text))", fields: fields)
             case .anchor(let a): return entry(for: a, fields: fields)
-            case .guardRepeat, .guardAck: return guardEntry(for: t, fields: fields)
+            case .guardRepeat, .guardAck, .guardNoPosition: return guardEntry(for: t, fields: fields)
             }
         }
     }

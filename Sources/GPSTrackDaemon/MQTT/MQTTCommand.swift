@@ -20,6 +20,8 @@ public enum MQTTCommand: Sendable, Equatable {
     case setWaypoints([Waypoint])
     /// gpstrackd's `setFences`: a GeoJSON FeatureCollection, replacing the pushed fences.
     case setFences(FenceSet)
+    /// `{"action":"anchor","anchor":"drop","radius":40}`: the anchor watch's verbs.
+    case anchor(AnchorCommand)
 
     public enum TripVerb: String, Sendable, CaseIterable { case start, stop, reset }
 
@@ -52,6 +54,7 @@ public enum MQTTCommand: Sendable, Equatable {
         case .reload: "reload"
         case .setWaypoints: "setWaypoints"
         case .setFences: "setFences"
+        case .anchor: "anchor"
         }
     }
 
@@ -68,6 +71,7 @@ public enum MQTTCommand: Sendable, Equatable {
         case .trip(let verb): o.add("trip", verb.rawValue)
         case .setWaypoints(let list): o.add("waypoints", raw: "[" + list.map(\.json).joined(separator: ",") + "]")
         case .setFences(let set): o.add("fences", raw: set.collection.encoded)
+        case .anchor(let a): Self.add(a, to: &o)
         case .reportLocation, .status, .dump, .waypoints, .reload: break
         }
         return o.encoded
@@ -76,7 +80,7 @@ public enum MQTTCommand: Sendable, Equatable {
     /// The members each action takes besides `_type` and `action`.
     static let members: [String: Set<String>] = [
         "reportSteps": ["from", "to"], "guard": ["on"], "trip": ["trip"],
-        "setWaypoints": ["waypoints"], "setFences": ["fences"],
+        "setWaypoints": ["waypoints"], "setFences": ["fences"], "anchor": anchorMembers,
     ]
 
     /// Reads one payload. Refused: more than `maxBytes`, nested deeper than `maxDepth`, not JSON,
@@ -153,9 +157,13 @@ public enum MQTTCommand: Sendable, Equatable {
             case .success(let set): return .success(.setFences(set))
             case .failure(let why): return refuse(why.text)
             }
+        case "anchor":
+            switch anchor(o) {
+            case .success(let a): return .success(.anchor(a))
+            case .failure(let why): return refuse(why.text)
+            }
         default:
-            // anchor: named by the issue, not run from the broker yet (the anchor watch's work).
-            return refuse("not available from the broker in this version")
+            return refuse("unknown action")
         }
     }
 

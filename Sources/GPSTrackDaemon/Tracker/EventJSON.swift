@@ -90,6 +90,9 @@ public enum EventJSON {
                     time: Timestamp.iso8601(time), lat: at.latitude, lon: at.longitude,
                     distanceM: distance.rounded(decimals: 1), parked: place(parked, fences: []), repeat: n))
         case .guardAck(let time): return .guardAck(.init(time: Timestamp.iso8601(time)))
+        case .guardNoPosition(let time, let silent, let n):
+            return .guardNoPosition(
+                .init(time: Timestamp.iso8601(time), silentS: silent.rounded(decimals: 1), repeat: n))
         }
     }
 

@@ -57,7 +57,7 @@ extension TrackerService {
     public func runAnchorClock() async {
         while !Task.isCancelled {
             try? await Task.sleep(nanoseconds: 1_000_000_000)
-            guard session.anchor.state != nil || session.tracker.parkedGuard.latch != nil, let now = anchorNow()
+            guard session.anchor.state != nil || session.tracker.parkedGuard.needsClock, let now = anchorNow()
             else { continue }
             let events = session.tickAnchor(now: now) + session.tickGuard(now: now)
             if !events.isEmpty { deliver(events, force: true) }

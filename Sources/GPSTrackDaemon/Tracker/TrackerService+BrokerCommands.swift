@@ -91,6 +91,11 @@ extension TrackerService {
                 }
             return controlled(request, command, mqtt, "trip \(verb.rawValue)")
         case .reload: return controlled(.reload, command, mqtt, "fences reloaded")
+        case .anchor(.status):
+            // Read-only, so not `command(_:)`'s: the watch as `gpstrackctl --json anchor` has it.
+            let reply = ReplyEncoder.encode(AnchorReply(anchor: Reports.anchor(session)))
+            return answered(.success("anchor status"), command, mqtt, reply: reply)
+        case .anchor(let a): return controlled(.anchor(a), command, mqtt, "anchor \(a.verb)")
         case .setWaypoints(let list): return pushWaypoints(list, command, mqtt)
         case .setFences(let set): return pushFences(set, command, mqtt)
         }
