@@ -108,31 +108,13 @@ extension TrackerService {
         _ list: [MQTTCommand.Waypoint], _ command: MQTTCommand, _ mqtt: any CommandChannel
     ) -> Result<String, ControlError> {
         let dir = configuration.stateDirectory
-        let index: FenceIndex?
-        do {
-            index = try PushedWaypoints.replacing(
-                waypoints: list, in: session.geofences?.index.fences ?? [], stateDirectory: dir)
-        } catch {
-            return answered(
-                .failure(ControlError("waypoints not applied, the previous ones stay in force: \(error)")), command,
-                mqtt)
-        }
-        if let problem = PushedWaypoints.save(list, stateDirectory: dir) {
-            return answered(
-                .failure(ControlError("waypoints not applied, the previous ones stay in force: \(problem)")), command,
-                mqtt)
-        }
-        session.replaceFences(index)
-        for sink in sinks { sink.fencesReplaced(session: session) }
-        let count = index?.fences.count ?? 0
-        emit(
-            LogEntry(
-                event: .fencesReloaded, priority: .info,
-                message: "\(list.count) waypoints pushed from the broker, \(count) fences in force",
-                fields: [(.fences, String(count))]))
-        return answered(
-            .success("\(list.count) waypoints pushed, \(count) fences in force"), command, mqtt,
-            reply: "{\"ok\":true,\"pushed\":\(list.count),\"fences\":\(count)}")
+        return pushed(
+            "waypoints", count: list.count, command, mqtt,
+            index: { () throws -> FenceIndex? in
+                try PushedWaypoints.replacing(
+                    waypoints: list, in: session.geofences?.index.fences ?? [], stateDirectory: dir)
+            },
+            save: { PushedWaypoints.save(list, stateDirectory: dir) })
     }
 
     /// A command the control socket also knows, run by its handler (the same checks and events);

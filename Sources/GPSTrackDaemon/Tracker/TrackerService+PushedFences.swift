@@ -12,30 +12,43 @@ extension TrackerService {
         _ set: MQTTCommand.FenceSet, _ command: MQTTCommand, _ mqtt: any CommandChannel
     ) -> Result<String, ControlError> {
         let dir = configuration.stateDirectory
+        return pushed(
+            "fences", count: set.fences.count, command, mqtt,
+            index: { () throws -> FenceIndex? in
+                try PushedWaypoints.replacing(
+                    fences: set.fences, in: session.geofences?.index.fences ?? [], stateDirectory: dir)
+            },
+            save: { PushedFences.save(set, stateDirectory: dir) })
+    }
+
+    /// A pushed set (`what`: waypoints or fences, `count` of them) put in force as a reload is:
+    /// the merged index built, the set's file written, then the fences replaced and the sinks
+    /// told; either failure leaves all as it was. Answered with the counts.
+    func pushed(
+        _ what: String, count: Int, _ command: MQTTCommand, _ mqtt: any CommandChannel,
+        index build: () throws -> FenceIndex?, save: () -> String?
+    ) -> Result<String, ControlError> {
         let index: FenceIndex?
-        do {
-            index = try PushedWaypoints.replacing(
-                fences: set.fences, in: session.geofences?.index.fences ?? [], stateDirectory: dir)
-        } catch {
+        do { index = try build() } catch {
             return answered(
-                .failure(ControlError("fences not applied, the previous ones stay in force: \(error)")), command, mqtt)
-        }
-        if let problem = PushedFences.save(set, stateDirectory: dir) {
-            return answered(
-                .failure(ControlError("fences not applied, the previous ones stay in force: \(problem)")), command,
+                .failure(ControlError("\(what) not applied, the previous ones stay in force: \(error)")), command,
                 mqtt)
         }
-        session.replaceFences(index)
-        for sink in sinks { sink.fencesReplaced(session: session) }
-        let count = index?.fences.count ?? 0
+        if let problem = save() {
+            return answered(
+                .failure(ControlError("\(what) not applied, the previous ones stay in force: \(problem)")), command,
+                mqtt)
+        }
+        putInForce(index)
+        let inForce = index?.fences.count ?? 0
         emit(
             LogEntry(
                 event: .fencesReloaded, priority: .info,
-                message: "\(set.fences.count) fences pushed from the broker, \(count) fences in force",
-                fields: [(.fences, String(count))]))
+                message: "\(count) \(what) pushed from the broker, \(inForce) fences in force",
+                fields: [(.fences, String(inForce))]))
         return answered(
-            .success("\(set.fences.count) fences pushed, \(count) fences in force"), command, mqtt,
-            reply: "{\"ok\":true,\"pushed\":\(set.fences.count),\"fences\":\(count)}")
+            .success("\(count) \(what) pushed, \(inForce) fences in force"), command, mqtt,
+            reply: "{\"ok\":true,\"pushed\":\(count),\"fences\":\(inForce)}")
     }
 }
 

@@ -185,8 +185,7 @@ public actor TrackerService {
             // The pushed waypoints (setWaypoints from the broker) stay, merged in.
             let index = try PushedWaypoints.merged(
                 FenceLoader.load(path), stateDirectory: configuration.stateDirectory, file: path)
-            session.replaceFences(index)
-            for sink in sinks { sink.fencesReplaced(session: session) }
+            putInForce(index)
             emit(
                 LogEntry(
                     event: .fencesReloaded, priority: .info,
@@ -200,6 +199,13 @@ public actor TrackerService {
                     message: "Fences not reloaded, the previous ones stay in force: \(error)"))
             return "fences not reloaded, the previous ones stay in force: \(error)"
         }
+    }
+
+    /// Puts a fence index in force (a reload, a pushed set): fences kept carry their state over,
+    /// and every sink hears of it.
+    func putInForce(_ index: FenceIndex?) {
+        session.replaceFences(index)
+        for sink in sinks { sink.fencesReplaced(session: session) }
     }
 
     /// Ends the run: the pending epoch is processed and the trip's figures logged.
