@@ -23,27 +23,11 @@ extension ConfigParser {
                 return nil
             }
         ),
-        ("anchor_grace_s", anchorNumber(\.graceS, atLeast: 0, "seconds")),
-        ("anchor_no_position_s", anchorNumber(\.noPositionS, above: 0, "seconds")),
-        ("anchor_repeat_s", anchorNumber(\.repeatS, above: 0, "seconds")),
-        ("anchor_redrag_m", anchorNumber(\.redragM, above: 0, "metres")),
-        ("anchor_bow_height_m", anchorNumber(\.bowHeightM, atLeast: 0, "metres")),
-        ("anchor_margin_m", anchorNumber(\.marginM, atLeast: 0, "metres")),
+        ("anchor_grace_s", decimal(\.tracker.anchor.graceS, atLeast: 0, "seconds")),
+        ("anchor_no_position_s", decimal(\.tracker.anchor.noPositionS, above: 0, "seconds")),
+        ("anchor_repeat_s", decimal(\.tracker.anchor.repeatS, above: 0, "seconds")),
+        ("anchor_redrag_m", decimal(\.tracker.anchor.redragM, above: 0, "metres")),
+        ("anchor_bow_height_m", decimal(\.tracker.anchor.bowHeightM, atLeast: 0, "metres")),
+        ("anchor_margin_m", decimal(\.tracker.anchor.marginM, atLeast: 0, "metres")),
     ]
-
-    /// A number of `unit` for an anchor key, at least `atLeast` (or above `above`).
-    static func anchorNumber(
-        _ path: WritableKeyPath<AnchorConfig, Double> & Sendable, atLeast: Double? = nil, above: Double? = nil,
-        _ unit: String
-    ) -> Setter {
-        return { config, text in
-            let bound = atLeast.map { ">= \(Int($0))" } ?? above.map { "> \(Int($0))" } ?? ""
-            guard let v = Double(text), v.isFinite, atLeast.map({ v >= $0 }) ?? true, above.map({ v > $0 }) ?? true
-            else {
-                return "expected a number of \(unit) \(bound), got '\(text)'"
-            }
-            config.tracker.anchor[keyPath: path] = v
-            return nil
-        }
-    }
 }
