@@ -44,10 +44,14 @@ format:
 
 # scripts/test-counts.py counts the Swift tests and the system test's checks, prints every skip
 # with its reason and ends with `N passed, N failed, N skipped`; under CI=true a skip fails.
+# The Swift suites run in TEST_SHARDS processes at once: most live tests wait on real processes,
+# and one process runs only as many tests at a time as the machine has cores (15 min against 6).
+TEST_SHARDS ?= 4
 test: test-deps
 	$(SWIFT) build --build-tests
 	scripts/test-counts.py reset
-	GPSTRACKD_BIN=$$($(SWIFT) build --show-bin-path)/gpstrackd scripts/test-counts.py swift -- $(SWIFT) test
+	bin=$$($(SWIFT) build --show-bin-path); GPSTRACKD_BIN=$$bin/gpstrackd \
+	  scripts/test-counts.py swift --shards $(TEST_SHARDS) -- $$bin/gpstrackdPackageTests.xctest
 	$(MAKE) deb
 	scripts/test-counts.py checks systemd -- Tests/systemd/run.sh gpstrackd_*.deb
 	@# The soak waits on a real-time feed and uses little CPU: the fuzzers' build and runs go

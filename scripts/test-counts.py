@@ -4,6 +4,9 @@
   scripts/test-counts.py reset                 forget the counts of an earlier run
   scripts/test-counts.py swift -- CMD...       CMD is `swift test ...`; this appends
                                                --xunit-output and reads Swift Testing's report
+  scripts/test-counts.py swift --shards N -- BIN
+                                               BIN is the built test bundle (.xctest): its
+                                               suites dealt round-robin to N processes at once
   scripts/test-counts.py checks NAME -- CMD... CMD prints a line per check: PASS, FAIL or SKIP,
                                                two spaces, its name (Tests/systemd/run.sh)
   scripts/test-counts.py judge                 every skip with its reason, the counts, and
@@ -123,6 +126,63 @@ def part_swift(cmd):
     return {"part": "swift", "passed": passed, "failed": failed, "skipped": skipped}, status
 
 
+def part_shards(n, binary):
+    """Runs the Swift Testing suites of `binary` in n processes at once, each suite whole in one
+    of them (a `.serialized` suite keeps its order). Most daemon tests wait on real processes
+    (gpsfake's real-time feeds, brokers, journald) and a waiting test holds one of the
+    cooperative pool's threads, which are as many as the cores: one process is bound by those
+    threads, not by the CPU. Each shard's console is printed whole when it ends."""
+    os.makedirs(STATE, exist_ok=True)
+    xctest = subprocess.run([binary, "--list-tests"], capture_output=True, text=True)
+    listed = subprocess.run([binary, "--testing-library", "swift-testing", "--list-tests"], capture_output=True, text=True)
+    failed = []
+    if xctest.returncode != 0 or listed.returncode != 0:
+        failed.append({"test": "swift test", "reason": f"listing the tests of {binary} failed: {xctest.stderr}{listed.stderr}"})
+        return {"part": "swift", "passed": 0, "failed": failed, "skipped": []}, 1
+    # The shards run Swift Testing only: an XCTest case would go uncounted, so it fails here.
+    stray = [l for l in xctest.stdout.splitlines() if "/" in l]
+    if stray:
+        failed.append({"test": "swift test", "reason": f"XCTest cases are not run by the shards: {stray[:3]}"})
+    suites = sorted({line.split("/", 1)[0] for line in listed.stdout.splitlines() if "/" in line})
+    procs = []
+    for k in range(n):
+        mine = suites[k::n]
+        if not mine:
+            continue
+        pattern = "^(" + "|".join(re.escape(s) for s in mine) + ")/"
+        report_path = os.path.join(STATE, f"shard-{k}.xml")
+        log_path = os.path.join(STATE, f"shard-{k}.log")
+        for path in (report_path, log_path):
+            if os.path.exists(path):
+                os.remove(path)
+        log = open(log_path, "w")
+        cmd = [binary, "--testing-library", "swift-testing", "--filter", pattern, "--xunit-output", report_path]
+        procs.append((k, len(mine), subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT), log, log_path, report_path))
+    print(f"swift tests: {len(suites)} suites in {len(procs)} processes at once", flush=True)
+    passed, skipped = 0, []
+    for k, count, proc, log, log_path, report_path in procs:
+        status = proc.wait()
+        log.close()
+        with open(log_path, errors="replace") as f:
+            lines = [l.rstrip("\n") for l in f]
+        print(f"--- shard {k} ({count} suites), exit status {status} ---")
+        sys.stdout.write("\n".join(lines) + "\n")
+        sys.stdout.flush()
+        try:
+            if not os.path.exists(report_path):
+                raise ET.ParseError("no report written")
+            p, f_, s = from_xunit([report_path])
+        except ET.ParseError as e:
+            p, f_, s = from_console(lines)
+            f_.append({"test": f"shard {k}", "reason": f"exit status {status} and no readable xUnit report ({e}): the counts are from its console"})
+        if status != 0 and not f_:
+            f_.append({"test": f"shard {k}", "reason": f"exit status {status} with no failed test"})
+        passed += p
+        failed += f_
+        skipped += s
+    return {"part": "swift", "passed": passed, "failed": failed, "skipped": skipped}, 1 if failed else 0
+
+
 def part_checks(name, cmd):
     status, lines = run(cmd)
     passed, failed, skipped = 0, [], []
@@ -167,6 +227,8 @@ def main(argv):
             print(f"CI=true: {skipped} skipped; CI's machine has every tool (scripts/deps.sh) and ../shared")
         print(line)
         sys.exit(1 if failed or (ci and skipped) or not parts else 0)
+    if len(argv) == 5 and argv[0] == "swift" and argv[1] == "--shards" and argv[2].isdigit() and argv[3] == "--":
+        report(*part_shards(int(argv[2]), argv[4]))
     if len(argv) >= 3 and argv[0] == "swift" and argv[1] == "--":
         report(*part_swift(argv[2:]))
     if len(argv) >= 4 and argv[0] == "checks" and argv[2] == "--":

@@ -9,8 +9,10 @@ import Synchronization
 enum LiveHarness {
     static let journalSocket = "/run/systemd/journal/socket"
     static let journaldBinary = "/lib/systemd/systemd-journald"
-    /// Suites start in parallel; one of them starts journald.
+    /// Suites start in parallel, in several processes (`make test`'s shards); one of them
+    /// starts journald: the lock within a process, a file lock between them.
     private static let journaldLock = NSLock()
+    static let journaldLockFile = "/tmp/gpstrackd-tests-journald.lock"
 
     static var available: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/gpsfake")
@@ -25,6 +27,11 @@ enum LiveHarness {
     static func ensureJournald() throws {
         journaldLock.lock()
         defer { journaldLock.unlock() }
+        if journaldListening() { return }
+        let fd = open(journaldLockFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw LockFailed(path: journaldLockFile, errno: errno) }
+        defer { close(fd) }  // closing the descriptor releases the lock
+        guard flock(fd, LOCK_EX) == 0 else { throw LockFailed(path: journaldLockFile, errno: errno) }
         if journaldListening() { return }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: journaldBinary)
@@ -51,6 +58,12 @@ enum LiveHarness {
             }
         }
         return rc == 0
+    }
+
+    struct LockFailed: Error, CustomStringConvertible {
+        var path: String
+        var errno: Int32
+        var description: String { "cannot lock \(path): \(String(cString: strerror(errno)))" }
     }
 
     struct Timeout: Error, CustomStringConvertible {
