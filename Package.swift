@@ -45,6 +45,8 @@ let package = Package(
 
         // What travels on the control socket: JSON, times, requests. No C library.
         .target(name: "GPSTrackProtocol"),
+        // The control socket's client: gpstrackctl's and the tests'.
+        .target(name: "GPSTrackClient", dependencies: ["GPSTrackProtocol"]),
         // The formats of `gpstrackctl export --format`: streaming writers over the protocol's pages.
         .target(name: "GPSTrackExport", dependencies: ["GPSTrackProtocol"]),
         // Pure logic: no I/O, no clocks.
@@ -58,13 +60,15 @@ let package = Package(
 
         .executableTarget(name: "gpstrackd", dependencies: ["GPSTrackDaemon", "GPSTrackCore", "CCrash"]),
         // The client links the protocol alone: no libgps, GeographicLib, GEOS, SQLite or libmosquitto.
-        .executableTarget(name: "gpstrackctl", dependencies: ["GPSTrackProtocol", "GPSTrackExport"]),
+        .executableTarget(name: "gpstrackctl", dependencies: ["GPSTrackProtocol", "GPSTrackClient", "GPSTrackExport"]),
         .executableTarget(
             name: "gpstrack-bench",
             dependencies: ["GPSTrackSim", "GPSTrackCore", "GPSTrackDaemon", "CGPS"]),
 
         .testTarget(name: "GPSTrackCoreTests", dependencies: ["GPSTrackCore", "GPSTrackSim"]),
-        .testTarget(name: "GPSTrackDaemonTests", dependencies: ["GPSTrackDaemon", "GPSTrackSim", "GPSTrackCore", "GPSTrackExport"]),
+        .testTarget(
+            name: "GPSTrackDaemonTests",
+            dependencies: ["GPSTrackDaemon", "GPSTrackSim", "GPSTrackCore", "GPSTrackExport", "GPSTrackClient"]),
         .testTarget(name: "GPSTrackSimTests", dependencies: ["GPSTrackSim", "GPSTrackCore"]),
         // The daemon's behaviour in-process: the tracking actor, its sinks and the control
         // handlers with an in-memory journal and a temporary store; no process, no socket.

@@ -1,3 +1,4 @@
+import GPSTrackClient
 import GPSTrackExport
 import GPSTrackProtocol
 
@@ -19,15 +20,8 @@ enum ExportCommand {
         }
 
         func flush() {
-            var off = 0
-            while off < buffer.count {
-                let n = buffer.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + off, $0.count - off) }
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 {
-                    fail(.ioError, "gpstrackctl: cannot write the export: \(String(cString: strerror(errno)))")
-                }
-                off += n
-            }
+            let code = writeAll(STDOUT_FILENO, buffer)
+            if code != 0 { fail(.ioError, "gpstrackctl: cannot write the export: \(String(cString: strerror(code)))") }
             buffer.removeAll(keepingCapacity: true)
         }
     }
@@ -89,13 +83,12 @@ enum ExportCommand {
 
     /// One page: its own connection, so that the daemon holds no export between pages.
     static func page(_ scope: ExportScope, after: Int?, path: String) -> ExportPageReply {
-        var client: ControlClient
+        let client: ControlClient
         do { client = try ControlClient(path: path) } catch {
             fail(
                 .unavailable, "gpstrackctl: cannot reach gpstrackd at \(path): \(String(cString: strerror(error.code)))"
             )
         }
-        defer { close(client.fd) }
         guard client.send(ControlRequest.exportPage(scope, after: after).line), let line = client.readLine() else {
             fail(.unavailable, "gpstrackctl: gpstrackd at \(path) hung up during the export")
         }

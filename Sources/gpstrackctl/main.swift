@@ -1,3 +1,4 @@
+import GPSTrackClient
 import GPSTrackExport
 import GPSTrackProtocol
 
@@ -38,16 +39,7 @@ let usage = """
     76 a reply gpstrackctl cannot read.
     """
 
-func write(_ fd: Int32, _ s: String) {
-    let bytes = Array((s + "\n").utf8)
-    var off = 0
-    while off < bytes.count {
-        let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + off, $0.count - off) }
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { return }
-        off += n
-    }
-}
+func write(_ fd: Int32, _ s: String) { writeAll(fd, s + "\n") }
 
 func out(_ s: String) { write(STDOUT_FILENO, s) }
 
@@ -186,7 +178,7 @@ default:
 }
 
 let path = args.options["socket"] ?? ControlRequest.defaultSocketPath
-var client: ControlClient
+let client: ControlClient
 do { client = try ControlClient(path: path) } catch {
     var hint = "is gpstrackd running? (systemctl start gpstrackd)"
     if error.code == EACCES { hint = "permission denied: the socket is for root and the gpstrack group" }
@@ -267,13 +259,7 @@ case "export":
     if json {
         out(first)
     } else {
-        let bytes = Array(r.gpx.utf8)
-        var off = 0
-        while off < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + off, $0.count - off) }
-            if n <= 0 { break }
-            off += n
-        }
+        writeAll(STDOUT_FILENO, r.gpx)
     }
 case "watch":
     _ = reply(WatchReply.self)

@@ -1,4 +1,5 @@
 import CSystemd
+import GPSTrackProtocol
 import Synchronization
 
 #if canImport(Glibc)
@@ -92,15 +93,6 @@ public final class Journal: Sendable {
             line += " [" + entry.fields.map { "\($0.0.rawValue)=\($0.1)" }.joined(separator: " ") + "]"
         }
         line += "\n"
-        lock.withLock { _ in
-            let bytes = Array(line.utf8)
-            var off = 0
-            while off < bytes.count {
-                let n = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress! + off, $0.count - off) }
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { break }
-                off += n
-            }
-        }
+        lock.withLock { _ in _ = writeAll(STDERR_FILENO, line) }
     }
 }

@@ -65,13 +65,8 @@ final class MetricsFile: Sendable {
                 open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             }
             defer { FileIO.close(fd) }
-            var off = 0
-            while off < bytes.count {
-                let n = try syscall("write \(temporary)") {
-                    bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + off, $0.count - off) }
-                }
-                off += n
-            }
+            let code = writeAll(fd, bytes)
+            if code != 0 { throw ErrnoError(call: "write \(temporary)", code: code) }
             _ = try syscall("rename \(temporary)") { rename(temporary, path) }
             return .success(())
         } catch {

@@ -1,3 +1,5 @@
+import GPSTrackProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,14 +25,8 @@ public final class OutputWriter {
 
     /// Writes out everything buffered.
     public func flush() throws(ErrnoError) {
-        var offset = 0
-        let fd = self.fd
-        while offset < buffer.count {
-            let written = try syscall("write") {
-                buffer.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            }
-            offset += written
-        }
+        let code = writeAll(fd, buffer)
+        if code != 0 { throw ErrnoError(call: "write", code: code) }
         buffer.removeAll(keepingCapacity: true)
     }
 }
