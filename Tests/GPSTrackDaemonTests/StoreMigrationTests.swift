@@ -6,7 +6,9 @@ import Testing
 @testable import GPSTrackDaemon
 
 /// A database of the schema before version 3 (made here by the sqlite3 shell, with the tables
-/// as version 2 made them) opens, keeps its rows, and gains each point's HDOP and satellites.
+/// as version 2 made them, and an MQTT outbox as the publisher made it for itself before the
+/// column `queued`) opens, keeps its rows, and gains each point's HDOP and satellites (version
+/// 3) and the tables the other parts made for themselves (version 4).
 @Suite(.needs(.tool("/usr/bin/sqlite3", package: "sqlite3")))
 struct StoreMigrationTests {
     static let version2 = """
@@ -33,6 +35,9 @@ struct StoreMigrationTests {
           (1, 1773475200, 48.1, 11.5, 500, 3.5, 3), (1, 1773475201, 48.1001, 11.5, 501, 3.6, 3),
           (1, 1773475202, 48.1002, 11.5, 502, 3.7, 3);
         INSERT INTO events (seq, time, event, json) VALUES (7, 1773475200, 'trip_start', '{"event":"trip_start"}');
+        CREATE TABLE outbox (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, topic TEXT NOT NULL, payload TEXT NOT NULL,
+          qos INTEGER NOT NULL);
+        INSERT INTO outbox (kind, topic, payload, qos) VALUES ('location', 'owntracks/a/b', '{}', 1);
         PRAGMA user_version = 2;
         """
 
@@ -53,7 +58,18 @@ struct StoreMigrationTests {
 
         let store = Store(directory: dir, journal: Journal(target: .stderr))
         #expect(store.degradedReason == nil, "\(store.degradedReason ?? "")")
-        #expect(try Self.sqlite(path, "PRAGMA user_version") == "3")
+        #expect(try Self.sqlite(path, "PRAGMA user_version") == "4")
+        // Every table of the other parts, with its columns, made by the one migration.
+        let tables = try Self.sqlite(path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        #expect(
+            tables.split(separator: "\n")
+                == [
+                    "anchor", "auto_trips", "counters", "events", "fences", "motion", "outbox", "pedometer", "points",
+                    "steps", "stops", "trips", "uplink_outbox",
+                ], "\(tables)")
+        #expect(try Self.sqlite(path, "SELECT kind, queued IS NULL FROM outbox") == "location|1", "the old row stays")
+        let fixTime = "SELECT count(*) FROM pragma_table_info('uplink_outbox') WHERE name = 'fix_time'"
+        #expect(try Self.sqlite(path, fixTime) == "1")
         let restored = store.restore()
         #expect(restored.seq == 7 && restored.trip?.deliveredCount == 3 && restored.trip?.traveledM == 12.5)
         let filter = Store.PointFilter(run: nil, since: nil, until: nil)
@@ -77,6 +93,6 @@ struct StoreMigrationTests {
         // Opening again is no second migration.
         let again = Store(directory: dir, journal: Journal(target: .stderr))
         #expect(again.degradedReason == nil && again.exportRows(filter, from: nil, limit: 10).count == 4)
-        #expect(try Self.sqlite(path, "PRAGMA user_version") == "3")
+        #expect(try Self.sqlite(path, "PRAGMA user_version") == "4")
     }
 }

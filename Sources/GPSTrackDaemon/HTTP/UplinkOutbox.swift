@@ -52,14 +52,7 @@ final class UplinkOutbox: Sendable {
             try db.query("PRAGMA busy_timeout=5000")
             try db.query("PRAGMA journal_mode=WAL")
             try db.query("PRAGMA synchronous=FULL")
-            try db.query(
-                """
-                CREATE TABLE IF NOT EXISTS uplink_outbox (id INTEGER PRIMARY KEY, uplink TEXT NOT NULL, kind TEXT NOT NULL,
-                  payload TEXT NOT NULL, queued REAL NOT NULL)
-                """)
-            // Added for the age limit; a table made before has its rows kept, of no fix time.
-            let columns = Set(try db.query("PRAGMA table_info(uplink_outbox)").compactMap { $0[1].string })
-            if !columns.contains("fix_time") { try db.query("ALTER TABLE uplink_outbox ADD COLUMN fix_time REAL") }
+            try Schema.migrate(db)
             return db
         } catch { return nil }
     }

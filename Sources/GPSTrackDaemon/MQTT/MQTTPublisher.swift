@@ -132,17 +132,7 @@ public final class MQTTPublisher: @unchecked Sendable {
         do {
             try db.query("PRAGMA journal_mode=WAL")
             try db.query("PRAGMA synchronous=FULL")
-            try db.query(
-                """
-                CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, topic TEXT NOT NULL,
-                  payload TEXT NOT NULL, qos INTEGER NOT NULL, queued REAL)
-                """)
-            // An outbox from before the column: its rows have no time (left out of the age).
-            if try db.query("SELECT count(*) FROM pragma_table_info('outbox') WHERE name = 'queued'").first?.first?.int
-                == 0
-            {
-                try db.query("ALTER TABLE outbox ADD COLUMN queued REAL")
-            }
+            try Schema.migrate(db)
             return db
         } catch { return nil }
     }

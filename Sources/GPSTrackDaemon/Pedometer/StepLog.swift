@@ -25,18 +25,7 @@ final class StepLog {
         do {
             try database.query("PRAGMA journal_mode=WAL")
             try database.query("PRAGMA synchronous=FULL")
-            try database.query(
-                """
-                CREATE TABLE IF NOT EXISTS pedometer (id INTEGER PRIMARY KEY CHECK (id = 1), total INTEGER NOT NULL,
-                  distance_m REAL NOT NULL, walking_s REAL NOT NULL, trip_steps INTEGER NOT NULL, trip_distance_m REAL NOT NULL,
-                  trip_walking_s REAL NOT NULL, last_counter INTEGER, learned_distance_m REAL NOT NULL, learned_steps INTEGER NOT NULL)
-                """)
-            try database.query(
-                """
-                CREATE TABLE IF NOT EXISTS steps (id INTEGER PRIMARY KEY, time REAL NOT NULL, steps INTEGER NOT NULL,
-                  distance_m REAL NOT NULL, walking_s REAL NOT NULL)
-                """)
-            try database.query("CREATE INDEX IF NOT EXISTS steps_time ON steps(time)")
+            try Schema.migrate(database)
             db = database
         } catch {}
     }

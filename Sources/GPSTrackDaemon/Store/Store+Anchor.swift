@@ -6,16 +6,12 @@ import GPSTrackProtocol
 /// (SQLite's own transaction per statement, WAL with synchronous=FULL: a power cut finds the
 /// row as it was last written, whole).
 extension Store {
-    static let anchorTable =
-        "CREATE TABLE IF NOT EXISTS anchor (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL)"
-
     /// Writes the anchor's state (nil: the anchor is up); false when it could not be written
     /// (the caller tries again at its next change or step).
     @discardableResult
     public func saveAnchor(_ state: String?) -> Bool {
         guard let db else { return false }
         do throws(SQLiteDatabase.Failure) {
-            try db.query(Self.anchorTable)
             if let state {
                 try db.query("INSERT OR REPLACE INTO anchor (id, state) VALUES (1, ?)", [.text(state)])
             } else {
@@ -30,7 +26,6 @@ extension Store {
     /// The stored anchor state, nil without one (or without a readable database).
     public func loadAnchor() -> String? {
         guard let db else { return nil }
-        _ = try? db.query(Self.anchorTable)
         return (try? db.query("SELECT state FROM anchor WHERE id = 1"))?.first?.first?.string
     }
 }

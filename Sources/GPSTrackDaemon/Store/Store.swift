@@ -87,58 +87,7 @@ public final class Store {
         guard check.first?.first?.string == "ok" else {
             throw SQLiteDatabase.Failure(code: 11, message: "quick_check: \(check.first?.first?.string ?? "failed")")
         }
-        let version = try db.query("PRAGMA user_version").first?.first?.int ?? 0
-        if version < 1 {
-            try db.transaction { () throws(SQLiteDatabase.Failure) in
-                try db.query(
-                    """
-                    CREATE TABLE IF NOT EXISTS trips (id INTEGER PRIMARY KEY, state TEXT NOT NULL, started_at REAL,
-                      start_lat REAL, start_lon REAL, ended_at REAL, traveled_m REAL NOT NULL DEFAULT 0,
-                      straight_line_m REAL NOT NULL DEFAULT 0, last_lat REAL, last_lon REAL, last_time REAL,
-                      delivered INTEGER NOT NULL DEFAULT 0)
-                    """)
-                try db.query(
-                    """
-                    CREATE TABLE IF NOT EXISTS points (id INTEGER PRIMARY KEY, trip_id INTEGER NOT NULL, time REAL NOT NULL,
-                      lat REAL NOT NULL, lon REAL NOT NULL, alt REAL, eph REAL, mode INTEGER)
-                    """)
-                try db.query("CREATE INDEX IF NOT EXISTS points_trip_time ON points(trip_id, time)")
-                try db.query("CREATE INDEX IF NOT EXISTS points_time ON points(time)")
-                try db.query(
-                    """
-                    CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, time REAL, event TEXT NOT NULL,
-                      fence TEXT, json TEXT NOT NULL)
-                    """)
-                try db.query(
-                    """
-                    CREATE TABLE IF NOT EXISTS fences (id TEXT PRIMARY KEY, membership INTEGER, since REAL,
-                      entered_at REAL, dwell_sent INTEGER NOT NULL DEFAULT 0)
-                    """)
-                try db.query("PRAGMA user_version = 1")
-            }
-        }
-        if version < 2 {
-            // Automatic trips and stops (trip_mode = auto), and the detector's state.
-            try db.transaction { () throws(SQLiteDatabase.Failure) in
-                try db.query(
-                    """
-                    CREATE TABLE IF NOT EXISTS auto_trips (id INTEGER PRIMARY KEY, start REAL NOT NULL, end REAL NOT NULL,
-                      from_lat REAL, from_lon REAL, from_fences TEXT, to_lat REAL, to_lon REAL, to_fences TEXT,
-                      traveled_m REAL, straight_line_m REAL, moving_s REAL, max_speed_mps REAL)
-                    """)
-                try db.query(
-                    """
-                    CREATE TABLE IF NOT EXISTS stops (arrival REAL PRIMARY KEY, departure REAL, lat REAL, lon REAL,
-                      fences TEXT, after_trip INTEGER)
-                    """)
-                try db.query(
-                    "CREATE TABLE IF NOT EXISTS motion (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL)")
-                try db.query("PRAGMA user_version = 2")
-            }
-        }
-        if version < 3 { try addFixQuality(db) }
-        // Added beside version 1's tables; IF NOT EXISTS keeps it harmless on every open.
-        try db.query("CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)")
+        try Schema.migrate(db)
     }
 
     /// Pruned pages go back to the file system a few at a time (`auto_vacuum=INCREMENTAL`, see
