@@ -33,9 +33,17 @@ import Testing
         defer { gpsd.stop() }
         let source = try GPSDSource(host: "127.0.0.1", port: gpsd.port, noDataTimeout: 60)
         var delivered = (fixes: 0, malformed: 0)
+        let events = source.start()
+        // A referee, not a timing (the read takes about a second): a device report that never
+        // comes ends the stream, and the counts below fail, rather than hanging the run.
+        let referee = Task {
+            guard (try? await Task.sleep(for: .seconds(120))) != nil else { return }  // cancelled: done in time
+            await source.stop()
+        }
+        defer { referee.cancel() }
         // Read without `took`: what is delivered stays waiting. The wait ends on the device
         // report, in order after every line before it.
-        read: for await batch in source.start() {
+        read: for await batch in events {
             for event in batch {
                 switch event {
                 case .record(.tpv): delivered.fixes += 1
