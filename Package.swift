@@ -73,7 +73,7 @@ let package = Package(
         // The daemon's behaviour in-process: the tracking actor, its sinks and the control
         // handlers with an in-memory journal and a temporary store; no process, no socket.
         .testTarget(name: "GPSTrackPipelineTests",
-                    dependencies: ["GPSTrackTestKit", "GPSTrackDaemon", "GPSTrackCore", "GPSTrackSim"]),
+                    dependencies: ["GPSTrackTestKit", "GPSTrackDaemon", "GPSTrackCore", "GPSTrackSim", "GPSTrackExport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -64,6 +64,45 @@ import Testing
             json: #"{"event":"\#(kind)","fence":"f1","seq":\#(seq)}"#)
     }
 
+    /// gpstrackd(8): up to 100,000 events wait in memory; beyond, the oldest go, counted in
+    /// `status`'s `storage.dropped_events`; the rest are written in order, once.
+    @Test func beyondTheBoundTheOldestEventsGoAndStatusCountsThem() async throws {
+        #expect(Store.maxWaitingEvents == 100_000, "the documented bound")
+        let dir = NSTemporaryDirectory() + "gpstrackd-degraded-events-\(getpid())"
+        try? FileManager.default.removeItem(atPath: dir)
+        try FileManager.default.createDirectory(atPath: dir + "/gpstrackd.db", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let journal = Journal(target: .stderr)
+        let store = Store(directory: dir, journal: journal)
+        let extra = 250
+        let all = (1...UInt64(100_000 + extra)).map { Self.event($0, $0 % 2 == 0 ? "exit" : "enter") }
+        // In two commits, as a spell's events come: the bound holds across them.
+        #expect(!store.commit(events: Array(all.prefix(60_000)), trip: Trip(), fences: [:], points: [], force: true))
+        #expect(store.waitingEvents == 60_000 && store.droppedEvents == 0)
+        #expect(!store.commit(events: Array(all.dropFirst(60_000)), trip: Trip(), fences: [:], points: [], force: true))
+        #expect(store.waitingEvents == 100_000)
+        #expect(store.droppedEvents == extra, "every event that went is counted")
+
+        try FileManager.default.removeItem(atPath: dir + "/gpstrackd.db")
+        #expect(store.commit(events: [], trip: Trip(), fences: [:], points: [], force: true))
+        let written = store.events(since: nil, fence: nil, limit: 200_000)
+        #expect(written.count == 100_000)
+        #expect(written.first == all[extra].json, "the oldest went, the newest stayed")
+        #expect(written.last == all.last?.json)
+
+        // The count stays for the daemon's life: status, after the spell (the tracker owns the store).
+        var config = Configuration()
+        config.stateDirectory = dir
+        config.pedometer = .off
+        let tracker = try TrackerService(configuration: config, fences: nil, journal: journal, store: store)
+        let handlers = ControlHandlers(tracker: tracker, gpsd: nil, mqtt: nil, tripMode: config.tracker.tripMode)
+        let line = ReplyEncoder.encode(await handlers.handle(.status).reply)
+        #expect(line.contains("\"dropped_events\":\(extra),"), "\(line)")
+        let status = try ReplyDecoder.decode(StatusReply.self, line: line)
+        #expect(status.storage.state == "ok" && status.storage.droppedEvents == extra)
+        await tracker.finish()
+    }
+
     /// At the stop, what cannot be written is named (issue 30): how many events of which kinds,
     /// the track points, the MQTT messages; nothing once everything is written.
     @Test func theStopNamesWhatItCannotWrite() throws {

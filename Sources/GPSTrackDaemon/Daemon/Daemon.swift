@@ -130,13 +130,7 @@ public enum Daemon {
         }
         group.add("the gpsd source") {
             await source.stop()
-            let skipped = await pump.value
-            guard skipped > 0 else { return }
-            journal.log(
-                LogEntry(
-                    event: .stopSkippedFixes, priority: .info,
-                    message: "\(skipped) fixes still waiting at the stop were not processed",
-                    fields: [(.skipped, String(skipped))]))
+            if let entry = TrackerService.skippedAtStop(await pump.value) { journal.log(entry) }
         }
 
         // The pedometer's source starts after gpsd's and stops before it.

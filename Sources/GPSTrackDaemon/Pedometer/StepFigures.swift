@@ -59,8 +59,8 @@ struct StepFigures {
                 return LogEntry(
                     event: .pedometerGarbage, priority: .info,
                     message:
-                        "Step counter of \(source?.label ?? "?") jumped to \(raw); taken as the new baseline, nothing counted"
-                )
+                        "Step counter of \(source?.label ?? "?") jumped to \(raw); taken as the new baseline, nothing counted",
+                    fields: [(.source, source?.label ?? ""), (.raw, String(raw))])
             case .baseline:
                 save(force: true)  // the reading to count from after a restart
                 return nil

@@ -1,3 +1,5 @@
+import GPSTrackProtocol
+
 /// The tracker's side of the gpsd source: it takes the source's batches on its own thread.
 extension TrackerService {
     /// Handles the gpsd source's batches until its stream ends; returns how many fixes were
@@ -25,5 +27,15 @@ extension TrackerService {
             }
         }
         return skipped
+    }
+
+    /// The journal entry for the fixes `follow` skipped at the stop (*stop_skipped_fixes*,
+    /// with their number); nil when none was skipped.
+    public static func skippedAtStop(_ skipped: Int) -> LogEntry? {
+        guard skipped > 0 else { return nil }
+        return LogEntry(
+            event: .stopSkippedFixes, priority: .info,
+            message: "\(skipped) fixes still waiting at the stop were not processed",
+            fields: [(.skipped, String(skipped))])
     }
 }
