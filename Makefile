@@ -90,9 +90,10 @@ test-systemd: deb
 	Tests/systemd/run.sh gpstrackd_*.deb
 
 # The release build as the package ships it (debian/rules' SWIFTBUILD, kept in step): the Swift
-# runtime linked statically, by lld with packed relocations and identical code folded.
+# runtime linked statically, by lld with packed relocations, identical code folded and no symbol
+# exported.
 BENCH_BUILD = $(SWIFT) build -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
-  -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --icf=safe
+  -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --icf=safe -Xlinker --no-export-dynamic
 bench: deps
 	scripts/deps.sh bench
 	$(BENCH_BUILD) --product gpstrackd

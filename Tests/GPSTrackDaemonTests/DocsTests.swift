@@ -70,4 +70,25 @@ import Testing
         let sample = "See [a](docs/A.md) and [b](B.md#part).\n```\n[c](in-code.md)\n```\n[d](https://x.org)"
         #expect(Self.links(in: sample) == ["docs/A.md", "B.md#part", "https://x.org"])
     }
+
+    /// The value of a make variable: its line and the continued lines after it, joined.
+    static func makeVariable(_ name: String, in text: String) -> String? {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
+        while let line = lines.first, !line.hasPrefix(name + " = ") { lines = lines.dropFirst() }
+        guard var value = lines.first?.dropFirst(name.count + 3).map(String.init).joined() else { return nil }
+        while value.hasSuffix("\\"), let next = lines.dropFirst().first {
+            value = String(value.dropLast()) + " " + next.trimmingCharacters(in: .whitespaces)
+            lines = lines.dropFirst()
+        }
+        return value.split(separator: " ").joined(separator: " ")
+    }
+
+    /// `make bench` measures the build the package ships: the Makefile's BENCH_BUILD is
+    /// debian/rules' SWIFTBUILD, flag for flag.
+    @Test func theBenchBuildsAsThePackageDoes() throws {
+        let bench = try #require(Self.makeVariable("BENCH_BUILD", in: try Self.text("Makefile")))
+        let package = try #require(Self.makeVariable("SWIFTBUILD", in: try Self.text("debian/rules")))
+        #expect(bench == package)
+        #expect(package.contains("--static-swift-stdlib") && package.contains("--no-export-dynamic"), "\(package)")
+    }
 }
