@@ -47,6 +47,9 @@ import Testing
         let dir = try Self.directory("73-other")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let socket = dir + "/ctl.sock"
+        for d in ["first", "second"] {
+            try FileManager.default.createDirectory(atPath: dir + "/" + d, withIntermediateDirectories: true)
+        }
         let first = Process()
         LiveHarness.unmasked(first, ExecutableRunner.binary, Self.daemon(dir + "/first", socket: socket))
         first.standardOutput = FileHandle.nullDevice
