@@ -48,9 +48,18 @@ struct MQTTTests {
                 ])
             process.standardOutput = FileHandle(forWritingAtPath: file)
             process.standardError = FileHandle.nullDevice
+            self.port = port
             try process.run()
-            // Published again until one comes back: one sent before the subscription is lost.
-            let topic = "owntracks/probe/\(port)-\(getpid())"
+            try probe()
+        }
+        let port: Int
+        private var probes = 0
+        /// Sends a probe (`_type: probe`) through the broker until one comes back: one sent
+        /// before the subscription is lost. Made again later, it also shows that what was
+        /// published before it has been delivered.
+        func probe() throws {
+            probes += 1
+            let topic = "owntracks/probe/\(port)-\(getpid())-\(probes)"
             try LiveHarness.waitFor("the subscriber's probe through the broker", timeout: 30) {
                 if messages().contains(where: { $0.0 == topic }) { return true }
                 let probe = try ExecutableRunner.run(
