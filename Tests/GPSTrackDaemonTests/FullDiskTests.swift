@@ -197,8 +197,8 @@ struct FullDiskTests {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let mqttPort = LiveHarness.freePort()
         var broker = try MQTTTests.Broker(port: mqttPort, dir: dir)
+        // Ready when made: its subscription has carried a probe back through the broker.
         let sub = try MQTTTests.Subscriber(port: mqttPort, file: dir + "/sub.txt")
-        usleep(500_000)
         let config =
             "mqtt_host = 127.0.0.1\nmqtt_port = \(mqttPort)\nmqtt_topic = owntracks/fleet/full\nmqtt_min_interval_s = 5\n"
         let (daemon, disk, _) = try Self.walkOnAFullDisk(

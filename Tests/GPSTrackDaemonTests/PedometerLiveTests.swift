@@ -156,9 +156,13 @@ struct PedometerLiveTests {
                 contentsOf: IIOTree.records(trace.samples[at..<end], scale: scale, startTime: 1_773_475_200))
             at = end
         }
+        // Every record read (the FIFO empty: FIONREAD counts what waits in it), then counted.
+        try LiveHarness.waitFor("the daemon to read every record", timeout: 30) {
+            var waiting: Int32 = 0
+            return ioctl(writer.fileDescriptor, UInt(FIONREAD), &waiting) == 0 && waiting == 0
+        }
         let low = Int((Double(trace.trueSteps) * 0.97).rounded(.up))
         try LiveHarness.waitFor("\(low) steps", timeout: 30) { (Self.total(daemon) ?? 0) >= low }
-        usleep(500_000)
         let steps = try #require(Self.status(daemon))
         let total = try #require(steps["total"] as? Int)
         #expect(Double(total) <= Double(trace.trueSteps) * 1.03, "\(total) steps, truly \(trace.trueSteps)")
