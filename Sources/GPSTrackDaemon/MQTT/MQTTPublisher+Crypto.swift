@@ -44,7 +44,7 @@ extension MQTTPublisher {
         guard let crypto else { return payload }
         switch crypto.open(payload) {
         case .success(let plain):
-            lock.withLock { _ in refusalsLogged = [] }
+            guarded.withLock { $0.refusalsLogged = [] }
             return plain
         case .failure(let refusal):
             let why: String
@@ -53,8 +53,8 @@ extension MQTTPublisher {
             case .wrongKey: why = "it does not open with our secret (another key, or changed on the way)"
             case .malformed(let what): why = "an encrypted message whose \(what)"
             }
-            lock.withLock { _ in
-                guard refusalsLogged.insert(why).inserted else { return }
+            guarded.withLock { s in
+                guard s.refusalsLogged.insert(why).inserted else { return }
                 journal.log(
                     LogEntry(
                         event: .mqttCommandRefused, priority: .warning,

@@ -12,46 +12,19 @@ import Glibc
 /// libmosquitto reports it published (QoS 1: acknowledged by the broker). While the broker is
 /// unreachable messages wait there; libmosquitto's thread reconnects with capped exponential
 /// backoff and the outbox drains in order.
-// @unchecked: mutable state under `lock` (libmosquitto calls back on its own thread).
-public final class MQTTPublisher: @unchecked Sendable {
+public final class MQTTPublisher: Sendable {
     public let config: MQTTConfig
     /// The base topic (`owntracks/<user>/<device>`).
     public let baseTopic: String
     /// OwnTracks' two-letter tracker id.
     public let trackerID: String
     let journal: Journal
-    let lock = Synchronization.Mutex(())
-    var mosq: OpaquePointer?
-    let outbox: SQLiteDatabase?
-    var connected = false
-    var inOutage = false
-    var everConnected = false
-    /// Messages in flight by libmosquitto's message id: outbox row ids, or (negative) ids of
-    /// messages waiting in memory.
-    var inflight: [Int32: (row: Int64, qos: Int32)] = [:]
-    /// Messages the outbox table could not take (a full disk), oldest first, all newer than
-    /// every row of the table: they move into it, in order, once it can be written again.
-    var unsaved: [(id: Int64, kind: String, topic: String, payload: String, qos: Int32, queued: Double)] = []
-    var nextUnsavedID: Int64 = -1
-    /// Why the outbox table refused the last write, while messages wait in memory for it.
-    var outboxFailure: String?
-    /// Rows published and acknowledged whose deletion failed (a full disk): never sent again.
-    var acked: Set<Int64> = []
-    var waypoints: String?
-    var password: String?
-    /// OwnTracks' payload encryption, with `mqtt_secret_file`; refusals logged this spell.
-    var crypto: OwnTracksCrypto?
-    var refusalsLogged: Set<String> = []
-    /// When the broker last acknowledged a message (Unix time), for `status` and the metrics.
-    var lastSuccess: Double?
-    /// TLS problems already logged in this outage (one entry per problem, not per retry).
-    var tlsProblems: Set<String> = []
-    /// The network thread: libmosquitto's `loop_forever` ends for good on a failed TLS
-    /// handshake, so this loop reconnects itself.
-    var thread: NativeThread?
+    let password: String?
+    /// OwnTracks' payload encryption, with `mqtt_secret_file`.
+    let crypto: OwnTracksCrypto?
+    /// What libmosquitto's thread (its callbacks) and the tracker's both touch.
+    let guarded: Mutex<State>
     let stopping = Atomic<Bool>(false)
-    var retryDelay = 1.0
-    var commandHandler: (@Sendable ([UInt8]) -> Void)?
     /// The command channel's rate limits and last error.
     let commandLimits = CommandLimiter()
     /// Longest command payload taken from `<base>/cmd`: the parser's bound, encrypted (base64).
@@ -74,6 +47,7 @@ public final class MQTTPublisher: @unchecked Sendable {
         let device = name.split(separator: ".").first.map(String.init) ?? "gpstrackd"
         baseTopic = config.topic ?? "owntracks/\(config.user ?? "gpstrackd")/\(device)"
         trackerID = String(device.filter { $0.isLetter || $0.isNumber }.suffix(2)).lowercased().padding(2)
+        var password: String?
         if let file = config.passwordFile {
             let bytes: [UInt8]
             do { bytes = try FileIO.readAll(file, maxBytes: 4096, regularOnly: true) } catch {
@@ -89,6 +63,7 @@ public final class MQTTPublisher: @unchecked Sendable {
                     message: "mqtt_password_file \(file): \(problem.message)")
             }
         }
+        self.password = password
         crypto = try Self.crypto(config.secretFile, place: place("mqtt_secret_file"))
         for (key, file) in [
             ("mqtt_ca_file", config.caFile), ("mqtt_cert_file", config.certFile), ("mqtt_key_file", config.keyFile),
@@ -108,8 +83,10 @@ public final class MQTTPublisher: @unchecked Sendable {
                 file: place("mqtt_cert_file"), line: nil,
                 message: "mqtt_cert_file needs mqtt_ca_file (TLS verifies the broker)")
         }
-        outbox = Self.openOutbox(databasePath) ?? Self.openOutbox(":memory:")
-        if outbox == nil {
+        let outbox = Self.openOutbox(databasePath) ?? Self.openOutbox(":memory:")
+        let missing = outbox == nil
+        guarded = Mutex(State(outbox: outbox))
+        if missing {
             journal.log(
                 LogEntry(event: .mqttOutbox, priority: .err, message: "MQTT outbox unavailable; messages are not kept"))
         }
@@ -145,7 +122,9 @@ public final class MQTTPublisher: @unchecked Sendable {
             journal.log(LogEntry(event: .mqttError, priority: .err, message: "MQTT client could not be created"))
             return
         }
-        mosq = m
+        // The handle crosses the lock as its address: a pointer is not Sendable.
+        let address = Int(bitPattern: m)
+        guarded.withLock { $0.mosq = OpaquePointer(bitPattern: address) }
         dl_mosquitto_connect_callback_set(m) { _, obj, rc in
             Unmanaged<MQTTPublisher>.fromOpaque(obj!).takeUnretainedValue().onConnect(rc)
         }
@@ -192,7 +171,10 @@ public final class MQTTPublisher: @unchecked Sendable {
         }
         _ = dl_mosquitto_threaded_set(m, true)
         _ = dl_mosquitto_connect_async(m, config.host ?? "localhost", Int32(config.port), 30)
-        thread = NativeThread { [self] in if let m = lock.withLock({ _ in mosq }) { network(m) } }
+        let thread = NativeThread { [self] in
+            if let m = OpaquePointer(bitPattern: guarded.withLock { Int(bitPattern: $0.mosq) }) { network(m) }
+        }
+        guarded.withLock { $0.thread = thread }
     }
 
     /// Runs libmosquitto's network loop until stopped; after a failure waits (1 s doubling to
@@ -209,9 +191,9 @@ public final class MQTTPublisher: @unchecked Sendable {
                 continue
             }
             guard rc != MOSQ_ERR_SUCCESS.rawValue else { continue }
-            let delay = lock.withLock { _ -> Double in
-                let d = retryDelay
-                retryDelay = min(retryDelay * 2, 30)
+            let delay = guarded.withLock { s -> Double in
+                let d = s.retryDelay
+                s.retryDelay = min(s.retryDelay * 2, 30)
                 return d
             }
             let until = MonotonicClock.now() + delay
@@ -225,15 +207,20 @@ public final class MQTTPublisher: @unchecked Sendable {
 
     /// Disconnects and stops libmosquitto's thread; the outbox keeps what was not published.
     public func stop() async {
-        guard let m = mosq else { return }
         // Messages that waited in memory (a full disk) get a last chance to reach the table.
-        lock.withLock { _ in flushUnsaved() }
+        let (address, thread) = guarded.withLock { s in
+            flushUnsaved(&s)
+            return (Int(bitPattern: s.mosq), s.thread)
+        }
+        guard let m = OpaquePointer(bitPattern: address) else { return }
         stopping.store(true, ordering: .releasing)
         _ = dl_mosquitto_disconnect(m)
         await thread?.join()
-        thread = nil
+        guarded.withLock { s in
+            s.thread = nil
+            s.mosq = nil
+        }
         dl_mosquitto_destroy(m)
-        mosq = nil
         dl_mosquitto_lib_cleanup()
     }
 
@@ -241,13 +228,13 @@ public final class MQTTPublisher: @unchecked Sendable {
     /// written (nil when it can), when the oldest waiting message was queued and when the broker
     /// last acknowledged one (Unix times).
     public var state: (connected: Bool, outbox: Int, outboxFailure: String?, oldest: Double?, lastSuccess: Double?) {
-        lock.withLock { _ in (connected, waiting(), outboxFailure, oldestQueued(), lastSuccess) }
+        guarded.withLock { s in (s.connected, waiting(s), s.outboxFailure, oldestQueued(s), s.lastSuccess) }
     }
 
-    /// Messages waiting, in the table and in memory. Call with the lock held.
-    func waiting() -> Int {
-        let rows = Int((try? outbox?.query("SELECT count(*) FROM outbox"))??.first?.first?.int ?? 0)
-        return rows - acked.count + unsaved.count
+    /// Messages waiting, in the table and in memory.
+    func waiting(_ s: State) -> Int {
+        let rows = Int((try? s.outbox?.query("SELECT count(*) FROM outbox"))??.first?.first?.int ?? 0)
+        return rows - s.acked.count + s.unsaved.count
     }
 
     func onConnect(_ rc: Int32) {
@@ -256,9 +243,9 @@ public final class MQTTPublisher: @unchecked Sendable {
                 rc == 4 || rc == 5
                 ? "the broker refused the login (bad user name or password) for \(config.user ?? "(none)")"
                 : "the broker refused the connection: \(String(cString: dl_mosquitto_connack_string(rc)))"
-            lock.withLock { _ in
-                if !inOutage {
-                    inOutage = true
+            guarded.withLock { s in
+                if !s.inOutage {
+                    s.inOutage = true
                     journal.log(
                         LogEntry(
                             event: .mqttRefused, priority: .err,
@@ -267,32 +254,34 @@ public final class MQTTPublisher: @unchecked Sendable {
             }
             return
         }
-        lock.withLock { _ in
-            connected = true
-            if inOutage || !everConnected {
+        guarded.withLock { s in
+            s.connected = true
+            if s.inOutage || !s.everConnected {
                 journal.log(
                     LogEntry(
                         event: .mqttConnected, priority: .info,
                         message: "MQTT connected to \(config.host ?? ""):\(config.port), publishing to \(baseTopic)"))
             }
-            inOutage = false
-            tlsProblems = []
-            retryDelay = 1
-            everConnected = true
+            s.inOutage = false
+            s.tlsProblems = []
+            s.retryDelay = 1
+            s.everConnected = true
             // QoS 0 messages in flight were lost with the connection; QoS 1 ones libmosquitto
             // sends again by itself.
-            inflight = inflight.filter { $0.value.qos > 0 }
-            if let m = mosq { _ = dl_mosquitto_subscribe(m, nil, baseTopic + "/cmd", 1) }
-            if let waypoints { store(kind: "waypoints", topic: baseTopic + "/waypoints", payload: waypoints, qos: 1) }
-            pump()
+            s.inflight = s.inflight.filter { $0.value.qos > 0 }
+            if let m = s.mosq { _ = dl_mosquitto_subscribe(m, nil, baseTopic + "/cmd", 1) }
+            if let waypoints = s.waypoints {
+                store(&s, kind: "waypoints", topic: baseTopic + "/waypoints", payload: waypoints, qos: 1)
+            }
+            pump(&s)
         }
     }
 
     func onDisconnect(_ rc: Int32) {
-        lock.withLock { _ in
-            connected = false
-            if rc != 0 && !inOutage {
-                inOutage = true
+        guarded.withLock { s in
+            s.connected = false
+            if rc != 0 && !s.inOutage {
+                s.inOutage = true
                 journal.log(
                     LogEntry(
                         event: .mqttLost, priority: .warning,
@@ -303,15 +292,15 @@ public final class MQTTPublisher: @unchecked Sendable {
     }
 
     func onPublish(_ mid: Int32) {
-        lock.withLock { _ in
-            guard let entry = inflight.removeValue(forKey: mid) else { return }
-            lastSuccess = Double(time(nil))
+        guarded.withLock { s in
+            guard let entry = s.inflight.removeValue(forKey: mid) else { return }
+            s.lastSuccess = Double(time(nil))
             if entry.row < 0 {
-                unsaved.removeAll { $0.id == entry.row }
-            } else if (try? outbox?.query("DELETE FROM outbox WHERE id = ?", [.int(entry.row)])) == nil {
-                acked.insert(entry.row)
+                s.unsaved.removeAll { $0.id == entry.row }
+            } else if (try? s.outbox?.query("DELETE FROM outbox WHERE id = ?", [.int(entry.row)])) == nil {
+                s.acked.insert(entry.row)
             }
-            pump()
+            pump(&s)
         }
     }
 }

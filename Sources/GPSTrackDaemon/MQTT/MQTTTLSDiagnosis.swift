@@ -35,9 +35,9 @@ extension MQTTPublisher {
             problem +=
                 " (our client certificate: mqtt_cert_file \(config.certFile ?? "unset"), mqtt_key_file \(config.keyFile ?? "unset"))"
         }
-        lock.withLock { _ in
-            inOutage = true
-            guard tlsProblems.insert(problem).inserted else { return }
+        guarded.withLock { s in
+            s.inOutage = true
+            guard s.tlsProblems.insert(problem).inserted else { return }
             journal.log(
                 LogEntry(
                     event: .mqttTlsFailed, priority: .err, message: "MQTT \(broker): \(problem); retrying",

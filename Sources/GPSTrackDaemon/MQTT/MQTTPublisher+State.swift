@@ -1,0 +1,36 @@
+import Synchronization
+
+extension MQTTPublisher {
+    /// What `guarded` holds: everything libmosquitto's thread (its callbacks) and the
+    /// tracker's both touch, changed only under the lock.
+    struct State {
+        var mosq: OpaquePointer?
+        var outbox: SQLiteDatabase?
+        var connected = false
+        var inOutage = false
+        var everConnected = false
+        /// Messages in flight by libmosquitto's message id: outbox row ids, or (negative) ids of
+        /// messages waiting in memory.
+        var inflight: [Int32: (row: Int64, qos: Int32)] = [:]
+        /// Messages the outbox table could not take (a full disk), oldest first, all newer than
+        /// every row of the table: they move into it, in order, once it can be written again.
+        var unsaved: [(id: Int64, kind: String, topic: String, payload: String, qos: Int32, queued: Double)] = []
+        var nextUnsavedID: Int64 = -1
+        /// Why the outbox table refused the last write, while messages wait in memory for it.
+        var outboxFailure: String?
+        /// Rows published and acknowledged whose deletion failed (a full disk): never sent again.
+        var acked: Set<Int64> = []
+        var waypoints: String?
+        /// Command refusals logged this spell (one entry a kind).
+        var refusalsLogged: Set<String> = []
+        /// When the broker last acknowledged a message (Unix time), for `status` and the metrics.
+        var lastSuccess: Double?
+        /// TLS problems already logged in this outage (one entry per problem, not per retry).
+        var tlsProblems: Set<String> = []
+        /// The network thread: libmosquitto's `loop_forever` ends for good on a failed TLS
+        /// handshake, so this loop reconnects itself.
+        var thread: NativeThread?
+        var retryDelay = 1.0
+        var commandHandler: (@Sendable ([UInt8]) -> Void)?
+    }
+}
