@@ -201,11 +201,15 @@ enum LiveHarness {
         let socketPath: String
 
         /// Runs the daemon with a config that notices the end of a feed after 2 s without data
-        /// (plus `extraConfig` lines), and a control socket of its own.
+        /// (plus `extraConfig` lines), and a control socket of its own; `environment` is added
+        /// to the tests' own.
         /// The daemon's state directory (its SQLite database).
         let stateDirectory: String
 
-        init(arguments: [String], extraConfig: String = "", stateDirectory: String? = nil) throws {
+        init(
+            arguments: [String], extraConfig: String = "", stateDirectory: String? = nil,
+            environment: [String: String] = [:]
+        ) throws {
             let name = "live-\(UInt32.random(in: 0..<UInt32.max))"
             let conf = try ExecutableRunner.temporaryFile(
                 "\(name).conf", contents: "no_data_timeout_s = 2\n" + extraConfig)
@@ -215,6 +219,9 @@ enum LiveHarness {
             process.arguments =
                 ["--config", conf, "--log", "journal", "--socket", socketPath, "--state-dir", self.stateDirectory]
                 + arguments
+            if !environment.isEmpty {
+                process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            }
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
