@@ -145,3 +145,68 @@ struct WatchdogTests {
         #expect(entries.first?.contains("<err> Stalled:") == true, "\(entries)")
     }
 }
+
+/// A stall that ends: the pedometer's counter read stuck in its driver (in_steps_input made a
+/// FIFO, so the read waits for a writer, as a sysfs read waits in a stuck driver) and then
+/// answered. Logged once when it is seen, once when it is over (`stall_over`), with the part's
+/// name; under a watchdog the pings stop and come back, without one the stall is logged after
+/// the 30 s limit and there are no pings.
+extension WatchdogTests {
+    @Test(arguments: [true, false])
+    func aStallThatEndsIsLoggedAndSoIsItsEnd(watchdog: Bool) throws {
+        try LiveHarness.ensureJournald()
+        let run = try Run(stall: nil, watchdog: watchdog, log: "journal")
+        defer { run.end() }
+        let entries = {
+            try LiveHarness.journal(["_PID=\(run.process.processIdentifier)"], since: run.started).filter {
+                $0["GPSTRACK_PART"] as? String == "pedometer"
+            }
+        }
+        try LiveHarness.waitFor("the pedometer's counter", timeout: 30) {
+            try LiveHarness.journal(["_PID=\(run.process.processIdentifier)"], since: run.started).contains {
+                $0["GPSTRACK_EVENT"] as? String == "pedometer_found"
+            }
+        }
+        var seen: [String] = []
+        let input = run.tree.sys + "/iio:device0/in_steps_input"
+        unlink(input)
+        try #require(mkfifo(input, 0o600) == 0)
+        // The limit: 2 s under the watchdog, 30 s without; referees of 30x and 10x.
+        try LiveHarness.waitFor("the 'stalled' entry", timeout: watchdog ? 60 : 300) {
+            while let m = run.notify.receive() { seen.append(m) }
+            return try !entries().isEmpty
+        }
+        // The daemon's read waits in open(2) for a writer; this one answers it (after a
+        // regular file took the name back, so that the next read does not wait again).
+        let writer = open(input, O_WRONLY | O_CLOEXEC)
+        try #require(writer >= 0)
+        try run.tree.write("iio:device0/in_steps_input", "25")
+        #expect("25\n".withCString { write(writer, $0, 3) } == 3)
+        close(writer)
+        try LiveHarness.waitFor("the 'stall_over' entry", timeout: 60) { try entries().count >= 2 }
+        let found = try entries()
+        #expect(found.map { $0["GPSTRACK_EVENT"] as? String } == ["stalled", "stall_over"])
+        let stalled = try #require(found.first)
+        let message = stalled["MESSAGE"] as? String ?? ""
+        #expect(stalled["PRIORITY"] as? String == "3")
+        #expect(message.hasPrefix("Stalled: the pedometer has made no progress for "), "\(message)")
+        let seconds = message.split(separator: "for ").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) }
+        #expect((seconds ?? 0) >= (watchdog ? 2 : 30), "logged past the limit: \(message)")
+        let over = try #require(found.last)
+        #expect(over["PRIORITY"] as? String == "5")
+        #expect(over["MESSAGE"] as? String == "Recovered: the pedometer makes progress again")
+        if watchdog {
+            // In the order sent: pings, the stalled status (no ping meanwhile), pings again.
+            let before = seen
+            seen += try run.messages(until: "a ping after the stall", referee: 60) { m in
+                let all = before + m
+                let stall = all.lastIndex { $0.hasPrefix("STATUS=stalled: ") && $0.contains("pedometer") }
+                return stall.map { all[$0...].contains { $0.contains("WATCHDOG=1") } } ?? false
+            }
+        } else {
+            while let m = run.notify.receive() { seen.append(m) }
+        }
+        #expect(seen.contains { $0.hasPrefix("STATUS=stalled: ") && $0.contains("pedometer") }, "\(seen)")
+        #expect(seen.contains { $0.contains("WATCHDOG=1") } == watchdog, "pings only under a watchdog: \(seen)")
+    }
+}
