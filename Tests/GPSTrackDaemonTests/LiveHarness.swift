@@ -201,11 +201,15 @@ enum LiveHarness {
         let socketPath: String
 
         /// Runs the daemon with a config that notices the end of a feed after 2 s without data
-        /// (plus `extraConfig` lines), and a control socket of its own.
+        /// (plus `extraConfig` lines), and a control socket of its own; `environment` is added
+        /// to the tests' own.
         /// The daemon's state directory (its SQLite database).
         let stateDirectory: String
 
-        init(arguments: [String], extraConfig: String = "", stateDirectory: String? = nil) throws {
+        init(
+            arguments: [String], extraConfig: String = "", stateDirectory: String? = nil,
+            environment: [String: String] = [:]
+        ) throws {
             let name = "live-\(UInt32.random(in: 0..<UInt32.max))"
             let conf = try ExecutableRunner.temporaryFile(
                 "\(name).conf", contents: "no_data_timeout_s = 2\n" + extraConfig)
@@ -215,6 +219,9 @@ enum LiveHarness {
             process.arguments =
                 ["--config", conf, "--log", "journal", "--socket", socketPath, "--state-dir", self.stateDirectory]
                 + arguments
+            if !environment.isEmpty {
+                process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            }
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -256,15 +263,22 @@ extension LiveHarness {
     /// The daemon in a network namespace of its own (`unshare --net`) with `addresses` on its
     /// loopback and everything sent to `dropped` dropped by nftables, as a dead link or
     /// systemd's cgroup filter drops it: a TCP connect there neither succeeds nor fails.
-    /// `extraSetup` runs after (shell commands). Logs to the journal; returns the started
-    /// process, its stderr and when it started.
+    /// `extraSetup` runs after (shell commands). `hosts`, when given, is the namespace's
+    /// /etc/hosts (a bind mount in a mount namespace of its own too), for names the daemon
+    /// resolves. Logs to the journal; returns the started process, its stderr and when it started.
     static func daemonInNetworkNamespace(
         config: String, addresses: [String], dropped: String,
-        extraSetup: [String] = []
+        extraSetup: [String] = [], hosts: String? = nil
     ) throws -> (Process, Pipe, Date) {
         let dir = config.replacingOccurrences(of: ".conf", with: "")
+        var mounts: [String] = []
+        if let hosts {
+            let file = try ExecutableRunner.temporaryFile(
+                (dir as NSString).lastPathComponent + ".hosts", contents: hosts)
+            mounts = ["mount --bind \(file) /etc/hosts"]
+        }
         let setup =
-            (["ip link set lo up"] + addresses.map { "ip addr add \($0)/32 dev lo" } + [
+            (mounts + ["ip link set lo up"] + addresses.map { "ip addr add \($0)/32 dev lo" } + [
                 "nft add table inet gpstrackd_test",
                 "nft 'add chain inet gpstrackd_test out { type filter hook output priority 0; }'",
                 "nft add rule inet gpstrackd_test out ip daddr \(dropped) drop",
@@ -272,8 +286,8 @@ extension LiveHarness {
         let process = Process()
         unmasked(
             process, "/usr/bin/unshare",
-            [
-                "--net", "/bin/sh", "-c", setup + " && exec \"$0\" \"$@\"", ExecutableRunner.binary,
+            (hosts == nil ? ["--net"] : ["--net", "--mount"]) + [
+                "/bin/sh", "-c", setup + " && exec \"$0\" \"$@\"", ExecutableRunner.binary,
                 "--config", config, "--log", "journal", "--socket", dir + ".sock", "--state-dir", dir + ".state",
             ])
         process.standardOutput = FileHandle.nullDevice

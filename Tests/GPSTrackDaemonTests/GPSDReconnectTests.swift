@@ -1,0 +1,91 @@
+import Foundation
+import GPSTrackSim
+import Testing
+
+/// gpsd killed and another started on the same port (gpstrackd(8), GPSD): the daemon connects
+/// again with exponential backoff (0.5 s doubling), one `gpsd_lost` and one `gpsd_connected` for
+/// the outage, and sends its WATCH anew (a new gpsd reports nothing without one).
+@Suite(.serialized, .needsLiveParts)
+struct GPSDReconnectTests {
+    init() throws { try LiveHarness.ensureJournald() }
+
+    /// The daemon's accepted fixes so far (its status reply; -1 before its socket is there).
+    static func accepted(_ daemon: LiveHarness.DaemonProcess) -> Int {
+        let reply = try? SocketClient(path: daemon.socketPath).request(#"{"cmd":"status"}"#)
+        return (reply?["counters"] as? [String: Any])?["fixes_accepted"] as? Int ?? -1
+    }
+
+    @Test func aKilledGpsdIsRetriedWithBackoffAndWatchedAgain() throws {
+        let trace = LiveDaemonTests.walk(seconds: 400, seed: 13)
+        let half = trace.fixes.count / 2
+        let first = try LiveHarness.nmeaFile(
+            "reconnect-a-\(getpid()).nmea", fixes: Array(trace.fixes[..<half]), padding: 30)
+        let second = try LiveHarness.nmeaFile(
+            "reconnect-b-\(getpid()).nmea", fixes: Array(trace.fixes[half...]), padding: 30)
+        let port = LiveHarness.freePort()
+        var feed = try LiveHarness.Feed(log: first, port: port, cycle: 0.02)
+        defer { feed.stop() }
+        // gpsd up first, so that the one outage is the kill (long before the feed's end).
+        try LiveHarness.waitFor("gpsd on 127.0.0.1:\(port)", timeout: 30) { LiveHarness.onLoopback(port, connect) }
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(port)"], extraConfig: "pedometer = off\n")
+        try LiveHarness.waitFor("fixes from the first gpsd", timeout: 60) { Self.accepted(daemon) >= 20 }
+        feed.stop()  // gpsd killed, as a crash would
+        try daemon.waitFor("gpsd_lost", timeout: 30)
+        let lost = try daemon.entries("gpsd_lost").first?["MESSAGE"] as? String ?? ""
+        #expect(lost.contains("gpsd closed the connection"), "the kill: \(lost)")
+
+        // Attempts, seen by a listener on gpsd's port that hangs up at once (each a failure
+        // like the first): their spacing doubles. From a 2 s gap on, a loaded machine's delay
+        // of a few tenths cannot hide the doubling.
+        let accepts = try ExecutableRunner.temporaryFile("reconnect-accepts-\(getpid()).txt", contents: "")
+        let listener = Process()
+        LiveHarness.unmasked(
+            listener, "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import socket, sys, time
+                s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(8)
+                while True:
+                    c, _ = s.accept(); c.close(); print(time.monotonic(), flush=True)
+                """, String(port),
+            ])
+        listener.standardOutput = FileHandle(forWritingAtPath: accepts)
+        // Not the test's own stderr: a listener left behind would hold the run's pipe open.
+        listener.standardError = FileHandle.nullDevice
+        try listener.run()
+        defer {
+            if listener.isRunning { listener.terminate() }
+            listener.waitUntilExit()
+        }
+        var gaps: [Double] = []
+        // 0.5 + 1 + 2 + 4 + 8 s of backoff, and the attempts before the listener: 120 s is a
+        // referee (over 7x, plus the first 30 s of a capped backoff never reached).
+        try LiveHarness.waitFor("attempts 2, 4 and 8 s apart", timeout: 120) {
+            let times = ((try? String(contentsOfFile: accepts, encoding: .utf8)) ?? "").split(separator: "\n")
+                .compactMap { Double($0) }
+            gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+            return gaps.filter { $0 >= 1.9 }.count >= 3
+        }
+        listener.terminate()
+        listener.waitUntilExit()
+        let late = Array(gaps.drop { $0 < 1.9 }.prefix(3))
+        #expect(late.count == 3, "\(gaps)")
+        for (a, b) in zip(late, late.dropFirst()) {
+            #expect(b / a > 1.6 && b / a < 2.5, "each wait twice the one before: \(gaps)")
+        }
+        #expect(gaps.allSatisfy { $0 >= 0.45 }, "never sooner than the first backoff: \(gaps)")
+        let before = Self.accepted(daemon)
+
+        // A new gpsd on the same port; the next attempt (16 s on) finds it.
+        feed = try LiveHarness.Feed(log: second, port: port, cycle: 0.02)
+        try daemon.waitFor("gpsd_connected", count: 2, timeout: 90)
+        try LiveHarness.waitFor("fixes from the new gpsd", timeout: 60) { Self.accepted(daemon) >= before + 20 }
+        #expect(try daemon.entries("gpsd_lost").count == 1, "one entry per outage, not per retry")
+        let again = try #require(try daemon.entries("gpsd_connected").last?["MESSAGE"] as? String)
+        #expect(again.contains("again after"), "\(again)")
+        #expect(daemon.stop() == 0)
+    }
+}
