@@ -127,7 +127,13 @@ struct LiveDaemonTests {
                 """, String(port),
             ])
         listener.standardOutput = FileHandle(forWritingAtPath: accepted)
+        // Not the run's own output: a listener left over after a failure would hold it open.
+        listener.standardError = FileHandle.nullDevice
         try listener.run()
+        defer {
+            if listener.isRunning { listener.terminate() }
+            listener.waitUntilExit()
+        }
         try LiveHarness.waitFor("two more connection attempts", timeout: 30) {
             ((try? String(contentsOfFile: accepted, encoding: .utf8)) ?? "").split(separator: "\n").count >= 2
         }
