@@ -137,33 +137,44 @@ import Testing
     }
 
     /// A second receiver that reported and is removed while the followed one goes on: logged at
-    /// info, and the fix is not lost.
-    @Test func aRemovedReceiverThatIsNotFollowedLosesNothing() throws {
+    /// info, and the fix is not lost. A real gpsd (gpsfake, one pty a receiver) removes it
+    /// through its control socket, as when it is unplugged.
+    @Test(.needs(.gpsfake)) func aRemovedReceiverThatIsNotFollowedLosesNothing() throws {
         try LiveHarness.ensureJournald()
-        let trace = LiveDaemonTests.walk(seconds: 40, seed: 6)
-        var lines: [String] = []
-        for (k, fix) in trace.fixes.enumerated() {
-            var mine = fix
-            mine.device = "/dev/ttyACM3"
-            lines.append(GPSDLogWriter.tpv(mine) + "\r\n")
-            if k < 10 {
-                var other = fix
-                other.device = "/dev/ttyUSB9"
-                other.eph = 40
-                lines.append(GPSDLogWriter.tpv(other) + "\r\n")
-            }
-            if k == 10 { lines.append(#"{"class":"DEVICE","path":"/dev/ttyUSB9","activated":0}"# + "\r\n") }
+        let (good, biased, _) = try TwoReceiverLiveTests.walk()
+        let logs = [
+            try LiveHarness.nmeaFile("removed-good.nmea", fixes: good, padding: 20),
+            try LiveHarness.nmeaFile("removed-other.nmea", fixes: biased, padding: 20),
+        ]
+        let port = LiveHarness.freePort()
+        let feed = try LiveHarness.Feed(logs: logs, port: port, cycle: 0.02)
+        defer { feed.stop() }
+        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)"])
+        // Both report and the better one (the smaller eph) is followed (a referee timeout).
+        var followed = ""
+        var other = ""
+        try LiveHarness.waitFor("two receivers, the better one followed", timeout: 60) {
+            let r = TwoReceiverLiveTests.receivers(TwoReceiverLiveTests.status(daemon))
+            guard r.count == 2, let f = r.first(where: { $0["followed"] as? Bool == true }),
+                let o = r.first(where: { $0["followed"] as? Bool != true }), f["mode"] as? Int == 3
+            else { return false }
+            followed = f["path"] as? String ?? ""
+            other = o["path"] as? String ?? ""
+            return (f["eph"] as? Double ?? 99) < (o["eph"] as? Double ?? 0)
         }
-        let gpsd = try FakeGPSD(lines: lines, gap: 0.01)
-        defer { gpsd.stop() }
-        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(gpsd.port)"])
+        try TwoReceiverLiveTests.control(feed, "-" + other)
         try daemon.waitFor("device_removed", timeout: 30)
-        try daemon.waitFor("gpsd_lost", timeout: 30)
+        // The followed one goes on: more accepted fixes after the removal.
+        func accepted() -> Int {
+            ((TwoReceiverLiveTests.status(daemon)?["counters"] as? [String: Any])?["fixes_accepted"] as? Int) ?? 0
+        }
+        let atRemoval = accepted()
+        try LiveHarness.waitFor("fixes after the removal", timeout: 60) { accepted() >= atRemoval + 10 }
         #expect(daemon.stop() == 0)
         let entry = try #require(try daemon.entries("device_removed").first)
-        #expect(entry["PRIORITY"] as? String == "6" && entry["GPSTRACK_DEVICE"] as? String == "/dev/ttyUSB9")
-        let lost = try daemon.entries("fix_lost").filter { ($0["MESSAGE"] as? String)?.contains("removed") == true }
-        #expect(lost.isEmpty, "the followed receiver goes on reporting")
+        #expect(entry["PRIORITY"] as? String == "6" && entry["GPSTRACK_DEVICE"] as? String == other, "\(entry)")
+        let lost = try daemon.entries("fix_lost")
+        #expect(lost.isEmpty, "the followed receiver \(followed) goes on reporting: \(lost)")
     }
 }
 
