@@ -16,6 +16,8 @@ public final class TrackerHarness: Sendable {
     public let stateDirectory: String
     /// Where `watch` lines went, in order.
     public let watched = InMemoryJournal()
+    /// The tracker's monotonic clock (its rate limits), in seconds: moved by the test alone.
+    public let clock = ManualClock()
 
     /// A tracker with `configure` applied to the configuration (its state directory is the
     /// harness's own) and `fences`, if any; with a store unless `store` is false.
@@ -31,9 +33,10 @@ public final class TrackerHarness: Sendable {
         configure(&config)
         let index = fences.isEmpty ? nil : try FenceIndex(fences: fences, file: "harness fences")
         let log = journal.journal
+        let clock = self.clock
         tracker = try TrackerService(
             configuration: config, fences: index, journal: log,
-            store: store ? Store(directory: stateDirectory, journal: log) : nil)
+            store: store ? Store(directory: stateDirectory, journal: log) : nil, clock: { clock.now })
         handlers = ControlHandlers(tracker: tracker, gpsd: nil, mqtt: nil, tripMode: config.tracker.tripMode)
         let watched = self.watched
         await tracker.setWatchSink { line in watched.send(LogEntry(event: .started, priority: .info, message: line)) }

@@ -68,8 +68,8 @@ import Testing
         #expect(
             Self.fields(first[0])["GPSTRACK_SKIPPED"] == "1" && Self.fields(first[0])["GPSTRACK_MALFORMED_TOTAL"] == "1"
         )
-        // A minute passes (the limit is the monotonic clock's; the test moves the last entry back).
-        await h.tracker.moveLastMalformedEntryBack(by: TrackerService.malformedLogInterval)
+        // A minute passes on the tracker's monotonic clock (the harness's, moved by the test).
+        h.clock.advance(TrackerService.malformedLogInterval)
         for (i, fix) in fixes.dropFirst(30).enumerated() {
             await h.tracker.handle(.record(.tpv(fix)))
             await h.tracker.handle(.record(.malformed(reason: "burst two \(i)")))
@@ -107,10 +107,4 @@ import Testing
         #expect(h.journal.entries(.pedometerReset).isEmpty, "a jump forward is no reset")
         await h.close()
     }
-}
-
-extension TrackerService {
-    /// Test seam: as if the last *malformed* entry were `seconds` older (a minute passing
-    /// without the test waiting one).
-    func moveLastMalformedEntryBack(by seconds: Double) { lastMalformedLog -= seconds }
 }

@@ -17,7 +17,7 @@ extension TrackerService {
     func noteMalformed(_ reason: String) {
         malformed += 1
         malformedUnlogged += 1
-        let now = MonotonicClock.now()
+        let now = clock()
         guard now - lastMalformedLog >= Self.malformedLogInterval else { return }
         let more =
             malformedUnlogged > 1

@@ -25,6 +25,8 @@ public actor TrackerService {
     var malformed = 0
     var malformedUnlogged = 0
     var lastMalformedLog = -Double.infinity
+    /// The monotonic clock of the rate limits (a test's own, in-process).
+    let clock: @Sendable () -> Double
     var gpsdConnected = false
     var device: String?
     var lastFixReceived: Double?
@@ -51,9 +53,11 @@ public actor TrackerService {
 
     public init(
         configuration: Configuration, fences: FenceIndex?, journal: Journal, store: Store? = nil,
-        mqtt: MQTTPublisher? = nil, outlets: [any TrackerSink] = []
+        mqtt: MQTTPublisher? = nil, outlets: [any TrackerSink] = [],
+        clock: @escaping @Sendable () -> Double = MonotonicClock.now
     ) throws(ErrnoError) {
         executor = try ThreadExecutor()
+        self.clock = clock
         self.configuration = configuration
         self.journal = journal
         self.store = store
