@@ -140,16 +140,8 @@ import Testing
     /// info, and the fix is not lost. A real gpsd (gpsfake, one pty a receiver) removes it
     /// through its control socket, as when it is unplugged.
     @Test(.needs(.gpsfake)) func aRemovedReceiverThatIsNotFollowedLosesNothing() throws {
-        try LiveHarness.ensureJournald()
-        let (good, biased, _) = try TwoReceiverLiveTests.walk()
-        let logs = [
-            try LiveHarness.nmeaFile("removed-good.nmea", fixes: good, padding: 20),
-            try LiveHarness.nmeaFile("removed-other.nmea", fixes: biased, padding: 20),
-        ]
-        let port = LiveHarness.freePort()
-        let feed = try LiveHarness.Feed(logs: logs, port: port, cycle: 0.02)
+        let (feed, daemon, _) = try TwoReceiverLiveTests.start("removed")
         defer { feed.stop() }
-        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)"])
         // Both report and the better one (the smaller eph) is followed (a referee timeout).
         var followed = ""
         var other = ""

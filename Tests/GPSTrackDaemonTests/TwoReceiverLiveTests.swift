@@ -56,6 +56,27 @@ import Testing
         (try? ExecutableRunner.run(["--socket", d.socketPath, "metrics"], executable: MetricsTests.ctl).stdout) ?? ""
     }
 
+    /// The walk's two receivers on one gpsd (gpsfake, a pty each; `name` names their logs) and
+    /// the daemon following it; the walk's true length.
+    static func start(_ name: String) throws -> (
+        feed: LiveHarness.Feed, daemon: LiveHarness.DaemonProcess, truthM: Double
+    ) {
+        try LiveHarness.ensureJournald()
+        let (good, biased, truth) = try walk()
+        let logs = [
+            try LiveHarness.nmeaFile("\(name)-good.nmea", fixes: good, padding: 20),
+            try LiveHarness.nmeaFile("\(name)-biased.nmea", fixes: biased, padding: 20),
+        ]
+        let port = LiveHarness.freePort()
+        let feed = try LiveHarness.Feed(logs: logs, port: port, cycle: 0.02)
+        do {
+            return (feed, try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)"]), truth)
+        } catch {
+            feed.stop()
+            throw error
+        }
+    }
+
     /// Sends one command to gpsd's control socket.
     static func control(_ feed: LiveHarness.Feed, _ command: String) throws {
         let c = try SocketClient(path: feed.controlSocket)
@@ -64,16 +85,8 @@ import Testing
     }
 
     @Test func theFollowedReceiverUnpluggedFailsOverAndBackWithoutLosingTheFix() throws {
-        try LiveHarness.ensureJournald()
-        let (good, biased, truth) = try Self.walk()
-        let logs = [
-            try LiveHarness.nmeaFile("two-good.nmea", fixes: good, padding: 20),
-            try LiveHarness.nmeaFile("two-biased.nmea", fixes: biased, padding: 20),
-        ]
-        let port = LiveHarness.freePort()
-        let feed = try LiveHarness.Feed(logs: logs, port: port, cycle: 0.02)
+        let (feed, daemon, truth) = try Self.start("two")
         defer { feed.stop() }
-        let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(port)"])
         // Both receivers report, and the better one (the smaller eph) is followed. (Referee
         // timeouts: each wait bounds a hang, it measures nothing.)
         var followed = ""
