@@ -112,18 +112,25 @@ def part_swift(cmd):
         if os.path.exists(path):
             os.remove(path)
     status, lines = run(cmd + ["--xunit-output", base])
+    passed, failed, skipped = counted("swift test", status, lines, reports)
+    return {"part": "swift", "passed": passed, "failed": failed, "skipped": skipped}, status
+
+
+def counted(name, status, lines, reports):
+    """(passed, failed, skipped) of one test process: from its xUnit reports, or from its
+    console when it wrote none (a test process that dies leaves no report or half of one); a
+    failing exit with no failed test is a failure of its own."""
     try:
         written = [p for p in reports if os.path.exists(p)]
         if not written:
             raise ET.ParseError("no report written")
         passed, failed, skipped = from_xunit(written)
     except ET.ParseError as e:
-        # A test process that dies leaves no report or half of one.
         passed, failed, skipped = from_console(lines)
-        failed.append({"test": "swift test", "reason": f"exit status {status} and no readable xUnit report ({e}): the counts are from its console"})
+        failed.append({"test": name, "reason": f"exit status {status} and no readable xUnit report ({e}): the counts are from its console"})
     if status != 0 and not failed:
-        failed.append({"test": "swift test", "reason": f"exit status {status} with no failed test"})
-    return {"part": "swift", "passed": passed, "failed": failed, "skipped": skipped}, status
+        failed.append({"test": name, "reason": f"exit status {status} with no failed test"})
+    return passed, failed, skipped
 
 
 def part_shards(n, binary):
@@ -168,15 +175,7 @@ def part_shards(n, binary):
         print(f"--- shard {k} ({count} suites), exit status {status} ---")
         sys.stdout.write("\n".join(lines) + "\n")
         sys.stdout.flush()
-        try:
-            if not os.path.exists(report_path):
-                raise ET.ParseError("no report written")
-            p, f_, s = from_xunit([report_path])
-        except ET.ParseError as e:
-            p, f_, s = from_console(lines)
-            f_.append({"test": f"shard {k}", "reason": f"exit status {status} and no readable xUnit report ({e}): the counts are from its console"})
-        if status != 0 and not f_:
-            f_.append({"test": f"shard {k}", "reason": f"exit status {status} with no failed test"})
+        p, f_, s = counted(f"shard {k}", status, lines, [report_path])
         passed += p
         failed += f_
         skipped += s
