@@ -39,23 +39,7 @@ struct GPSDReconnectTests {
         // like the first): their spacing doubles. From a 2 s gap on, a loaded machine's delay
         // of a few tenths cannot hide the doubling.
         let accepts = try ExecutableRunner.temporaryFile("reconnect-accepts-\(getpid()).txt", contents: "")
-        let listener = Process()
-        LiveHarness.unmasked(
-            listener, "/usr/bin/python3",
-            [
-                "-c",
-                """
-                import socket, sys, time
-                s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-                s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(8)
-                while True:
-                    c, _ = s.accept(); c.close(); print(time.monotonic(), flush=True)
-                """, String(port),
-            ])
-        listener.standardOutput = FileHandle(forWritingAtPath: accepts)
-        // Not the test's own stderr: a listener left behind would hold the run's pipe open.
-        listener.standardError = FileHandle.nullDevice
-        try listener.run()
+        let listener = try LiveHarness.hangingListener(port: port, file: accepts)
         defer {
             if listener.isRunning { listener.terminate() }
             listener.waitUntilExit()

@@ -112,24 +112,8 @@ struct LiveDaemonTests {
         try daemon.waitFor("gpsd_lost", timeout: 20)
         // Retries, seen: a listener that hangs up at once takes two more attempts (backoff 0.5,
         // 1, 2 s), each failing like the first, within the same outage; then gpsd comes.
-        let listener = Process()
         let accepted = try ExecutableRunner.temporaryFile("retries-\(port).txt", contents: "")
-        LiveHarness.unmasked(
-            listener, "/usr/bin/python3",
-            [
-                "-c",
-                """
-                import socket, sys
-                s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-                s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(8)
-                while True:
-                    c, _ = s.accept(); c.close(); print("accepted", flush=True)
-                """, String(port),
-            ])
-        listener.standardOutput = FileHandle(forWritingAtPath: accepted)
-        // Not the run's own output: a listener left over after a failure would hold it open.
-        listener.standardError = FileHandle.nullDevice
-        try listener.run()
+        let listener = try LiveHarness.hangingListener(port: port, file: accepted)
         defer {
             if listener.isRunning { listener.terminate() }
             listener.waitUntilExit()

@@ -82,6 +82,30 @@ enum LiveHarness {
         throw Timeout(what: what)
     }
 
+    /// Starts a listener on `port` that hangs up on every connection at once (a gpsd whose every
+    /// connect fails), writing each accept's monotonic time, a line each, to `file`. Its stderr
+    /// is not the run's: a listener left behind would hold the run's output open. The caller
+    /// stops it on every way out.
+    static func hangingListener(port: Int, file: String) throws -> Process {
+        let listener = Process()
+        unmasked(
+            listener, "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import socket, sys, time
+                s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(8)
+                while True:
+                    c, _ = s.accept(); c.close(); print(time.monotonic(), flush=True)
+                """, String(port),
+            ])
+        listener.standardOutput = FileHandle(forWritingAtPath: file)
+        listener.standardError = FileHandle.nullDevice
+        try listener.run()
+        return listener
+    }
+
     /// Processes started from Swift's worker threads inherit their blocked signals (SIGTERM
     /// among them); this runs `path` through a Python shim that unblocks every signal first, so
     /// the program can be stopped as its users stop it.
