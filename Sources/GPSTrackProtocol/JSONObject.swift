@@ -35,29 +35,8 @@ public struct JSONObject {
     public var encoded: String { "{" + parts.joined(separator: ",") + "}" }
 
     public static func number(_ value: Double?, decimals: Int? = nil) -> String {
-        guard let value, value.isFinite else { return "null" }
-        guard let decimals else { return "\(value)" }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        return "\(rounded == 0 ? 0 : rounded)"
+        ReplyEncoder.number(value, decimals: decimals)
     }
 
-    public static func quote(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    public static func quote(_ s: String) -> String { ReplyEncoder.quote(s) }
 }

@@ -24,3 +24,37 @@ extension JSONValue {
         }
     }
 }
+
+extension JSONValue: Encodable {
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Writes the value back as JSON; an object's members in the order of their names (it keeps
+    /// no order of its own), so that one value always gives one line.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var c = encoder.singleValueContainer()
+            try c.encodeNil()
+        case .bool(let b):
+            var c = encoder.singleValueContainer()
+            try c.encode(b)
+        case .number(let n):
+            var c = encoder.singleValueContainer()
+            try c.encode(n)
+        case .string(let s):
+            var c = encoder.singleValueContainer()
+            try c.encode(s)
+        case .array(let a):
+            var c = encoder.unkeyedContainer()
+            for v in a { try c.encode(v) }
+        case .object(let o):
+            var c = encoder.container(keyedBy: Key.self)
+            for k in o.keys.sorted() { try c.encode(o[k]!, forKey: Key(stringValue: k)) }
+        }
+    }
+}

@@ -1,6 +1,8 @@
 /// Writes a reply type as one line of JSON, the way the control socket always has: keys in the
 /// order the type declares them, a nil optional as `null` (unless marked `@Omitted`), numbers as
-/// `JSONObject` writes them (`12.0`, `3`; NaN and infinity as `null`).
+/// `number` writes them (`12.0`, `3`; NaN and infinity as `null`). The one JSON writer: every
+/// line the daemon and gpstrackctl write (replies, events, OwnTracks, OsmAnd, exports) is a
+/// Codable value encoded here.
 /// Foundation's JSONEncoder writes none of these the same, so the line would change under the tests.
 public enum ReplyEncoder {
     /// The value as one line of JSON.
@@ -11,6 +13,37 @@ public enum ReplyEncoder {
         var out = ""
         slot.write(into: &out)
         return out
+    }
+
+    /// A number as every line writes it: `12.0`, `3.25`; NaN and infinity as `null`; rounded to
+    /// `decimals` places when given (no negative zero). Also for journal fields and GPX, so that
+    /// they read as the JSON does.
+    public static func number(_ value: Double?, decimals: Int? = nil) -> String {
+        guard let value, value.isFinite else { return "null" }
+        guard let decimals else { return "\(value)" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let rounded = (value * scale).rounded() / scale
+        return "\(rounded == 0 ? 0 : rounded)"
+    }
+
+    /// A string as JSON writes it (RFC 8259 escapes), quotes included.
+    public static func quote(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 }
 
@@ -83,7 +116,7 @@ final class Slot {
             out += "{"
             for i in children.indices {
                 if i > 0 { out += "," }
-                out += JSONObject.quote(keys[i])
+                out += ReplyEncoder.quote(keys[i])
                 out += ":"
                 Self.write(children[i], into: &out)
             }
@@ -106,7 +139,7 @@ final class Slot {
     }
 
     static func literal(_ v: Bool) -> String { v ? "true" : "false" }
-    static func literal(_ v: Double) -> String { JSONObject.number(v) }
+    static func literal(_ v: Double) -> String { ReplyEncoder.number(v) }
     static func literal<I: BinaryInteger>(_ v: I) -> String { String(v) }
 }
 
@@ -134,7 +167,7 @@ private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     mutating func encodeNil(forKey key: Key) throws { slot.add(key.stringValue, "null") }
     mutating func encode(_ value: Bool, forKey key: Key) throws { slot.add(key.stringValue, Slot.literal(value)) }
-    mutating func encode(_ value: String, forKey key: Key) throws { slot.add(key.stringValue, JSONObject.quote(value)) }
+    mutating func encode(_ value: String, forKey key: Key) throws { slot.add(key.stringValue, ReplyEncoder.quote(value)) }
     mutating func encode(_ value: Double, forKey key: Key) throws { slot.add(key.stringValue, Slot.literal(value)) }
     mutating func encode(_ value: Float, forKey key: Key) throws { try encode(Double(value), forKey: key) }
     mutating func encode(_ value: Int, forKey key: Key) throws { slot.add(key.stringValue, Slot.literal(value)) }
@@ -156,7 +189,7 @@ private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
         slot.add(key.stringValue, value.map(Slot.literal) ?? "null")
     }
     mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
-        slot.add(key.stringValue, value.map(JSONObject.quote) ?? "null")
+        slot.add(key.stringValue, value.map(ReplyEncoder.quote) ?? "null")
     }
     mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
         slot.add(key.stringValue, value.map(Slot.literal) ?? "null")
@@ -222,7 +255,7 @@ private struct Unkeyed: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { slot.append("null") }
     mutating func encode<T: Encodable>(_ value: T) throws { try slot.element().store(value) }
     mutating func encode(_ value: Bool) throws { slot.append(Slot.literal(value)) }
-    mutating func encode(_ value: String) throws { slot.append(JSONObject.quote(value)) }
+    mutating func encode(_ value: String) throws { slot.append(ReplyEncoder.quote(value)) }
     mutating func encode(_ value: Double) throws { slot.append(Slot.literal(value)) }
     mutating func encode(_ value: Int) throws { slot.append(Slot.literal(value)) }
     mutating func encode(_ value: Int64) throws { slot.append(Slot.literal(value)) }
@@ -246,7 +279,7 @@ private struct Single: SingleValueEncodingContainer {
 
     mutating func encodeNil() throws { slot.set("null") }
     mutating func encode(_ value: Bool) throws { slot.set(Slot.literal(value)) }
-    mutating func encode(_ value: String) throws { slot.set(JSONObject.quote(value)) }
+    mutating func encode(_ value: String) throws { slot.set(ReplyEncoder.quote(value)) }
     mutating func encode(_ value: Double) throws { slot.set(Slot.literal(value)) }
     mutating func encode(_ value: Float) throws { try encode(Double(value)) }
     mutating func encode(_ value: Int) throws { slot.set(Slot.literal(value)) }
