@@ -167,7 +167,9 @@ private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     mutating func encodeNil(forKey key: Key) throws { slot.add(key.stringValue, "null") }
     mutating func encode(_ value: Bool, forKey key: Key) throws { slot.add(key.stringValue, Slot.literal(value)) }
-    mutating func encode(_ value: String, forKey key: Key) throws { slot.add(key.stringValue, ReplyEncoder.quote(value)) }
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        slot.add(key.stringValue, ReplyEncoder.quote(value))
+    }
     mutating func encode(_ value: Double, forKey key: Key) throws { slot.add(key.stringValue, Slot.literal(value)) }
     mutating func encode(_ value: Float, forKey key: Key) throws { try encode(Double(value), forKey: key) }
     mutating func encode(_ value: Int, forKey key: Key) throws { slot.add(key.stringValue, Slot.literal(value)) }
