@@ -43,16 +43,18 @@ let package = Package(
         // The crash handler: a backtrace on a fatal signal (header only, no library).
         .systemLibrary(name: "CCrash", path: "Sources/CCrash"),
 
-        // What travels on the control socket: JSON, times, requests. No C library.
-        .target(name: "GPSTrackProtocol"),
+        // JSON, the leaf: the parser, `JSONValue` and the one writer (a Codable coder).
+        .target(name: "GPSTrackJSON"),
+        // What travels on the control socket: times, requests, replies, events. No C library.
+        .target(name: "GPSTrackProtocol", dependencies: ["GPSTrackJSON"]),
         // The control socket's client: gpstrackctl's and the tests'.
-        .target(name: "GPSTrackClient", dependencies: ["GPSTrackProtocol"]),
+        .target(name: "GPSTrackClient", dependencies: ["GPSTrackProtocol", "GPSTrackJSON"]),
         // The formats of `gpstrackctl export --format`: streaming writers over the protocol's pages.
-        .target(name: "GPSTrackExport", dependencies: ["GPSTrackProtocol"]),
+        .target(name: "GPSTrackExport", dependencies: ["GPSTrackProtocol", "GPSTrackJSON"]),
         // Pure logic: no I/O, no clocks.
-        .target(name: "GPSTrackCore", dependencies: ["GPSTrackProtocol", "CGeodesic", "CGEOS"]),
+        .target(name: "GPSTrackCore", dependencies: ["GPSTrackJSON", "CGeodesic", "CGEOS"]),
         // Adapters: gpsd JSON through libgps, files, replay.
-        .target(name: "GPSTrackDaemon", dependencies: ["GPSTrackCore", "CGPS", "CSystemd", "CSQLite", "CMosquitto", "CSodium", "CCurl"]),
+        .target(name: "GPSTrackDaemon", dependencies: ["GPSTrackCore", "GPSTrackProtocol", "GPSTrackJSON", "CGPS", "CSystemd", "CSQLite", "CMosquitto", "CSodium", "CCurl"]),
         // Seeded receiver simulator: test support and benchmarks.
         .target(name: "GPSTrackSim", dependencies: ["GPSTrackCore"]),
         // The in-process test kit: an in-memory journal, a tracker harness (tests only).
@@ -60,7 +62,7 @@ let package = Package(
 
         .executableTarget(name: "gpstrackd", dependencies: ["GPSTrackDaemon", "GPSTrackCore", "CCrash"]),
         // The client links the protocol alone: no libgps, GeographicLib, GEOS, SQLite or libmosquitto.
-        .executableTarget(name: "gpstrackctl", dependencies: ["GPSTrackProtocol", "GPSTrackClient", "GPSTrackExport"]),
+        .executableTarget(name: "gpstrackctl", dependencies: ["GPSTrackProtocol", "GPSTrackJSON", "GPSTrackClient", "GPSTrackExport"]),
         .executableTarget(
             name: "gpstrack-bench",
             dependencies: ["GPSTrackSim", "GPSTrackCore", "GPSTrackDaemon", "CGPS"]),
@@ -69,6 +71,8 @@ let package = Package(
         .testTarget(
             name: "GPSTrackDaemonTests",
             dependencies: ["GPSTrackDaemon", "GPSTrackSim", "GPSTrackCore", "GPSTrackExport", "GPSTrackClient"]),
+        // The JSON module and the wire types alone: no daemon, no C library.
+        .testTarget(name: "GPSTrackProtocolTests", dependencies: ["GPSTrackJSON", "GPSTrackProtocol"]),
         .testTarget(name: "GPSTrackSimTests", dependencies: ["GPSTrackSim", "GPSTrackCore"]),
         // The daemon's behaviour in-process: the tracking actor, its sinks and the control
         // handlers with an in-memory journal and a temporary store; no process, no socket.

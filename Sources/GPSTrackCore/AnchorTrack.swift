@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// The dense track while at anchor: every accepted fix, for the swing picture, bounded so that
 /// a week at anchor costs no more than `capacity` points (the oldest go first).
 public struct AnchorTrack: Sendable, Equatable {

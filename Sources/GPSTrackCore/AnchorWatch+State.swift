@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 extension AnchorEvent {
     /// The event's name as used in output (`anchor_dropped`, ...).
     public var name: String {

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// The anchor watch's tunables (configuration keys `anchor_*`).
 public struct AnchorConfig: Sendable, Equatable {
     /// A warning once the boat is beyond this share of the radius (`anchor_warning_share`).

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// The anchor watch's keys (`anchor_*`, see `AnchorConfig`).
 extension ConfigParser {
     static let anchorTable: [(String, Setter)] = [

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// The configuration keys and what each sets (see `ConfigParser`).
 extension ConfigParser {
     /// Keys in the order they are documented.

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// Parses `key = value` configuration text (`#` starts a comment) into a `Configuration`.
 /// Unknown keys, repeated keys and bad values are errors naming `file:line`.
 public enum ConfigParser {

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// The daemon's whole configuration, parsed once into an immutable value.
 public struct Configuration: Sendable, Equatable {
     /// gpsd's address as `HOST:PORT`.
@@ -9,8 +7,9 @@ public struct Configuration: Sendable, Equatable {
     public var fencesPath: String?
     /// The one receiver to follow (gpsd's device path); nil: the best of those reporting.
     public var device: String?
-    /// The control socket's path.
-    public var socketPath = ControlRequest.defaultSocketPath
+    /// The control socket's path: gpstrackctl's default too (`ControlRequest.defaultSocketPath`,
+    /// in the protocol module, which the core does not import; a test keeps the two equal).
+    public var socketPath = "/run/gpstrackd/gpstrackd.sock"
     /// Where the state database lives.
     public var stateDirectory = "/var/lib/gpstrackd"
     /// With no report from gpsd for this long, the connection is dropped and made anew. Seconds.

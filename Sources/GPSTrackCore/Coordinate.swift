@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// A position on the WGS84 ellipsoid, in degrees.
 public struct Coordinate: Sendable, Equatable, Hashable {
     /// Latitude in degrees, positive north.

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// A course over ground as text: degrees, a 16-point compass name, and quadrant-bearing
 /// notation (`N35°E`, `S10°W`, plain `E` at exactly 90°).
 public struct CourseText: Sendable, Equatable {

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// Recognises a speed that gpsd made up. For a receiver whose sentences carry no speed (GGA
 /// alone, RMC with empty fields), gpsd 3.22 fills in `speed` as the hop from its previous
 /// fix over the time between, and no `track`. Such a speed restates the positions' jitter as

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// Merges the several TPVs gpsd 3.22 emits for one epoch (one per sentence as it arrives, the
 /// first often 2D without error estimates) into one fix, so that no epoch is counted twice.
 /// Of the TPVs with the same time it keeps the most complete one, the later one on a tie.

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// A geofence as the fences file defines it.
 public struct Fence: Sendable {
     /// The geometry: a geodesic circle, or polygons (each an outer ring and its holes).

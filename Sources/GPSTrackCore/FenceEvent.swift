@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// A fence's state: `unknown` before the first determination, while the fix is lost or stale,
 /// or while the error circle straddles the boundary too much to decide.
 public enum FenceState: String, Sendable {

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// Counts of what happened to the fixes the tracker saw.
 public struct FixCounters: Sendable, Equatable {
     /// Every fix (epoch) offered.

@@ -1,4 +1,4 @@
-import GPSTrackProtocol
+import GPSTrackJSON
 
 extension GeoJSONFences {
     /// What `each` read: the good fences and every bad feature's error, in the collection's order.

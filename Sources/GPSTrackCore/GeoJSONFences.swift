@@ -1,4 +1,4 @@
-import GPSTrackProtocol
+import GPSTrackJSON
 
 /// Reads a GeoJSON (RFC 7946) `FeatureCollection` of fences: `Point` features with
 /// `properties.radius` (metres) are circles; `Polygon` and `MultiPolygon` features are polygons

@@ -1,5 +1,4 @@
 import CGeodesic
-import GPSTrackProtocol
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// The geofence state machine: accepted fixes in, enter/exit/dwell/state events out. All
 /// timing (dwell, staleness) comes from fix times. A determination of every fence (first fix,
 /// reload, fix regained) reports `state inside` for the fences found inside with no transition

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// One IIO scan element's storage, as `scan_elements/*_type` describes it:
 /// `[be|le]:[s|u]REALBITS/STORAGEBITS[XREPEAT]>>SHIFT` (for example `le:s16/16>>0`).
 public struct IIOScanType: Sendable, Equatable {

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// Checks one line of gpsd JSON before anything in C sees it, and rewrites it compactly.
 ///
 /// libgps's parser (`gps_unpack`) trusts its input: two objects joined by a bare CR make it

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// Overspeed: a speed above the limit in force (the lowest of `speed_limit_kmh` and the
 /// `speed_limit_kmh` of every fence the receiver is inside) for `overspeed_min_s` starts an
 /// excess; the first fix at or below it ends one, with the maximum speed, the duration and

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// The guard's breach latched until acknowledged (`gpstrackctl guard ack`), as the anchor
 /// watch's alarms are: said again every `guard_repeat_s` of fix time until then.
 extension ParkedGuard {

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// The parked guard (anti-theft, towing): once the receiver has stood at a stop for
 /// `guard_after_s`, it arms around the stop's settled place; the first accepted fix farther
 /// than `guard_radius_m` plus its error estimate raises one breach for that parking.

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// The pedometer's figures: steps from a hardware counter or the step detector, cadence, and
 /// walking distance (steps times a stride learned from GPS distance while walking), since the
 /// first start and for the current trip. Pure: times come from the caller (fix or source time).

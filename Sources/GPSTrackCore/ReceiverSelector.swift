@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// Several receivers on one gpsd: their TPVs interleave in one stream, each naming its device.
 /// The selector decides which one the tracker follows, by fix time alone:
 /// - with a configured `device`, that one; the others are ignored (and counted);

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// Why a fix was not accepted. The raw value is the name used in summaries and the journal.
 public enum RejectReason: String, Sendable, CaseIterable, Comparable {
     /// Mode below 2D (no fix), or not a mode gpsd defines.

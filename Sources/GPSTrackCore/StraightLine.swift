@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// The straight line of a way, kept so that it never exceeds the way's traveled distance: a
 /// jump the odometer does not count (an uncounted discontinuity, a gap that ends a trip) ends
 /// a *stretch*, and the straight line is the sum of the stretches' straight lines. Without

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// The tracking state machine: fixes in, trip figures and events out. Pure: no I/O, no
 /// clocks; all timing comes from the fixes.
 public struct Tracker: Sendable {

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// The tracking core's tunables. Defaults suit a car, a walker and a train alike.
 public struct TrackerConfig: Sendable, Equatable {
     /// A fix is delivered to the odometer only when it lies at least this far from the last

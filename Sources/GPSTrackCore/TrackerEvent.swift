@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// Something the tracker reports as it happens.
 public enum TrackerEvent: Sendable {
     /// A trip began: in `manual` mode at its first accepted fix (no id); in `auto` mode at the

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 extension TrackingSession.Sequenced {
     /// The event's name on the wire (`enter`, `trip_end`, `fences_determined`, …).
     public var name: String {

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// The tracker and the geofences together: every fix goes through both, and every event gets
 /// a sequence number that only grows. This is what replay and the daemon drive.
 public struct TrackingSession: Sendable {

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// The odometer's figures for one trip.
 public struct Trip: Sendable {
     /// Whether the trip counts (`running`) or its figures are frozen (`stopped`).

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// Where a trip's ends lie: when the receiver stood still (positions, not the reported speed)
 /// and the way to a trip's end through the fixes the odometer had not delivered.
 extension TripDetector {

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// The odometer's side of the trip detector: short moves, and the held fixes resolved at the
 /// feed's end.
 extension TripDetector {

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// The trip detector's building blocks: a cluster of fixes that may become a stop, the stay at
 /// a stop, and the geometry they use.
 extension TripDetector {

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// `trip_mode = auto`: splits the accepted fixes into stops and trips, by fix time alone.
 ///
 /// - A *stop* begins when the fixes stay within `stopRadiusM` of their running mean for

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// The trip detector's state as text, so that a restarted daemon carries on an open trip or
 /// stop where it was (no trip lost, split or doubled). One `key=value` per line; numbers in
 /// Swift's shortest round-tripping form.

@@ -1,5 +1,3 @@
-import GPSTrackProtocol
-
 /// What one automatic trip came to, as `trip_end` reports it and the trips table keeps it.
 public struct TripFigures: Sendable, Equatable {
     /// The trip's id: 1, 2, ... across restarts.

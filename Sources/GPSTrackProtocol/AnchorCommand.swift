@@ -1,3 +1,5 @@
+import GPSTrackJSON
+
 /// `gpstrackctl anchor …` on the wire: `{"cmd":"anchor"}` asks for the status,
 /// `{"cmd":"anchor","action":"drop","radius_m":40}` drops it (or `raise`, `ack`).
 public enum AnchorCommand: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import GPSTrackJSON
+
 /// A request on the control socket: one JSON object per line, `{"cmd":"status"}`.
 public enum ControlRequest: Sendable, Equatable {
     case status

@@ -1,3 +1,5 @@
+import GPSTrackJSON
+
 /// The fields of each kind of tracking event, in the order the line has them. Times are ISO 8601
 /// UTC fix times; figures are rounded by the daemon as the line has always had them (distances
 /// to 0.1 m or 0.01 m, speeds to 0.01 m/s).

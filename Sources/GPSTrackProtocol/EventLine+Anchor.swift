@@ -1,3 +1,5 @@
+import GPSTrackJSON
+
 extension EventLine {
     /// `guard_ack`: the parked guard's latched breach acknowledged.
     public struct GuardAck: Codable, Sendable, Equatable {

@@ -1,3 +1,5 @@
+import GPSTrackJSON
+
 /// One tracking event as it travels: a line of `watch`, an item of `events`, a line of
 /// `gpstrackd replay` and the row the store keeps are all this text:
 /// `{"event":"enter","fence":"home","name":"Home","time":"…","lat":…,"lon":…,"seq":3}`: the

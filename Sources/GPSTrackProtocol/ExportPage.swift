@@ -1,3 +1,5 @@
+import GPSTrackJSON
+
 /// `export_page`: the history an export covers, a page at a time, so that neither the daemon
 /// nor gpstrackctl ever holds more than one page of track points (`ExportPage.limit`): the
 /// first page (no `after`) also carries the context the writers need before the first point

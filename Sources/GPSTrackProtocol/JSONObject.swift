@@ -1,3 +1,5 @@
+import GPSTrackJSON
+
 /// A minimal JSON object writer for output lines: keys in insertion order, NaN and infinity as
 /// null, strings escaped per RFC 8259.
 public struct JSONObject {

@@ -1,3 +1,5 @@
+import GPSTrackJSON
+
 /// The replies to the commands other than `status`, one type each, shared by the daemon (which
 /// encodes them with `ReplyEncoder`) and gpstrackctl (which decodes them with `ReplyDecoder`).
 /// Every successful reply starts with `"ok":true`; a failed one is an `ErrorReply`.

@@ -1,3 +1,5 @@
+import GPSTrackJSON
+
 extension StatusReply {
     /// Every uplink (`status`'s `uplinks`), each null when it is not configured.
     public struct UplinksStatus: Codable, Sendable, Equatable {

@@ -1,3 +1,5 @@
+import GPSTrackJSON
+
 /// The `status` reply: the daemon encodes it, gpstrackctl decodes it, so a field renamed on one
 /// side fails to compile on the other. Property names are the wire's keys in camel case, in the
 /// wire's order; times are ISO 8601 strings (`Timestamp`), distances metres, speeds m/s.

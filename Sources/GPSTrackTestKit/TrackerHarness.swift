@@ -1,6 +1,7 @@
 import Foundation
 import GPSTrackCore
 import GPSTrackDaemon
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// The tracking actor in-process, as the daemon wires it but with no process, socket or gpsd:

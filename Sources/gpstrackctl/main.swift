@@ -1,5 +1,6 @@
 import GPSTrackClient
 import GPSTrackExport
+import GPSTrackJSON
 import GPSTrackProtocol
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 import Testing
 

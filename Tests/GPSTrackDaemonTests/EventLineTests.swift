@@ -1,5 +1,6 @@
 import Foundation
 import GPSTrackDaemon
+import GPSTrackJSON
 import Testing
 
 @testable import GPSTrackCore

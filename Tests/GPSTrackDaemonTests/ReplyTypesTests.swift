@@ -1,4 +1,5 @@
 import Foundation
+import GPSTrackJSON
 import GPSTrackProtocol
 import Testing
 

@@ -1,5 +1,6 @@
 import GPSTrackCore
 import GPSTrackDaemon
+import GPSTrackJSON
 import GPSTrackProtocol
 import GPSTrackSim
 import GPSTrackTestKit

@@ -1,6 +1,7 @@
 import Foundation
 import GPSTrackCore
 import GPSTrackDaemon
+import GPSTrackJSON
 import GPSTrackProtocol
 import GPSTrackSim
 import GPSTrackTestKit

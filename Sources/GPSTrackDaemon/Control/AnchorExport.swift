@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// `export_page` with `anchor`: the anchor watch's dense track (`TrackingSession.anchorTrack`,

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// The control commands, one handler each (in the manner of chrony's cmdmon.c): the read-only

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// `export_page`: the history of a trip or a time range, a page of points at a time, for

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// The control commands that read the store's history: trips, stops, events, steps. Each reads a

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// Traccar's OsmAnd protocol (its `OsmAndProtocolDecoder`): one position per request. Pure: the

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// The webhook uplink: a tracker sink that queues the events `webhook_events` names (their

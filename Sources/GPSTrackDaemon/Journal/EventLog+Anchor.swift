@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// The anchor watch's journal entries: the alarms at `crit` (someone must go on deck), the

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// The journal's and the watchers' sink of the tracker, second after the store: each event as

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// `{"_type":"cmd","action":"anchor","anchor":"drop"|"raise"|"ack"|"status", …}`: the anchor

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// `setFences`' GeoJSON FeatureCollection, read and checked as the fences file's is (circles,

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// `setWaypoints`' circles, read and checked as the fences file's are: every bad waypoint named,

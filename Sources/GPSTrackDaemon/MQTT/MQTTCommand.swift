@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// A command from the broker's `<base>/cmd` (OwnTracks' `{"_type":"cmd","action":…}`), read by

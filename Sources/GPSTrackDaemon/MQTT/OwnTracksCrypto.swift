@@ -1,5 +1,6 @@
 import CSodium
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// OwnTracks' payload encryption, as its apps, Home Assistant and the OwnTracks Recorder read

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// The core's events as their wire type, `EventLine`: one line shared by the store, `watch`,

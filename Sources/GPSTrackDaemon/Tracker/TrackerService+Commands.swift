@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// The control commands that change the tracker (chrony's cmdmon.c keeps its mutating commands

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// Several receivers on one gpsd: each one's TPVs make its own epochs, and the selector picks

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// What the tracking actor publishes of itself for the control handlers (in the manner of

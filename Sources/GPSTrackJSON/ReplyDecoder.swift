@@ -8,6 +8,10 @@ public enum ReplyDecoder {
         public var path: String
         public var reason: String
         public var description: String { path.isEmpty ? reason : "\"\(path)\" \(reason)" }
+        public init(path: String, reason: String) {
+            self.path = path
+            self.reason = reason
+        }
     }
 
     public static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws(ReplyError) -> T {
@@ -27,7 +31,8 @@ public enum ReplyDecoder {
         return try decode(type, from: value)
     }
 
-    static func path(_ codingPath: [any CodingKey]) -> String {
+    /// A coding path as a reply error names it: `trips[2].id`.
+    public static func path(_ codingPath: [any CodingKey]) -> String {
         var s = ""
         for k in codingPath {
             if let i = k.intValue { s += "[\(i)]" } else { s += (s.isEmpty ? "" : ".") + k.stringValue }

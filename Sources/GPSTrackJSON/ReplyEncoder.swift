@@ -9,7 +9,7 @@ public enum ReplyEncoder {
     public static func encode<T: Encodable>(_ value: T) -> String {
         let slot = Slot()
         // The types of this module never throw while encoding; a bug would answer an error, not crash.
-        do { try slot.store(value) } catch { return ControlError("cannot encode the reply: \(error)").line }
+        do { try slot.store(value) } catch { return #"{"ok":false,"error":"# + quote("cannot encode: \(error)") + "}" }
         var out = ""
         slot.write(into: &out)
         return out
@@ -21,10 +21,7 @@ public enum ReplyEncoder {
     public static func number(_ value: Double?, decimals: Int? = nil) -> String {
         guard let value, value.isFinite else { return "null" }
         guard let decimals else { return "\(value)" }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        return "\(rounded == 0 ? 0 : rounded)"
+        return "\(value.rounded(decimals: decimals))"
     }
 
     /// A string as JSON writes it (RFC 8259 escapes), quotes included.
