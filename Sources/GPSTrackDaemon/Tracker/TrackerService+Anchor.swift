@@ -9,7 +9,7 @@ extension TrackerService {
     /// since it arrived; before any fix since the start, the stored watch's last fix (or its
     /// drop) plus the time since the start (the time the daemon was down is not known).
     func anchorNow() -> Double? {
-        let now = MonotonicClock.now()
+        let now = clock()
         if let t = session.tracker.lastAccepted?.time, let received = lastFixReceived { return t + (now - received) }
         guard let s = session.anchor.state else { return nil }
         return (s.lastFixTime ?? s.droppedAt) + (now - startedAt)
@@ -57,11 +57,18 @@ extension TrackerService {
     public func runAnchorClock() async {
         while !Task.isCancelled {
             try? await Task.sleep(nanoseconds: 1_000_000_000)
-            guard session.anchor.state != nil || session.tracker.parkedGuard.needsClock, let now = anchorNow()
-            else { continue }
-            let events = session.tickAnchor(now: now) + session.tickGuard(now: now)
-            if !events.isEmpty { deliver(events, force: true) }
+            tickAnchorClock()
         }
+    }
+
+    /// One tick of that clock: what `runAnchorClock` does each second (a test calls it after
+    /// moving its clock).
+    public func tickAnchorClock() {
+        guard session.anchor.state != nil || session.tracker.parkedGuard.needsClock, let now = anchorNow() else {
+            return
+        }
+        let events = session.tickAnchor(now: now) + session.tickGuard(now: now)
+        if !events.isEmpty { deliver(events, force: true) }
     }
 
     /// Carries on with the anchor watch the state database keeps (anchored, latched alarms):

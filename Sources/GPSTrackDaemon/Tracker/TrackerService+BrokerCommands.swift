@@ -28,7 +28,7 @@ extension TrackerService {
             return
         }
         guard mqtt.config.commands else {
-            let limit = mqtt.commandLimits.entry("ignored", now: MonotonicClock.now())
+            let limit = mqtt.commandLimits.entry("ignored", now: clock())
             guard limit.log else { return }
             emit(
                 LogEntry(
@@ -155,7 +155,7 @@ extension TrackerService {
     /// A refused command: logged (`mqtt_command_refused`, warning) and answered with
     /// `result: refused`, each within the limits.
     private func refuse(_ refusal: MQTTCommand.Refusal, _ mqtt: any CommandChannel) {
-        let now = MonotonicClock.now()
+        let now = clock()
         mqtt.commandLimits.lastError = "refused: \(refusal.reason)"
         let limit = mqtt.commandLimits.entry((refusal.action ?? "") + "\u{0}" + refusal.reason, now: now)
         if limit.log {

@@ -25,7 +25,8 @@ public actor TrackerService {
     var malformed = 0
     var malformedUnlogged = 0
     var lastMalformedLog = -Double.infinity
-    /// The monotonic clock of the rate limits (a test's own, in-process).
+    /// The monotonic clock: rate limits, the anchor watch between fixes, ages and uptime (a
+    /// test's own, in-process, moved only by the test).
     let clock: @Sendable () -> Double
     var gpsdConnected = false
     var device: String?
@@ -37,7 +38,8 @@ public actor TrackerService {
     var clockOffsetS: Double?
     var clockOutOfLine = false
     var lastClockCheck = -Double.infinity
-    let startedAt = MonotonicClock.now()
+    /// When the tracker was made, on `clock`.
+    let startedAt: Double
     /// The gpsd source this tracker follows, for its stats in `status` (none in replay).
     var gpsdSource: GPSDSource?
 
@@ -58,6 +60,7 @@ public actor TrackerService {
     ) throws(ErrnoError) {
         executor = try ThreadExecutor()
         self.clock = clock
+        startedAt = clock()
         self.configuration = configuration
         self.journal = journal
         self.store = store
@@ -249,7 +252,7 @@ public actor TrackerService {
         checkClock(fix)
         let events = session.ingest(fix)
         let outcome = session.tracker.lastOutcome
-        if case .accepted = outcome { lastFixReceived = MonotonicClock.now() }
+        if case .accepted = outcome { lastFixReceived = clock() }
         deliver(events, fix: fix, outcome: outcome)
         if let t = fix.time, t - lastStatusTime >= 5 || !events.isEmpty {
             lastStatusTime = t

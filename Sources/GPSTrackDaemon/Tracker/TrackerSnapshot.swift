@@ -47,7 +47,7 @@ extension TrackerService {
         if let fix = session.tracker.lastAccepted, session.hasFix {
             s.fix = Reports.fix(
                 fix, minimumSpeed: configuration.tracker.minCourseSpeedMps,
-                ageS: lastFixReceived.map { MonotonicClock.now() - $0 })
+                ageS: lastFixReceived.map { clock() - $0 })
         }
         s.trip = Reports.manualTrip(session.tracker.trip)
         if configuration.tracker.tripMode == .auto {
@@ -68,7 +68,7 @@ extension TrackerService {
         s.storage = Reports.storage(store)
         s.steps = stepsSink?.figures.status()
         s.seq = Int(session.seq)
-        s.uptimeS = (MonotonicClock.now() - startedAt).rounded(decimals: 1)
+        s.uptimeS = (clock() - startedAt).rounded(decimals: 1)
         s.eventsTotal = NamedCounts(journalSink.counts)
         if let sky, selector.followed == nil || selector.followed == "" || sky.device == selector.followed {
             s.sky = Reports.sky(sky)
