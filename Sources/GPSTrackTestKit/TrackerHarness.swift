@@ -11,17 +11,23 @@ import GPSTrackProtocol
 public final class TrackerHarness: Sendable {
     public let journal = InMemoryJournal()
     public let tracker: TrackerService
-    /// The control handlers, as the daemon's socket calls them (no gpsd source, no MQTT).
+    /// The control handlers, as the daemon's socket calls them (no gpsd source).
     public let handlers: ControlHandlers
+    /// The MQTT publisher, when asked for: made as the daemon makes it (its outbox in the state
+    /// database) but never started, so that nothing leaves the outbox.
+    public let mqtt: MQTTPublisher?
     /// The temporary state directory (removed by `close`).
     public let stateDirectory: String
+    /// The state database, as the daemon names it in its state directory.
+    public let databasePath: String
     /// Where `watch` lines went, in order.
     public let watched = InMemoryJournal()
     /// The tracker's monotonic clock (its rate limits), in seconds: moved by the test alone.
     public let clock = ManualClock()
 
     /// A tracker with `configure` applied to the configuration (its state directory is the
-    /// harness's own) and `fences`, if any; with a store unless `store` is false.
+    /// harness's own) and `fences`, if any; with a store unless `store` is false; with an MQTT
+    /// publisher (not started) when the configuration sets `mqtt.host`.
     public init(
         fences: [Fence] = [], store: Bool = true,
         configure: (inout Configuration) -> Void = { _ in }
@@ -35,10 +41,17 @@ public final class TrackerHarness: Sendable {
         let index = fences.isEmpty ? nil : try FenceIndex(fences: fences, file: "harness fences")
         let log = journal.journal
         let clock = self.clock
+        databasePath = stateDirectory + "/gpstrackd.db"
+        let opened = store ? Store(directory: stateDirectory, journal: log) : nil
+        mqtt =
+            config.mqtt.host == nil
+            ? nil
+            : try MQTTPublisher(
+                config: config.mqtt, databasePath: databasePath, journal: log,
+                configFile: "harness")
         tracker = try TrackerService(
-            configuration: config, fences: index, journal: log,
-            store: store ? Store(directory: stateDirectory, journal: log) : nil, clock: { clock.now })
-        handlers = ControlHandlers(tracker: tracker, gpsd: nil, mqtt: nil, tripMode: config.tracker.tripMode)
+            configuration: config, fences: index, journal: log, store: opened, mqtt: mqtt, clock: { clock.now })
+        handlers = ControlHandlers(tracker: tracker, gpsd: nil, mqtt: mqtt, tripMode: config.tracker.tripMode)
         let watched = self.watched
         await tracker.setWatchSink { line in watched.send(LogEntry(event: .started, priority: .info, message: line)) }
     }
