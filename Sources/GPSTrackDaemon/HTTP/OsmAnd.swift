@@ -42,7 +42,9 @@ enum OsmAnd {
 
     /// The JSON form (Traccar 6.7+, the Traccar Client's): speed in m/s, time in ISO 8601.
     static func json(time: Double, at: Coordinate, fix: Fix?, _ x: Extras) -> String {
-        let finite = { (v: Double?, decimals: Int) in v.flatMap { $0.isFinite ? $0.rounded(decimals: decimals) : nil } }
+        func finite(_ v: Double?, _ decimals: Int) -> Double? {
+            v.flatMap { $0.isFinite ? $0.rounded(decimals: decimals) : nil }
+        }
         let coords = Body.Coords(
             latitude: at.latitude, longitude: at.longitude,
             accuracy: OwnTracks.accuracy(fix?.horizontalError, assumed: x.assumedErrorM),
