@@ -48,22 +48,9 @@ public struct GeoJSONExport: ExportWriter {
     private func header(_ i: Int) -> String {
         let trips = TrackSpans.trips(context!)
         let t = trips[i]
-        var o = JSONObject()
-        o.add("kind", t.state == "track" ? "track" : "trip")
-        o.add("id", t.id)
-        o.add("state", t.state)
-        o.add("start", t.startedAt)
-        if let end = t.endedAt { o.add("end", end) }
-        o.add("from", t.from.fences.joined(separator: ", "))
-        if let to = t.to { o.add("to", to.fences.joined(separator: ", ")) }
-        o.add("distance_m", t.traveledM)
-        if let v = t.straightLineM { o.add("straight_line_m", v) }
-        if let v = t.durationS { o.add("duration_s", v) }
-        if let v = t.movingS { o.add("moving_s", v) }
-        if let v = t.maxSpeedMps { o.add("max_speed_mps", v) }
-        if let v = t.avgSpeedMps { o.add("avg_speed_mps", v) }
+        let o = ReplyEncoder.encode(GeoJSONProperties.Trip(t))
         return
-            #"{"type":"Feature","id":\#(t.id),"properties":\#(o.encoded),"geometry":{"type":"LineString","coordinates":["#
+            #"{"type":"Feature","id":\#(t.id),"properties":\#(o),"geometry":{"type":"LineString","coordinates":["#
     }
 
     /// Ends the open trip's feature; a LineString has two positions at least, so a trip with
@@ -99,31 +86,17 @@ public struct GeoJSONExport: ExportWriter {
             feature(written)
             written += 1
         }
-        func point(_ lat: Double, _ lon: Double, _ o: JSONObject) {
+        func point<P: Encodable>(_ lat: Double, _ lon: Double, _ properties: P) {
             emit(
-                (features > 0 ? ",\n" : "") + #"{"type":"Feature","properties":\#(o.encoded),"#
+                (features > 0 ? ",\n" : "") + #"{"type":"Feature","properties":\#(ReplyEncoder.encode(properties)),"#
                     + #""geometry":{"type":"Point","coordinates":\#(Self.position(lat, lon))}}"#)
             features += 1
         }
         for (n, s) in context.stops.enumerated() {
-            var o = JSONObject()
-            o.add("kind", "stop")
-            o.add("id", n + 1)
-            o.add("arrival", s.arrival)
-            o.add("departure", s.departure)
-            o.add("duration_s", s.durationS)
-            o.add("fences", s.at.fences.joined(separator: ", "))
-            if let t = s.afterTrip { o.add("after_trip", t) }
-            point(s.at.lat, s.at.lon, o)
+            point(s.at.lat, s.at.lon, GeoJSONProperties.Stop(s, number: n + 1))
         }
         for e in context.events {
-            var o = JSONObject()
-            o.add("kind", e.kind)
-            o.add("fence", e.fence)
-            o.add("name", e.name)
-            o.add("time", e.time)
-            if let r = e.radiusM { o.add("radius_m", r) }
-            point(e.lat, e.lon, o)
+            point(e.lat, e.lon, GeoJSONProperties.Event(e))
         }
         for f in fences ? context.fences : [] {
             emit((features > 0 ? ",\n" : "") + GeoJSONFences.feature(f))

@@ -13,15 +13,9 @@ enum GeoJSONFences {
     static let circleVertices = 72
 
     static func feature(_ f: ExportFence) -> String {
-        var o = JSONObject()
-        o.add("kind", "fence")
-        o.add("id", f.id)
-        o.add("name", f.name)
-        o.add("shape", f.kind)
-        if let r = f.radiusM { o.add("radius_m", r) }
-        if let w = f.widthM { o.add("width_m", w) }
+        let properties = ReplyEncoder.encode(GeoJSONProperties.Fence(f))
         return
-            #"{"type":"Feature","id":\#(JSONObject.quote(f.id)),"properties":\#(o.encoded),"geometry":\#(geometry(f))}"#
+            #"{"type":"Feature","id":\#(ReplyEncoder.quote(f.id)),"properties":\#(properties),"geometry":\#(geometry(f))}"#
     }
 
     static func geometry(_ f: ExportFence) -> String {

@@ -43,42 +43,59 @@ enum OsmAnd {
 
     /// The JSON form (Traccar 6.7+, the Traccar Client's): speed in m/s, time in ISO 8601.
     static func json(time: Double, at: Coordinate, fix: Fix?, _ x: Extras) -> String {
-        var coords = JSONObject()
-        coords.add("latitude", at.latitude)
-        coords.add("longitude", at.longitude)
-        coords.add("accuracy", OwnTracks.accuracy(fix?.horizontalError, assumed: x.assumedErrorM))
-        if let fix {
-            if fix.speed.isFinite { coords.add("speed", fix.speed.rounded(decimals: 3)) }
-            if fix.track.isFinite { coords.add("heading", fix.track.rounded(decimals: 1)) }
-            if fix.altitude.isFinite { coords.add("altitude", fix.altitude.rounded(decimals: 1)) }
+        func finite(_ v: Double?, _ decimals: Int) -> Double? {
+            v.flatMap { $0.isFinite ? $0.rounded(decimals: decimals) : nil }
         }
-        var location = JSONObject()
-        location.add("timestamp", Timestamp.iso8601(time))
-        location.add("coords", raw: coords.encoded)
-        if let moving = x.moving { location.add("is_moving", moving) }
-        location.add("odometer", x.odometerM.rounded(decimals: 1))
+        let coords = Body.Coords(
+            latitude: at.latitude, longitude: at.longitude,
+            accuracy: OwnTracks.accuracy(fix?.horizontalError, assumed: x.assumedErrorM),
+            speed: finite(fix?.speed, 3), heading: finite(fix?.track, 1), altitude: finite(fix?.altitude, 1))
         // Traccar 6.7+ reads `extras.alarm` as the alarm and, since traccar#5915, every other
         // extra as an attribute of its name (`event` is the Traccar Client's, kept for it).
-        var extras = JSONObject()
-        var any = false
-        if let fix, fix.hdop.isFinite {
-            extras.add("hdop", fix.hdop.rounded(decimals: 2))
-            any = true
+        let extras = Body.Extras(hdop: finite(fix?.hdop, 2), sat: fix?.satellitesUsed, alarm: x.alarm)
+        let location = Body.Location(
+            timestamp: Timestamp.iso8601(time), coords: coords, isMoving: x.moving,
+            odometer: x.odometerM.rounded(decimals: 1), event: x.alarm,
+            extras: extras.hdop == nil && extras.sat == nil && extras.alarm == nil ? nil : extras)
+        return ReplyEncoder.encode(Body(deviceID: x.deviceID, location: location))
+    }
+
+    /// The JSON form's body: what a fix lacks is left out, not null.
+    struct Body: Encodable {
+        struct Coords: Encodable {
+            var latitude: Double
+            var longitude: Double
+            var accuracy: Int
+            @Omitted var speed: Double?
+            @Omitted var heading: Double?
+            @Omitted var altitude: Double?
         }
-        if let n = fix?.satellitesUsed {
-            extras.add("sat", n)
-            any = true
+        struct Extras: Codable, Sendable {
+            @Omitted var hdop: Double?
+            @Omitted var sat: Int?
+            @Omitted var alarm: String?
         }
-        if let alarm = x.alarm {
-            location.add("event", alarm)
-            extras.add("alarm", alarm)
-            any = true
+        struct Location: Encodable {
+            var timestamp: String
+            var coords: Coords
+            @Omitted var isMoving: Bool?
+            var odometer: Double
+            @Omitted var event: String?
+            @Omitted var extras: Extras?
+
+            enum CodingKeys: String, CodingKey {
+                case timestamp, coords
+                case isMoving = "is_moving"
+                case odometer, event, extras
+            }
         }
-        if any { location.add("extras", raw: extras.encoded) }
-        var o = JSONObject()
-        o.add("device_id", x.deviceID)
-        o.add("location", raw: location.encoded)
-        return o.encoded
+        var deviceID: String
+        var location: Location
+
+        enum CodingKeys: String, CodingKey {
+            case deviceID = "device_id"
+            case location
+        }
     }
 
     /// RFC 3986's unreserved characters as they are, every other byte as %XX.

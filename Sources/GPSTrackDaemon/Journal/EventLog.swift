@@ -141,9 +141,9 @@ enum EventLog {
         [(.lat, "\(c.latitude)"), (.lon, "\(c.longitude)")]
     }
 
-    static func number(_ v: Double) -> String { JSONObject.number(v, decimals: 2) }
+    static func number(_ v: Double) -> String { ReplyEncoder.number(v, decimals: 2) }
     static func metres(_ v: Double) -> String { "\(Int(v.rounded())) m" }
     static func coordinate(_ c: Coordinate) -> String {
-        "\(JSONObject.number(c.latitude, decimals: 6)),\(JSONObject.number(c.longitude, decimals: 6))"
+        "\(ReplyEncoder.number(c.latitude, decimals: 6)),\(ReplyEncoder.number(c.longitude, decimals: 6))"
     }
 }

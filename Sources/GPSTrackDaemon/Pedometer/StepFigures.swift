@@ -152,9 +152,9 @@ struct StepFigures {
             message: "Trip: \(m.tripSteps) steps, \(Int(m.tripDistanceM.rounded())) m walked"
                 + (cadence.map { " at \(Int($0.rounded())) steps/min" } ?? ""),
             fields: [
-                (.steps, String(m.tripSteps)), (.walkDistanceM, JSONObject.number(m.tripDistanceM, decimals: 1)),
-                (.cadenceSpm, cadence.map { JSONObject.number($0, decimals: 1) } ?? ""),
-                (.stepsTotal, String(m.total)), (.strideM, JSONObject.number(pedometer.strideM, decimals: 3)),
+                (.steps, String(m.tripSteps)), (.walkDistanceM, ReplyEncoder.number(m.tripDistanceM, decimals: 1)),
+                (.cadenceSpm, cadence.map { ReplyEncoder.number($0, decimals: 1) } ?? ""),
+                (.stepsTotal, String(m.total)), (.strideM, ReplyEncoder.number(pedometer.strideM, decimals: 3)),
                 (.source, source?.label ?? ""),
             ])
     }
@@ -178,15 +178,26 @@ struct StepFigures {
     }
 
     static func owntracks(steps: Int, distanceM: Double, from: Double, to: Double) -> String {
-        var o = JSONObject()
-        o.add("_type", "steps")
-        o.add("tst", Int(time(nil)))
-        o.add("steps", steps)
-        o.add("distance", Int(distanceM.rounded()))
-        o.add("floorsup", 0)
-        o.add("floorsdown", 0)
-        o.add("from", Int(from))
-        o.add("to", Int(to))
-        return o.encoded
+        ReplyEncoder.encode(
+            OwnTracksSteps(
+                tst: Int(time(nil)), steps: steps, distance: Int(distanceM.rounded()), floorsup: 0, floorsdown: 0,
+                from: Int(from), to: Int(to)))
+    }
+}
+
+/// OwnTracks' `steps` message (its JSON format's `_type` steps): whole steps, metres and seconds.
+struct OwnTracksSteps: Encodable {
+    var type = "steps"
+    var tst: Int
+    var steps: Int
+    var distance: Int
+    var floorsup: Int
+    var floorsdown: Int
+    var from: Int
+    var to: Int
+
+    enum CodingKeys: String, CodingKey {
+        case type = "_type"
+        case tst, steps, distance, floorsup, floorsdown, from, to
     }
 }

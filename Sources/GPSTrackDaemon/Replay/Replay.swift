@@ -118,42 +118,7 @@ public struct Replay {
 
     /// The final summary line.
     static func summary(_ session: TrackingSession, tpvCount: Int, malformed: Int) -> String {
-        let tracker = session.tracker
-        let trip = tracker.trip
-        let counters = tracker.counters
-        var rejected = JSONObject()
-        for (reason, n) in counters.rejected.sorted(by: { $0.key < $1.key }) { rejected.add(reason.rawValue, n) }
-        var s = JSONObject()
-        s.add("traveled_m", trip.traveledM, decimals: 2)
-        s.add("straight_line_m", trip.straightLineM, decimals: 2)
-        s.add("fixes_total", counters.total)
-        s.add("fixes_accepted", counters.accepted)
-        s.add("fixes_delivered", counters.delivered)
-        s.add("fixes_rejected", rejected)
-        s.add("tpv_total", tpvCount)
-        s.add("lines_malformed", malformed)
-        if tracker.config.tripMode == .auto { s.add("trips", tracker.trips.tripCount) }
-        s.add("start", raw: EventJSON.point(trip.start, time: trip.startedAt))
-        if tracker.config.tripMode == .auto, let stop = tracker.trips.currentStop {
-            s.add("end", raw: EventJSON.point(stop.at, time: stop.arrival))
-        } else {
-            s.add("end", raw: EventJSON.point(trip.lastDelivered, time: trip.lastDeliveredTime))
-        }
-        let last = trip.lastFix
-        s.add(
-            "course",
-            CourseText(
-                track: last?.track ?? .nan, speed: last?.speed ?? .nan,
-                minimumSpeed: tracker.config.minCourseSpeedMps
-            ).text)
-        if session.geofences != nil {
-            var events = JSONObject()
-            for name in ["enter", "exit", "dwell"] { events.add(name, session.fenceEventCounts[name] ?? 0) }
-            s.add("events", events)
-        }
-        var top = JSONObject()
-        top.add("summary", s)
-        return top.encoded
+        ReplyEncoder.encode(ReplaySummary(session, tpvCount: tpvCount, malformed: malformed))
     }
 }
 

@@ -81,16 +81,11 @@ public struct ReplayAccel {
             if malformed > Replay.maxReportedMalformed {
                 try err.writeLine("gpstrackd: \(name): \(malformed) malformed lines in all")
             }
-            var s = JSONObject()
-            s.add("steps", detector.steps)
-            s.add("cadence_spm", detector.cadence, decimals: 1)
-            s.add("duration_s", first.flatMap { f in last.map { $0 - f } } ?? 0, decimals: 2)
-            s.add("walking_s", detector.walkingSeconds, decimals: 2)
-            s.add("samples", samples)
-            s.add("lines_malformed", malformed)
-            var top = JSONObject()
-            top.add("summary", s)
-            try out.writeLine(top.encoded)
+            let summary = AccelSummary.Figures(
+                steps: detector.steps, cadenceSpm: detector.cadence?.rounded(decimals: 1),
+                durationS: (first.flatMap { f in last.map { $0 - f } } ?? 0).rounded(decimals: 2),
+                walkingS: detector.walkingSeconds.rounded(decimals: 2), samples: samples, linesMalformed: malformed)
+            try out.writeLine(ReplyEncoder.encode(AccelSummary(summary: summary)))
             try out.flush()
             try err.flush()
         } catch {

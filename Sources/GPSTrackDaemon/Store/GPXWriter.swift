@@ -16,7 +16,7 @@ public enum GPXWriter {
             s += "  <trk>\n    <name>gpstrackd trip \(id)</name>\n    <trkseg>\n"
             for p in points {
                 s += "      <trkpt lat=\"\(p.latitude)\" lon=\"\(p.longitude)\">"
-                if p.altitude.isFinite { s += "<ele>\(JSONObject.number(p.altitude, decimals: 2))</ele>" }
+                if p.altitude.isFinite { s += "<ele>\(ReplyEncoder.number(p.altitude, decimals: 2))</ele>" }
                 s += "<time>\(Timestamp.iso8601(p.time))</time>"
                 if p.mode == 2 { s += "<fix>2d</fix>" } else if p.mode == 3 { s += "<fix>3d</fix>" }
                 s += "</trkpt>\n"

@@ -165,7 +165,7 @@ extension Store {
                 fields: [
                     (.writtenEvents, String(written.events)),
                     (.writtenPoints, String(written.points)),
-                    (.degradedS, JSONObject.number(seconds, decimals: 1)), (.path, path),
+                    (.degradedS, ReplyEncoder.number(seconds, decimals: 1)), (.path, path),
                 ]
                     + spellThinned.fields))
         degradedReason = nil

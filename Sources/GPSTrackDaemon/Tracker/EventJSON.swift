@@ -102,13 +102,15 @@ public enum EventJSON {
         Place(lat: c.latitude, lon: c.longitude, fences: fences)
     }
 
-    /// `{"lat":…,"lon":…,"time":"…"}`, or `null` without a position.
-    public static func point(_ c: Coordinate?, time: Double?) -> String {
-        guard let c else { return "null" }
-        var o = JSONObject()
-        o.add("lat", c.latitude)
-        o.add("lon", c.longitude)
-        o.add("time", time.map(Timestamp.iso8601))
-        return o.encoded
+    /// A position and its time, `{"lat":…,"lon":…,"time":"…"}` (time null when unknown).
+    public struct TimedPoint: Encodable, Sendable {
+        public var lat: Double
+        public var lon: Double
+        public var time: String?
+    }
+
+    /// The point at `c`, or nil (written `null`) without a position.
+    public static func point(_ c: Coordinate?, time: Double?) -> TimedPoint? {
+        c.map { TimedPoint(lat: $0.latitude, lon: $0.longitude, time: time.map(Timestamp.iso8601)) }
     }
 }
