@@ -1,3 +1,4 @@
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// GeoJSON (RFC 7946): each trip a LineString feature with its figures, written as its points

@@ -1,3 +1,4 @@
+import GPSTrackJSON
 import GPSTrackProtocol
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// The `properties` of the GeoJSON export's features, as gpstrackctl(1) lists them: Codable

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// The journal's wording of tracker events: one entry per event, its data in UPPER_SNAKE fields.

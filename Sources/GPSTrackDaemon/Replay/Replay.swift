@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// The last line of `gpstrackd replay`, `{"summary":{…}}`, in the order gpstrackd(8) lists

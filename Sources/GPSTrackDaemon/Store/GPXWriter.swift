@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// GPX 1.1 documents: one `trk` per trip, one `trkpt` per delivered position with `ele`, `time`

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// The store's writes: everything that waits in one transaction, and on a full disk what must
