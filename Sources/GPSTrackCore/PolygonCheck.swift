@@ -5,8 +5,8 @@
 ///
 /// It works on the coordinates as given (longitude, latitude), as GEOS's check does.
 enum PolygonCheck {
-    /// An orientation within this fraction of its own magnitude counts as collinear: far above
-    /// the rounding of the products, so that a sign taken here is GEOS's robust sign too.
+    /// A turn whose sine is below this counts as none (collinear): far above the rounding of
+    /// the products, so that a sign taken here is GEOS's robust sign too.
     static let tolerance = 1e-9
 
     /// True when `rings` (the shell, then holes) certainly form a valid polygon: every ring
@@ -66,9 +66,11 @@ enum PolygonCheck {
 
     /// The sign of the turn a-b-c (1 left, -1 right), or 0 when within the tolerance.
     static func orientation(_ a: (Double, Double), _ b: (Double, Double), _ c: (Double, Double)) -> Int {
-        let p = (b.0 - a.0) * (c.1 - a.1)
-        let q = (b.1 - a.1) * (c.0 - a.0)
-        let bound = tolerance * (abs(p) + abs(q))
+        let (ux, uy, vx, vy) = (b.0 - a.0, b.1 - a.1, c.0 - a.0, c.1 - a.1)
+        let p = ux * vy
+        let q = uy * vx
+        // The lengths' product (in the L1 norm): the bound scales with both edges.
+        let bound = tolerance * (abs(ux) + abs(uy)) * (abs(vx) + abs(vy))
         if p - q > bound, bound > 0 { return 1 }
         if q - p > bound, bound > 0 { return -1 }
         return 0
