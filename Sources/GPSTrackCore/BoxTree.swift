@@ -22,11 +22,14 @@ struct BoxTree: Sendable {
     private(set) var nodes: [Node] = []
     /// Nodes below this index hold items.
     private var leafNodes = 0
+    /// Whether a payload came with more than one box (so that a query may find it twice).
+    private(set) var repeats = false
 
     /// Packs `entries`; their order does not matter.
     init(_ entries: [(Box, Int)]) {
         items = entries.map { Item(minX: $0.0.0, minY: $0.0.1, maxX: $0.0.2, maxY: $0.0.3, payload: $0.1) }
         guard !items.isEmpty else { return }
+        repeats = Set(items.map(\.payload)).count < items.count
         for g in Self.tile(&items) { nodes.append(Self.cover(items[g], first: g.lowerBound)) }
         leafNodes = nodes.count
         // Each level packed in turn until one node (the last) covers everything.

@@ -125,7 +125,8 @@ public final class FenceIndex: @unchecked Sendable {
     func query(_ boxes: [(Double, Double, Double, Double)]) -> [Int] {
         var hits: [Int] = []
         for box in boxes { tree.query(box, into: &hits) }
-        if hits.count > 1 { return Array(Set(hits)) }
+        // A fence comes twice only through two of its boxes or two query boxes: else no Set.
+        if hits.count > 1, boxes.count > 1 || tree.repeats { return Array(Set(hits)) }
         return hits
     }
 
@@ -157,7 +158,8 @@ public final class FenceIndex: @unchecked Sendable {
             guard let pt = dl_GEOSGeom_createPointFromXY_r(ctx, x, y) else { return -.infinity }
             defer { dl_GEOSGeom_destroy_r(ctx, pt) }
             // Frame units are about a degree of latitude: 110 574 m or more.
-            if within.isFinite, dl_GEOSPreparedDistanceWithin_r(ctx, c.lines, pt, (c.halfWidth + within) / 110_000) == 0 {
+            if within.isFinite, dl_GEOSPreparedDistanceWithin_r(ctx, c.lines, pt, (c.halfWidth + within) / 110_000) == 0
+            {
                 return -.infinity
             }
             guard let seq = dl_GEOSPreparedNearestPoints_r(ctx, c.lines, pt) else { return -.infinity }
@@ -229,7 +231,7 @@ public final class FenceIndex: @unchecked Sendable {
 
     /// Longitude/latitude boxes (minX, minY, maxX, maxY) covering `radiusM` around `c`, split at
     /// the antimeridian.
-    static func boxes(around c: Coordinate, radiusM: Double) -> [(Double, Double, Double, Double)] {
+    public static func boxes(around c: Coordinate, radiusM: Double) -> [(Double, Double, Double, Double)] {
         let dlat = radiusM / 110_574 * 1.01 + 1e-7
         let lat0 = max(-90, c.latitude - dlat)
         let lat1 = min(90, c.latitude + dlat)
