@@ -3,11 +3,11 @@ import GPSTrackSim
 import Testing
 
 @testable import GPSTrackCore
+@testable import GPSTrackProtocol
 
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import GPSTrackProtocol
 
 /// Issue 24: our own index and validity check in GEOS's place, each judged against GEOS itself
 /// (loaded here for the purpose), and GEOS needed only by the fences that need it.
@@ -132,7 +132,8 @@ import Glibc
         var met = 0
         for _ in 0..<300 {
             let p = Coordinate(
-                latitude: Double.random(in: -70...70, using: &rng), longitude: Double.random(in: -180..<180, using: &rng))
+                latitude: Double.random(in: -70...70, using: &rng),
+                longitude: Double.random(in: -180..<180, using: &rng))
             let margin = Double.random(in: 0...200_000, using: &rng)
             let queries = FenceIndex.boxes(around: p, radiusM: max(margin, 0.01))
             let want = Set(geos.strtreeHits(boxes, queries).flatMap { $0 }.map { owner[$0] })
@@ -152,7 +153,8 @@ import Glibc
         func ring(_ n: Int, _ size: Double, dx: Double = 0) -> [Coordinate] {
             let r = (0..<n).map { k in
                 let a = 2 * Double.pi * Double(k) / Double(n)
-                return Coordinate(latitude: base.latitude + size * sin(a), longitude: base.longitude + dx + size * cos(a))
+                return Coordinate(
+                    latitude: base.latitude + size * sin(a), longitude: base.longitude + dx + size * cos(a))
             }
             return r + [r[0]]
         }
@@ -166,7 +168,8 @@ import Glibc
         let large = Fence(index: 1, id: "big", shape: .polygons([[ring(65, 0.01)]]))
         let two = Fence(index: 1, id: "two", shape: .polygons([[ring(8, 0.01)], [ring(8, 0.01, dx: 0.05)]]))
         let route = Fence(
-            index: 1, id: "r", shape: .corridor(lines: [[base, Coordinate(latitude: 47.6, longitude: 8.6)]], widthM: 50))
+            index: 1, id: "r",
+            shape: .corridor(lines: [[base, Coordinate(latitude: 47.6, longitude: 8.6)]], widthM: 50))
         for fence in [large, two, route] {
             let index = try FenceIndex(fences: [circle, fence], file: "needs.geojson")
             #expect(index.usesGEOS, "\(fence.id) needs GEOS")
@@ -185,7 +188,9 @@ import Glibc
             _ = try FenceIndex(fences: [Fence(index: 0, id: "x", shape: .polygons([[bowTie]]))], file: "x.geojson")
             Issue.record("a bow tie accepted")
         } catch {
-            #expect(error.description.hasPrefix("x.geojson: feature 0 (id \"x\"): invalid polygon: Self-intersection"), "\(error)")
+            #expect(
+                error.description.hasPrefix("x.geojson: feature 0 (id \"x\"): invalid polygon: Self-intersection"),
+                "\(error)")
         }
     }
 }

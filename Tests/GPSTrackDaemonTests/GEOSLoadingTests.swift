@@ -60,7 +60,8 @@ import Testing
         daemon.signal(SIGHUP)
         try daemon.waitFor("fences_reloaded")
         #expect(try daemon.entries("fences_reloaded").first?["GPSTRACK_FENCES"] as? String == "3")
-        #expect(OptionalLibraryTests.mapped(daemon.pid).contains("libgeos_c.so"), "libgeos_c not mapped after the reload")
+        #expect(
+            OptionalLibraryTests.mapped(daemon.pid).contains("libgeos_c.so"), "libgeos_c not mapped after the reload")
         #expect(daemon.stop() == 0)
     }
 
@@ -83,7 +84,8 @@ import Testing
         let r = try run(needs)
         #expect(r.status == 78, "exit \(r.status): \(r.stderr)")
         #expect(
-            r.stderr.contains(#"\#(needs): feature 2 (id "route"): this fence needs GEOS but libgeos_c cannot be loaded"#),
+            r.stderr.contains(
+                #"\#(needs): feature 2 (id "route"): this fence needs GEOS but libgeos_c cannot be loaded"#),
             "\(r.stderr)")
         #expect(r.stderr.contains("install the package libgeos-c1v5"), "\(r.stderr)")
     }
