@@ -18,9 +18,8 @@ let package = Package(
             name: "CGeodesic", path: "Sources/CGeodesic",
             linkerSettings: [.linkedLibrary("GeographicLib")]),
 
-        .systemLibrary(
-            name: "CGEOS", path: "Sources/CGEOS", pkgConfig: "geos",
-            providers: [.apt(["libgeos-dev"])]),
+        // GEOS through dlopen, when a fence needs it; geos_c.h (libgeos-dev) checks the calls' types.
+        .target(name: "CGEOS", path: "Sources/CGEOS"),
 
         .systemLibrary(
             name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",

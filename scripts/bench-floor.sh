@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What the Debian libraries cost before any work of ours: the peak RSS (GNU time) of an empty C
-# program linked as gpstrackd is (its default configuration: libgps, GeographicLib, GEOS,
-# SQLite, libsystemd) and as it is with MQTT configured (libmosquitto loaded too, with its TLS
+# program linked as gpstrackd is (its default configuration: libgps, GeographicLib, SQLite,
+# libsystemd; GEOS is loaded only for fences that need it, and bench's need none) and as it is with MQTT configured (libmosquitto loaded too, with its TLS
 # libraries); then gpstrackd itself started with 1,000 fences and no gpsd, in both
 # configurations. Prints only: nothing here fails on a figure.
 set -euo pipefail
@@ -26,7 +26,7 @@ peak() {
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f MiB", k / 1024 }'; }
 
 echo 'int main(void) { return 0; }' > "$work/empty.c"
-ours=$(pkg-config --libs libgps geos sqlite3 libsystemd geographiclib)
+ours=$(pkg-config --libs libgps sqlite3 libsystemd geographiclib)
 gcc "$work/empty.c" -o "$work/none"
 gcc "$work/empty.c" -o "$work/default" -Wl,--no-as-needed $ours -lstdc++
 gcc "$work/empty.c" -o "$work/mqtt" -Wl,--no-as-needed $ours -lstdc++ $(pkg-config --libs libmosquitto)

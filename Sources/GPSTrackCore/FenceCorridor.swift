@@ -5,35 +5,36 @@ import Glibc
 #endif
 
 /// Corridors: centre lines in a frame of their own (as polygons are), prepared by GEOS, and one
-/// STRtree envelope per line segment so that a long winding route is a candidate only near it.
+/// index envelope per line segment so that a long winding route is a candidate only near it.
 extension FenceIndex {
     func addCorridor(_ lines: [[Coordinate]], halfWidth: Double, fence: Fence, file: String) throws(FenceError) {
         func fail(_ reason: String) -> FenceError {
             FenceError(file: file, featureIndex: fence.index, featureID: fence.id, reason: reason)
         }
+        let ctx = try geos(for: fence, file: file)
         let all = lines.flatMap { $0 }
         let lat0 = (all.map(\.latitude).min()! + all.map(\.latitude).max()!) / 2
         let frame = Frame(lon0: all[0].longitude, k: max(cos(lat0 * .pi / 180), 0.01))
         var parts: [OpaquePointer?] = []
         for line in lines {
-            guard let seq = GEOSCoordSeq_create_r(ctx, UInt32(line.count), 2) else { break }
+            guard let seq = dl_GEOSCoordSeq_create_r(ctx, UInt32(line.count), 2) else { break }
             for (j, c) in line.enumerated() {
                 let (x, y) = frame.forward(c)
-                GEOSCoordSeq_setXY_r(ctx, seq, UInt32(j), x, y)
+                dl_GEOSCoordSeq_setXY_r(ctx, seq, UInt32(j), x, y)
             }
-            guard let g = GEOSGeom_createLineString_r(ctx, seq) else { break }
+            guard let g = dl_GEOSGeom_createLineString_r(ctx, seq) else { break }
             parts.append(g)
             for (a, b) in zip(line, line.dropFirst()) { insertSegmentBox(a, b, padM: halfWidth, fence.index) }
         }
         guard parts.count == lines.count,
-            let multi = GEOSGeom_createCollection_r(
+            let multi = dl_GEOSGeom_createCollection_r(
                 ctx, Int32(GEOS_MULTILINESTRING.rawValue), &parts, UInt32(parts.count))
         else {
-            for case let g? in parts { GEOSGeom_destroy_r(ctx, g) }
+            for case let g? in parts { dl_GEOSGeom_destroy_r(ctx, g) }
             throw fail("GEOS could not build the corridor")
         }
         owned.append(multi)
-        guard let p = GEOSPrepare_r(ctx, multi) else { throw fail("GEOS could not prepare the corridor") }
+        guard let p = dl_GEOSPrepare_r(ctx, multi) else { throw fail("GEOS could not prepare the corridor") }
         prepared.append(p)
         corridorData[fence.index] = CorridorFence(frame: frame, lines: p, halfWidth: halfWidth)
     }

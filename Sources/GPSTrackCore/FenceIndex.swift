@@ -4,16 +4,17 @@ import CGEOS
 import Glibc
 #endif
 
-/// The fences, ready to query: circles by geodesic distance (GeographicLib), polygons and corridors
-/// through GEOS prepared geometries, all behind a GEOS STRtree so that the work per fix grows
-/// far slower than the number of fences.
+/// The fences, ready to query: circles by geodesic distance (GeographicLib), small polygons by a
+/// scan of their edges, large polygons and corridors through GEOS prepared geometries, all behind
+/// an R-tree of our own (`BoxTree`) so that the work per fix grows far slower than the number of
+/// fences. GEOS is loaded (dlopen) only when a fence needs it: see `usesGEOS`.
 ///
 /// Polygons live in a frame of their own (longitude relative to the fence's first vertex,
 /// wrapped, and scaled by the cosine of its latitude), so that parts split at the antimeridian
 /// join again and GEOS's nearest boundary point is the nearest in metres, near enough; the
 /// distance itself is then a geodesic.
 ///
-/// Not thread-safe (one GEOS context): owned by one tracker at a time.
+/// Not thread-safe (one GEOS context, if any): owned by one tracker at a time.
 // @unchecked: immutable after init but for its GEOS context, used by one tracker at a time.
 public final class FenceIndex: @unchecked Sendable {
     public let fences: [Fence]
@@ -28,8 +29,10 @@ public final class FenceIndex: @unchecked Sendable {
     /// Per fence: `notify` as bits (1 enter, 2 exit, 4 dwell) and `dwell_s`.
     let notifyBits: [UInt8]
     let dwellS: [Double?]
-    let ctx: GEOSContextHandle_t
-    var tree: OpaquePointer?
+    /// The GEOS context, made when the first fence that needs GEOS is built; nil without one.
+    var ctx: GEOSContextHandle_t?
+    var tree = BoxTree([])
+    var boxes: [(BoxTree.Box, Int)] = []  // while building
     var owned: [OpaquePointer] = []  // geometries to destroy
     var prepared: [OpaquePointer] = []  // prepared geometries to destroy
     var polygonData: [PolygonFence?]
@@ -44,7 +47,8 @@ public final class FenceIndex: @unchecked Sendable {
         var rings: [[(Double, Double)]]?
     }
 
-    /// Polygons with more vertices than this go through GEOS's indexed prepared geometries.
+    /// Polygons with more vertices than this go through GEOS's indexed prepared geometries (and
+    /// GEOS's validity check).
     static let smallPolygonVertices = 64
 
     struct CorridorFence {
@@ -68,7 +72,8 @@ public final class FenceIndex: @unchecked Sendable {
         }
     }
 
-    /// Builds the index; a polygon GEOS finds invalid refuses the whole file.
+    /// Builds the index; a polygon GEOS finds invalid refuses the whole file, as does a fence that
+    /// needs GEOS where it cannot be loaded.
     public init(fences: [Fence], file: String) throws(FenceError) {
         self.fences = fences
         geometry = fences.map { f in
@@ -85,8 +90,6 @@ public final class FenceIndex: @unchecked Sendable {
         dwellS = fences.map(\.dwellS)
         polygonData = Array(repeating: nil, count: fences.count)
         corridorData = Array(repeating: nil, count: fences.count)
-        ctx = GEOS_init_r()
-        tree = GEOSSTRtree_create_r(ctx, 10)
         for fence in fences {
             switch fence.shape {
             case .circle(let center, let radius):
@@ -97,14 +100,20 @@ public final class FenceIndex: @unchecked Sendable {
                 try addCorridor(lines, halfWidth: width / 2, fence: fence, file: file)
             }
         }
+        tree = BoxTree(boxes)
+        boxes = []
     }
 
     deinit {
-        for p in prepared { GEOSPreparedGeom_destroy_r(ctx, p) }
-        if let tree { GEOSSTRtree_destroy_r(ctx, tree) }
-        for g in owned { GEOSGeom_destroy_r(ctx, g) }
-        GEOS_finish_r(ctx)
+        guard let ctx else { return }
+        for p in prepared { dl_GEOSPreparedGeom_destroy_r(ctx, p) }
+        for g in owned { dl_GEOSGeom_destroy_r(ctx, g) }
+        dl_GEOS_finish_r(ctx)
     }
+
+    /// Whether a fence needed GEOS (a corridor, a large or multi-part polygon, a polygon that
+    /// `PolygonCheck` could not prove valid), so that it was loaded.
+    public var usesGEOS: Bool { ctx != nil }
 
     /// Indices of the fences whose envelope lies within `marginM` of `point`.
     public func candidates(near point: Coordinate, marginM: Double) -> [Int] {
@@ -113,22 +122,11 @@ public final class FenceIndex: @unchecked Sendable {
 
     /// Indices of the fences whose envelope meets one of `boxes` (minX, minY, maxX, maxY).
     func query(_ boxes: [(Double, Double, Double, Double)]) -> [Int] {
-        final class Sink { var hits: [Int] = [] }
-        let sink = Sink()
-        for box in boxes {
-            guard let query = GEOSGeom_createRectangle_r(ctx, box.0, box.1, box.2, box.3) else { continue }
-            withExtendedLifetime(sink) {
-                GEOSSTRtree_query_r(
-                    ctx, tree, query,
-                    { item, userdata in
-                        let sink = Unmanaged<Sink>.fromOpaque(userdata!).takeUnretainedValue()
-                        sink.hits.append(Int(bitPattern: item) - 1)
-                    }, Unmanaged.passUnretained(sink).toOpaque())
-            }
-            GEOSGeom_destroy_r(ctx, query)
-        }
-        if sink.hits.count > 1 { return Array(Set(sink.hits)) }
-        return sink.hits
+        var hits: [Int] = []
+        for box in boxes { tree.query(box, into: &hits) }
+        // A fence comes twice only through two of its boxes or two query boxes: else no Set.
+        if hits.count > 1, boxes.count > 1 || tree.repeats { return Array(Set(hits)) }
+        return hits
     }
 
     /// How deep inside its boundary a position must lie to enter fence `i` under `margin`:
@@ -154,37 +152,38 @@ public final class FenceIndex: @unchecked Sendable {
             }
             return radius - Geodesic.shortDistance(center, point)
         case .corridor:
-            guard let c = corridorData[i] else { return -.infinity }
+            guard let c = corridorData[i], let ctx else { return -.infinity }
             let (x, y) = c.frame.forward(point)
-            guard let pt = GEOSGeom_createPointFromXY_r(ctx, x, y) else { return -.infinity }
-            defer { GEOSGeom_destroy_r(ctx, pt) }
+            guard let pt = dl_GEOSGeom_createPointFromXY_r(ctx, x, y) else { return -.infinity }
+            defer { dl_GEOSGeom_destroy_r(ctx, pt) }
             // Frame units are about a degree of latitude: 110 574 m or more.
-            if within.isFinite, GEOSPreparedDistanceWithin_r(ctx, c.lines, pt, (c.halfWidth + within) / 110_000) == 0 {
+            if within.isFinite, dl_GEOSPreparedDistanceWithin_r(ctx, c.lines, pt, (c.halfWidth + within) / 110_000) == 0
+            {
                 return -.infinity
             }
-            guard let seq = GEOSPreparedNearestPoints_r(ctx, c.lines, pt) else { return -.infinity }
-            defer { GEOSCoordSeq_destroy_r(ctx, seq) }
+            guard let seq = dl_GEOSPreparedNearestPoints_r(ctx, c.lines, pt) else { return -.infinity }
+            defer { dl_GEOSCoordSeq_destroy_r(ctx, seq) }
             var bx = 0.0
             var by = 0.0
-            GEOSCoordSeq_getXY_r(ctx, seq, 0, &bx, &by)
+            dl_GEOSCoordSeq_getXY_r(ctx, seq, 0, &bx, &by)
             return c.halfWidth - Geodesic.shortDistance(point, c.frame.inverse(bx, by))
         case .polygon:
             guard let p = polygonData[i] else { return -.infinity }
             let (x, y) = p.frame.forward(point)
             if let rings = p.rings { return Self.scan(rings, x, y, point: point, frame: p.frame, within: within) }
-            guard let area = p.area, let boundary = p.boundary else { return -.infinity }
-            guard let pt = GEOSGeom_createPointFromXY_r(ctx, x, y) else { return -.infinity }
-            defer { GEOSGeom_destroy_r(ctx, pt) }
-            let inside = GEOSPreparedContains_r(ctx, area, pt) == 1
+            guard let area = p.area, let boundary = p.boundary, let ctx else { return -.infinity }
+            guard let pt = dl_GEOSGeom_createPointFromXY_r(ctx, x, y) else { return -.infinity }
+            defer { dl_GEOSGeom_destroy_r(ctx, pt) }
+            let inside = dl_GEOSPreparedContains_r(ctx, area, pt) == 1
             // Frame units are about a degree of latitude: 110 574 m or more.
-            if within.isFinite, GEOSPreparedDistanceWithin_r(ctx, boundary, pt, within / 110_000) == 0 {
+            if within.isFinite, dl_GEOSPreparedDistanceWithin_r(ctx, boundary, pt, within / 110_000) == 0 {
                 return inside ? .infinity : -.infinity
             }
-            guard let seq = GEOSPreparedNearestPoints_r(ctx, boundary, pt) else { return -.infinity }
-            defer { GEOSCoordSeq_destroy_r(ctx, seq) }
+            guard let seq = dl_GEOSPreparedNearestPoints_r(ctx, boundary, pt) else { return -.infinity }
+            defer { dl_GEOSCoordSeq_destroy_r(ctx, seq) }
             var bx = 0.0
             var by = 0.0
-            GEOSCoordSeq_getXY_r(ctx, seq, 0, &bx, &by)
+            dl_GEOSCoordSeq_getXY_r(ctx, seq, 0, &bx, &by)
             let d = Geodesic.shortDistance(point, p.frame.inverse(bx, by))
             return inside ? d : -d
         }
@@ -227,85 +226,11 @@ public final class FenceIndex: @unchecked Sendable {
         return inside ? d : -d
     }
 
-    // MARK: building
-
-    func insert(_ box: (Double, Double, Double, Double), _ index: Int) {
-        guard let g = GEOSGeom_createRectangle_r(ctx, box.0, box.1, box.2, box.3) else { return }
-        owned.append(g)
-        GEOSSTRtree_insert_r(ctx, tree, g, UnsafeMutableRawPointer(bitPattern: index + 1))
-    }
-
-    private func addPolygons(_ polygons: [[[Coordinate]]], fence: Fence, file: String) throws(FenceError) {
-        func fail(_ reason: String) -> FenceError {
-            FenceError(file: file, featureIndex: fence.index, featureID: fence.id, reason: reason)
-        }
-        // Validity, with GEOS's reason, on the coordinates as given.
-        for (n, rings) in polygons.enumerated() {
-            guard let g = makePolygon(rings, transform: { ($0.longitude, $0.latitude) }) else {
-                throw fail("GEOS could not build polygon \(n)")
-            }
-            defer { GEOSGeom_destroy_r(ctx, g) }
-            if GEOSisValid_r(ctx, g) != 1 {
-                var reason = "invalid polygon"
-                if let r = GEOSisValidReason_r(ctx, g) {
-                    reason = String(cString: r)
-                    GEOSFree_r(ctx, r)
-                }
-                throw fail("invalid polygon\(polygons.count > 1 ? " \(n)" : ""): \(reason)")
-            }
-            let lons = rings[0].map(\.longitude)
-            let lats = rings[0].map(\.latitude)
-            insert((lons.min()!, lats.min()!, lons.max()!, lats.max()!), fence.index)
-        }
-        let outer = polygons[0][0]
-        let lat0 = (outer.map(\.latitude).min()! + outer.map(\.latitude).max()!) / 2
-        let frame = Frame(lon0: outer[0].longitude, k: max(cos(lat0 * .pi / 180), 0.01))
-        if polygons.count == 1, polygons[0].reduce(0, { $0 + $1.count }) <= Self.smallPolygonVertices {
-            // Valid (checked above), so crossing parity and the nearest edge are all it takes.
-            let rings = polygons[0].map { $0.map(frame.forward) }
-            polygonData[fence.index] = PolygonFence(frame: frame, area: nil, boundary: nil, rings: rings)
-            return
-        }
-        var parts: [OpaquePointer?] = polygons.map { makePolygon($0, transform: frame.forward) }
-        guard parts.allSatisfy({ $0 != nil }),
-            let multi = GEOSGeom_createCollection_r(ctx, Int32(GEOS_MULTIPOLYGON.rawValue), &parts, UInt32(parts.count))
-        else {
-            throw fail("GEOS could not build the fence")
-        }
-        defer { GEOSGeom_destroy_r(ctx, multi) }
-        guard let area = GEOSUnaryUnion_r(ctx, multi), let boundary = GEOSBoundary_r(ctx, area) else {
-            throw fail("GEOS could not join the fence's polygons")
-        }
-        owned += [area, boundary]
-        guard let pa = GEOSPrepare_r(ctx, area), let pb = GEOSPrepare_r(ctx, boundary) else {
-            throw fail("GEOS could not prepare the fence")
-        }
-        prepared += [pa, pb]
-        polygonData[fence.index] = PolygonFence(frame: frame, area: pa, boundary: pb, rings: nil)
-    }
-
-    func makePolygon(_ rings: [[Coordinate]], transform: (Coordinate) -> (Double, Double)) -> OpaquePointer? {
-        var made: [OpaquePointer] = []
-        for ring in rings {
-            guard let seq = GEOSCoordSeq_create_r(ctx, UInt32(ring.count), 2) else { break }
-            for (j, c) in ring.enumerated() {
-                let (x, y) = transform(c)
-                GEOSCoordSeq_setXY_r(ctx, seq, UInt32(j), x, y)
-            }
-            guard let r = GEOSGeom_createLinearRing_r(ctx, seq) else { break }
-            made.append(r)
-        }
-        guard made.count == rings.count else {
-            for g in made { GEOSGeom_destroy_r(ctx, g) }
-            return nil
-        }
-        var holes: [OpaquePointer?] = made.dropFirst().map { $0 }
-        return GEOSGeom_createPolygon_r(ctx, made[0], &holes, UInt32(holes.count))
-    }
+    func insert(_ box: (Double, Double, Double, Double), _ index: Int) { boxes.append((box, index)) }
 
     /// Longitude/latitude boxes (minX, minY, maxX, maxY) covering `radiusM` around `c`, split at
     /// the antimeridian.
-    static func boxes(around c: Coordinate, radiusM: Double) -> [(Double, Double, Double, Double)] {
+    public static func boxes(around c: Coordinate, radiusM: Double) -> [(Double, Double, Double, Double)] {
         let dlat = radiusM / 110_574 * 1.01 + 1e-7
         let lat0 = max(-90, c.latitude - dlat)
         let lat1 = min(90, c.latitude + dlat)

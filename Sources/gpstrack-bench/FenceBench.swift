@@ -89,6 +89,7 @@ enum FenceBench {
                 "  per fix, 10,000 fences cost \(format1(c / a))x what 10 cost (aim: at most 1.5x); "
                     + "1,000 fences \(format1(b * n / unpackOnly))x the unpacker alone (aim: at most 1.5x)")
         }
+        IndexBench.run(positions: trace.fixes.map(\.coordinate), origin: origin, best: best)
         overlapping(best: best)
         comparePython(lines: lines, origin: origin, swiftFixesPerSecond: perFix[1_000].map { 1 / $0 })
         if sink == 42 { print("") }
@@ -146,7 +147,7 @@ enum FenceBench {
         )
         print(
             "  \(format1(total * 1000)) ms in all (aim: at most 300 ms): parse and validate \(format1(parse * 1000)) ms, "
-                + "index (GEOS validity, prepared geometries, STRtree) \(format1(build * 1000)) ms")
+                + "index (validity, GEOS where a fence needs it, R-tree) \(format1(build * 1000)) ms")
     }
 
     /// Runs bench/python_pipeline.py (json, vectorised Shapely 2 STRtree queries, GeographicLib)

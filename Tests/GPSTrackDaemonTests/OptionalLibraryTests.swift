@@ -8,7 +8,7 @@ import Testing
 @Suite struct OptionalLibraryTests {
     static let absent = [
         "libproj", "libcurl", "libtiff", "libgnutls", "libkrb5", "libldap", "libmosquitto", "libssl", "libcrypto",
-        "libsodium",
+        "libsodium", "libgeos",
     ]
 
     static func mapped(_ pid: Int32) -> String {
@@ -33,7 +33,7 @@ import Testing
         try plain.waitFor("started")
         let plainMaps = Self.mapped(plain.pid)
         #expect(plainMaps.contains("libGeographicLib"), "the maps are read: \(plainMaps.prefix(400))")
-        for lib in ["libmosquitto", "libssl", "libcrypto", "libsodium", "libcurl"] {
+        for lib in ["libmosquitto", "libssl", "libcrypto", "libsodium", "libcurl", "libgeos"] {
             #expect(!plainMaps.contains(lib), "\(lib) mapped without MQTT or an HTTP uplink configured")
         }
         #expect(plain.stop() == 0)
