@@ -1,5 +1,4 @@
 import CGEOS
-import GPSTrackProtocol
 
 #if canImport(Glibc)
 import Glibc
