@@ -1,3 +1,4 @@
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// A format of `gpstrackctl export --format`: told the context first, then every point in time
@@ -31,20 +32,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 enum Text {
     /// `value` with at most `places` decimals, never in exponent form (XML Schema's decimal,
     /// KML's coordinates and CSV readers all refuse `1e-05`).
-    static func decimal(_ value: Double, _ places: Int) -> String {
-        guard value.isFinite else { return "" }
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        guard scaled < 9e15 else { return "\(value)" }
-        let n = Int64(scaled)
-        let s = Int64(scale)
-        var frac = places > 0 ? String(n % s) : ""
-        frac = String(repeating: "0", count: max(0, places - frac.count)) + frac
-        while frac.hasSuffix("0") { frac.removeLast() }
-        let sign = value < 0 && n != 0 ? "-" : ""
-        return sign + String(n / s) + (frac.isEmpty ? "" : "." + frac)
-    }
+    static func decimal(_ value: Double, _ places: Int) -> String { FixedDecimal.text(value, places: places) }
 
     /// XML character data and attribute values.
     static func xml(_ s: String) -> String {

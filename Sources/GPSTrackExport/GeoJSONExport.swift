@@ -23,10 +23,13 @@ public struct GeoJSONExport: ExportWriter {
     public mutating func begin(_ context: ExportContext) {
         self.context = context
         spans = TripCursor(TrackSpans.trips(context), last: context.bounds.last)
-        emit(#"{"type":"FeatureCollection","features":["# + "\n")
+        emit(Self.collection.head + "\n")
     }
 
-    static func position(_ lat: Double, _ lon: Double) -> String { "[\(Text.decimal(lon, 7)),\(Text.decimal(lat, 7))]" }
+    /// The collection's frame: its features are written one by one between the two.
+    static let collection = ReplyEncoder.frame(around: GeoJSONCollection())
+
+    static func position(_ lat: Double, _ lon: Double) -> String { ReplyEncoder.encode(GeoJSONPosition(lat, lon)) }
 
     public mutating func point(_ p: ExportPoint) {
         guard let i = spans.trip(at: p.time) else { return }
@@ -45,14 +48,14 @@ public struct GeoJSONExport: ExportWriter {
         positions += 1
     }
 
-    /// A trip's feature up to its coordinates.
-    private func header(_ i: Int) -> String {
-        let trips = TrackSpans.trips(context!)
-        let t = trips[i]
-        let o = ReplyEncoder.encode(GeoJSONProperties.Trip(t))
-        return
-            #"{"type":"Feature","id":\#(t.id),"properties":\#(o),"geometry":{"type":"LineString","coordinates":["#
+    /// A trip's feature up to its coordinates, and from them (the positions come between).
+    private func frame(_ i: Int) -> (head: String, tail: String) {
+        let t = TrackSpans.trips(context!)[i]
+        return ReplyEncoder.frame(
+            around: GeoJSONFeature(id: .number(t.id), properties: GeoJSONProperties.Trip(t), geometry: .lineString([])))
     }
+
+    private func header(_ i: Int) -> String { frame(i).head }
 
     /// Ends the open trip's feature; a LineString has two positions at least, so a trip with
     /// one stored point in range ends at its `to` place (else repeats the point).
@@ -64,7 +67,7 @@ public struct GeoJSONExport: ExportWriter {
             emit((positions > 0 ? "," : "") + Self.position(end.lat, end.lon))
             if positions == 0 { emit("," + Self.position(end.lat, end.lon)) }
         }
-        emit("]}}")
+        emit(frame(i).tail)
         open = nil
         positions = 0
     }
@@ -73,9 +76,10 @@ public struct GeoJSONExport: ExportWriter {
     private mutating func feature(_ i: Int) {
         let t = TrackSpans.trips(context!)[i]
         let end = t.to ?? t.from
-        emit(
-            (features > 0 ? ",\n" : "") + header(i) + Self.position(t.from.lat, t.from.lon) + ","
-                + Self.position(end.lat, end.lon) + "]}}")
+        let line = GeoJSONFeature(
+            id: .number(t.id), properties: GeoJSONProperties.Trip(t),
+            geometry: .lineString([GeoJSONPosition(t.from.lat, t.from.lon), GeoJSONPosition(end.lat, end.lon)]))
+        emit((features > 0 ? ",\n" : "") + ReplyEncoder.encode(line))
         features += 1
     }
 
@@ -88,9 +92,8 @@ public struct GeoJSONExport: ExportWriter {
             written += 1
         }
         func point<P: Encodable>(_ lat: Double, _ lon: Double, _ properties: P) {
-            emit(
-                (features > 0 ? ",\n" : "") + #"{"type":"Feature","properties":\#(ReplyEncoder.encode(properties)),"#
-                    + #""geometry":{"type":"Point","coordinates":\#(Self.position(lat, lon))}}"#)
+            let line = GeoJSONFeature(properties: properties, geometry: .point(GeoJSONPosition(lat, lon)))
+            emit((features > 0 ? ",\n" : "") + ReplyEncoder.encode(line))
             features += 1
         }
         for (n, s) in context.stops.enumerated() {
@@ -103,7 +106,7 @@ public struct GeoJSONExport: ExportWriter {
             emit((features > 0 ? ",\n" : "") + GeoJSONFences.feature(f))
             features += 1
         }
-        emit("\n]}\n")
+        emit("\n" + Self.collection.tail + "\n")
     }
 }
 

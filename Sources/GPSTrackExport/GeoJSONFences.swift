@@ -14,28 +14,23 @@ enum GeoJSONFences {
     static let circleVertices = 72
 
     static func feature(_ f: ExportFence) -> String {
-        let properties = ReplyEncoder.encode(GeoJSONProperties.Fence(f))
-        return
-            #"{"type":"Feature","id":\#(ReplyEncoder.quote(f.id)),"properties":\#(properties),"geometry":\#(geometry(f))}"#
+        ReplyEncoder.encode(GeoJSONFeature(id: .text(f.id), properties: GeoJSONProperties.Fence(f), geometry: geometry(f)))
     }
 
-    static func geometry(_ f: ExportFence) -> String {
-        func position(_ p: [Double]) -> String { GeoJSONExport.position(p[1], p[0]) }
-        func ring(_ r: [[Double]]) -> String { "[" + closed(r).map(position).joined(separator: ",") + "]" }
-        func polygon(_ rings: [[[Double]]]) -> String {
-            "[" + rings.enumerated().map { i, r in ring(oriented(r, counterClockwise: i == 0)) }.joined(separator: ",")
-                + "]"
+    static func geometry(_ f: ExportFence) -> GeoJSONGeometry? {
+        func ring(_ r: [[Double]]) -> [GeoJSONPosition] { closed(r).map(GeoJSONPosition.init) }
+        func polygon(_ rings: [[[Double]]]) -> [[GeoJSONPosition]] {
+            rings.enumerated().map { i, r in ring(oriented(r, counterClockwise: i == 0)) }
         }
         switch f.kind {
         case "circle":
-            guard let lat = f.lat, let lon = f.lon, let r = f.radiusM else { return "null" }
-            return #"{"type":"Polygon","coordinates":[\#(ring(circle(lat: lat, lon: lon, radiusM: r)))]}"#
+            guard let lat = f.lat, let lon = f.lon, let r = f.radiusM else { return nil }
+            return .polygon([ring(circle(lat: lat, lon: lon, radiusM: r))])
         case "corridor":
-            let lines = (f.rings.first ?? []).map { "[" + $0.map(position).joined(separator: ",") + "]" }
-            return #"{"type":"MultiLineString","coordinates":[\#(lines.joined(separator: ","))]}"#
+            return .multiLineString((f.rings.first ?? []).map { $0.map(GeoJSONPosition.init) })
         default:
-            if f.rings.count == 1 { return #"{"type":"Polygon","coordinates":\#(polygon(f.rings[0]))}"# }
-            return #"{"type":"MultiPolygon","coordinates":[\#(f.rings.map(polygon).joined(separator: ","))]}"#
+            if f.rings.count == 1 { return .polygon(polygon(f.rings[0])) }
+            return .multiPolygon(f.rings.map(polygon))
         }
     }
 

@@ -140,7 +140,7 @@ final class Slot {
     static func literal<I: BinaryInteger>(_ v: I) -> String { String(v) }
 }
 
-private struct SlotEncoder: Encoder {
+struct SlotEncoder: Encoder {
     let slot: Slot
     var codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }

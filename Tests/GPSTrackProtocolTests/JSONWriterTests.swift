@@ -57,4 +57,19 @@ import Testing
         #expect(ReplyEncoder.encode(value) == #"{"a":-2.5,"b":[true,null,{"a":"s","z":1.0}]}"#)
         #expect(try JSONValue.parse(Array(ReplyEncoder.encode(value).utf8)) == value, "it reads back as itself")
     }
+
+    @Test func fixedDecimalsForPositionsAndAFrameForStreaming() {
+        #expect(ReplyEncoder.encode([FixedDecimal(13, places: 7), FixedDecimal(-0.00005, places: 7)]) == "[13,-0.00005]")
+        #expect(ReplyEncoder.encode(FixedDecimal(8.54123456, places: 7)) == "8.5412346")
+        #expect(ReplyEncoder.encode(FixedDecimal(-0.00000001, places: 7)) == "0", "no negative zero")
+        #expect(ReplyEncoder.encode(FixedDecimal(.nan, places: 7)) == "null", "not finite: as any number")
+        struct Collection: Encodable {
+            var type = "FeatureCollection"
+            var bbox: [Int] = []
+            var features: [Int] = []
+        }
+        let frame = ReplyEncoder.frame(around: Collection())
+        #expect(frame.head == #"{"type":"FeatureCollection","bbox":[],"features":["#, "the last empty array")
+        #expect(frame.tail == "]}")
+    }
 }
