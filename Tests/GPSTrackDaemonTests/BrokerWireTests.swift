@@ -30,6 +30,14 @@ struct BrokerWireTests {
                 == #"{"_type":"location","tid":"gt","lat":47.0,"lon":8.0,"tst":100,"acc":10,"t":"t","inregions":[]}"#)
     }
 
+    /// An Int would trap on these: the daemon ended on the first such fix with MQTT on.
+    @Test func locationLeavesOutFiguresNoIntegerHolds() {
+        let wild = Fix(mode: 3, time: 100, latitude: 47, longitude: 8, altitude: 1e30, speed: 1e300, track: -1e25)
+        #expect(
+            OwnTracks.location(wild, time: 100, tid: "gt", assumedErrorM: 10, inRegions: nil)
+                == #"{"_type":"location","tid":"gt","lat":47.0,"lon":8.0,"tst":100,"acc":10,"t":"t"}"#)
+    }
+
     @Test func transitionWritesAnUnknownPositionAsNull() {
         #expect(
             OwnTracks.transition(

@@ -29,9 +29,8 @@ enum OwnTracks {
             Location(
                 tid: tid, lat: fix.latitude, lon: fix.longitude, tst: Int(t),
                 acc: accuracy(fix.horizontalError, assumed: assumedErrorM),
-                alt: fix.altitude.isFinite ? Int(fix.altitude.rounded()) : nil,
-                vel: fix.speed.isFinite ? Int((fix.speed * 3.6).rounded()) : nil,
-                cog: fix.track.isFinite ? Int(fix.track.rounded()) % 360 : nil, t: trigger, inregions: inRegions))
+                alt: whole(fix.altitude), vel: whole(fix.speed * 3.6), cog: whole(fix.track).map { $0 % 360 },
+                t: trigger, inregions: inRegions))
     }
 
     /// `transition` (`t: c`): an enter or leave of a region, or of `parked` for a guard breach.
@@ -43,6 +42,13 @@ enum OwnTracks {
             Transition(
                 tid: tid, event: enter ? "enter" : "leave", desc: desc, rid: rid, wtst: wtst, tst: Int(time),
                 lat: at?.latitude, lon: at?.longitude, acc: acc))
+    }
+
+    /// `x` in whole units; nil when not a number or beyond any real figure (gpsd passes on what
+    /// a receiver says, and `Int(_:)` traps from 9.2e18).
+    static func whole(_ x: Double) -> Int? {
+        guard x.isFinite, x.magnitude < 1e15 else { return nil }
+        return Int(x.rounded())
     }
 
     /// OwnTracks `acc`: whole metres, at least 1 (Home Assistant drops a location whose `acc`
@@ -69,7 +75,8 @@ enum OwnTracks {
         var waypoints: [Waypoint]
     }
 
-    /// `alt`, `vel`, `cog` only when the receiver gave them; `inregions` only with fences.
+    /// `alt`, `vel`, `cog` only when the receiver gave them (as real figures); `inregions` only
+    /// with fences.
     struct Location: Encodable {
         var _type = "location"
         var tid: String
