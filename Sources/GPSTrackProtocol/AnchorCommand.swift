@@ -35,20 +35,19 @@ public enum AnchorCommand: Sendable, Equatable {
     /// The fields an `anchor` request may have beside `cmd`.
     static let fields: Set<String> = ["action", "radius_m", "bearing", "distance_m", "rode_m", "depth_m"]
 
-    /// Adds the command's fields to a request object.
-    func add(to o: inout JSONObject) {
-        o.add("cmd", "anchor")
+    /// Writes the command's fields after the request's `cmd`.
+    func encode(into c: inout KeyedEncodingContainer<RequestField>) throws {
         switch self {
         case .status: break
-        case .raise: o.add("action", "raise")
-        case .ack: o.add("action", "ack")
+        case .raise: try c.encode("raise", forKey: "action")
+        case .ack: try c.encode("ack", forKey: "action")
         case .drop(let d):
-            o.add("action", "drop")
-            if let v = d.radiusM { o.add("radius_m", v) }
-            if let v = d.bearing { o.add("bearing", v) }
-            if let v = d.distanceM { o.add("distance_m", v) }
-            if let v = d.rodeM { o.add("rode_m", v) }
-            if let v = d.depthM { o.add("depth_m", v) }
+            try c.encode("drop", forKey: "action")
+            let figures: [(RequestField, Double?)] = [
+                ("radius_m", d.radiusM), ("bearing", d.bearing), ("distance_m", d.distanceM), ("rode_m", d.rodeM),
+                ("depth_m", d.depthM),
+            ]
+            for (key, v) in figures { if let v { try c.encode(v, forKey: key) } }
         }
     }
 

@@ -31,50 +31,7 @@ public enum ControlRequest: Sendable, Equatable {
     public static let defaultSocketPath = "/run/gpstrackd/gpstrackd.sock"
 
     /// The request as the line a client sends (`parse` reads it back to the same request).
-    public var line: String {
-        var o = JSONObject()
-        switch self {
-        case .status: o.add("cmd", "status")
-        case .fences: o.add("cmd", "fences")
-        case .state(let fence):
-            o.add("cmd", "state")
-            o.add("fence", fence)
-        case .start: o.add("cmd", "start")
-        case .stop: o.add("cmd", "stop")
-        case .reset: o.add("cmd", "reset")
-        case .reload: o.add("cmd", "reload")
-        case .watch: o.add("cmd", "watch")
-        case .trips: o.add("cmd", "trips")
-        case .stops: o.add("cmd", "stops")
-        case .guard(let on):
-            o.add("cmd", "guard")
-            o.add("on", on)
-        case .events(let since, let fence):
-            o.add("cmd", "events")
-            if let since { o.add("since", Timestamp.iso8601(since)) }
-            if let fence { o.add("fence", fence) }
-        case .steps(let since):
-            o.add("cmd", "steps")
-            if let since { o.add("since", Timestamp.iso8601(since)) }
-        case .export(let trip, let since, let until):
-            o.add("cmd", "export")
-            o.add("format", "gpx")
-            if let trip { o.add("trip", Int(trip)) }
-            if let since { o.add("since", Timestamp.iso8601(since)) }
-            if let until { o.add("until", Timestamp.iso8601(until)) }
-        case .exportPage(let scope, let after, let limit):
-            o.add("cmd", "export_page")
-            if let trip = scope.trip { o.add("trip", Int(trip)) }
-            if let since = scope.since { o.add("since", Timestamp.iso8601(since)) }
-            if let until = scope.until { o.add("until", Timestamp.iso8601(until)) }
-            if scope.anchor { o.add("anchor", true) }
-            if let after { o.add("after", after) }
-            if let limit { o.add("limit", limit) }
-        case .anchor(let a): a.add(to: &o)
-        case .guardAck: o.add("cmd", "guard_ack")
-        }
-        return o.encoded
-    }
+    public var line: String { ReplyEncoder.encode(self) }
 
     /// Longest request line accepted.
     public static let maxLineBytes = 64 * 1024
@@ -208,4 +165,65 @@ public struct ControlError: Error, Sendable, Equatable {
 
     /// `{"ok":false,"error":"…"}`
     public var line: String { ReplyEncoder.encode(ErrorReply(error: message)) }
+}
+
+extension ControlRequest: Encodable {
+    /// `cmd`, then the command's fields, each only when given.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: RequestField.self)
+        func time(_ t: Double?, _ key: RequestField) throws {
+            if let t { try c.encode(Timestamp.iso8601(t), forKey: key) }
+        }
+        switch self {
+        case .status: try c.encode("status", forKey: "cmd")
+        case .fences: try c.encode("fences", forKey: "cmd")
+        case .state(let fence):
+            try c.encode("state", forKey: "cmd")
+            try c.encode(fence, forKey: "fence")
+        case .start: try c.encode("start", forKey: "cmd")
+        case .stop: try c.encode("stop", forKey: "cmd")
+        case .reset: try c.encode("reset", forKey: "cmd")
+        case .reload: try c.encode("reload", forKey: "cmd")
+        case .watch: try c.encode("watch", forKey: "cmd")
+        case .trips: try c.encode("trips", forKey: "cmd")
+        case .stops: try c.encode("stops", forKey: "cmd")
+        case .guard(let on):
+            try c.encode("guard", forKey: "cmd")
+            try c.encode(on, forKey: "on")
+        case .events(let since, let fence):
+            try c.encode("events", forKey: "cmd")
+            try time(since, "since")
+            if let fence { try c.encode(fence, forKey: "fence") }
+        case .steps(let since):
+            try c.encode("steps", forKey: "cmd")
+            try time(since, "since")
+        case .export(let trip, let since, let until):
+            try c.encode("export", forKey: "cmd")
+            try c.encode("gpx", forKey: "format")
+            if let trip { try c.encode(Int(trip), forKey: "trip") }
+            try time(since, "since")
+            try time(until, "until")
+        case .exportPage(let scope, let after, let limit):
+            try c.encode("export_page", forKey: "cmd")
+            if let trip = scope.trip { try c.encode(Int(trip), forKey: "trip") }
+            try time(scope.since, "since")
+            try time(scope.until, "until")
+            if scope.anchor { try c.encode(true, forKey: "anchor") }
+            if let after { try c.encode(after, forKey: "after") }
+            if let limit { try c.encode(limit, forKey: "limit") }
+        case .anchor(let a):
+            try c.encode("anchor", forKey: "cmd")
+            try a.encode(into: &c)
+        case .guardAck: try c.encode("guard_ack", forKey: "cmd")
+        }
+    }
+}
+
+/// A request's field by name.
+struct RequestField: CodingKey, ExpressibleByStringLiteral {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+    init(stringLiteral value: String) { stringValue = value }
 }

@@ -135,7 +135,7 @@ public struct EventLine: Codable, Sendable, Equatable {
         guard let read = Body.readers[name] else {
             throw ReplyDecoder.ReplyError(
                 path: ReplyDecoder.path(decoder.codingPath + [CodingKeys.event]),
-                reason: "is not a tracking event: \(JSONObject.quote(name))")
+                reason: "is not a tracking event: \(ReplyEncoder.quote(name))")
         }
         body = try read(decoder)
         seq = try c.decode(Int.self, forKey: .seq)

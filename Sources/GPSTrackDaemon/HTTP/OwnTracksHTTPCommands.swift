@@ -59,7 +59,7 @@ final class OwnTracksHTTPCommands: CommandChannel {
                 continue
             case "encrypted":
                 guard let crypto else { continue }
-                switch crypto.open(Array(item.encoded.utf8)) {
+                switch crypto.open(Array(ReplyEncoder.encode(item).utf8)) {
                 case .success(let plain):
                     guard let opened = try? JSONValue.parse(plain), opened["_type"]?.string == "cmd" else {
                         continue
@@ -76,7 +76,7 @@ final class OwnTracksHTTPCommands: CommandChannel {
             case "cmd": break
             default: continue
             }
-            commands.append(Array(command.encoded.utf8))
+            commands.append(Array(ReplyEncoder.encode(command).utf8))
             actions.append(MQTTCommand.printable(command["action"]?.string ?? "?"))
         }
         guard !commands.isEmpty else { return }

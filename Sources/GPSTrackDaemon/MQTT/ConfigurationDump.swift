@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// The effective configuration as JSON, for the broker's `dump`: every field of `Configuration`
@@ -8,32 +9,65 @@ import GPSTrackProtocol
 /// out (where each key was set is the operator's business, not the broker's).
 enum ConfigurationDump {
     static func json(_ c: Configuration, tst: Int) -> String {
-        var o = JSONObject()
-        o.add("_type", "configuration")
-        o.add("tst", tst)
-        o.add("gpstrackd", raw: value(c, depth: 0))
-        return o.encoded
+        ReplyEncoder.encode(Message(tst: tst, gpstrackd: value(c, depth: 0)))
     }
 
     static let left = ["origins"]
 
-    static func value(_ v: Any, depth: Int) -> String {
+    /// A value as the dump writes it; a struct's fields in their declaration order.
+    static func value(_ v: Any, depth: Int) -> Value {
         let m = Mirror(reflecting: v)
-        if m.displayStyle == .optional { return m.children.first.map { value($0.value, depth: depth) } ?? "null" }
+        if m.displayStyle == .optional { return m.children.first.map { value($0.value, depth: depth) } ?? .null }
         switch v {
-        case let s as String: return JSONObject.quote(s)
-        case let b as Bool: return b ? "true" : "false"
-        case let i as Int: return "\(i)"
-        case let d as Double: return JSONObject.number(d)
-        case let a as [Any]: return "[" + a.map { value($0, depth: depth + 1) }.joined(separator: ",") + "]"
+        case let s as String: return .text(s)
+        case let b as Bool: return .flag(b)
+        case let i as Int: return .integer(i)
+        case let d as Double: return .number(d)
+        case let a as [Any]: return .list(a.map { value($0, depth: depth + 1) })
         default: break
         }
-        guard m.displayStyle == .struct, depth < 4 else { return JSONObject.quote(String(describing: v)) }
-        var o = JSONObject()
-        for child in m.children {
-            guard let label = child.label, !left.contains(label) else { continue }
-            o.add(label, raw: value(child.value, depth: depth + 1))
+        guard m.displayStyle == .struct, depth < 4 else { return .text(String(describing: v)) }
+        return .members(
+            m.children.compactMap { child in
+                guard let label = child.label, !left.contains(label) else { return nil }
+                return (label, value(child.value, depth: depth + 1))
+            })
+    }
+
+    struct Message: Encodable {
+        var _type = "configuration"
+        var tst: Int
+        var gpstrackd: Value
+    }
+
+    /// One dumped value. Not a `JSONValue`: that has no integers and sorts an object's members.
+    indirect enum Value: Encodable {
+        case null
+        case text(String)
+        case flag(Bool)
+        case integer(Int)
+        case number(Double)
+        case list([Value])
+        case members([(String, Value)])
+
+        func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .list(let items):
+                var c = encoder.unkeyedContainer()
+                for item in items { try c.encode(item) }
+            case .members(let fields):
+                var c = encoder.container(keyedBy: MemberKey.self)
+                for (label, v) in fields { try c.encode(v, forKey: MemberKey(stringValue: label)) }
+            default:
+                var c = encoder.singleValueContainer()
+                switch self {
+                case .text(let s): try c.encode(s)
+                case .flag(let b): try c.encode(b)
+                case .integer(let i): try c.encode(i)
+                case .number(let d): try c.encode(d)
+                default: try c.encodeNil()
+                }
+            }
         }
-        return o.encoded
     }
 }

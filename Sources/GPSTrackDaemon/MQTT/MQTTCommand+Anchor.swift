@@ -60,18 +60,6 @@ extension MQTTCommand {
         var text: String
         init(_ text: String) { self.text = text }
     }
-
-    /// The anchor command's members in the canonical form.
-    static func add(_ a: AnchorCommand, to o: inout JSONObject) {
-        switch a {
-        case .status: o.add("anchor", "status")
-        case .raise: o.add("anchor", "raise")
-        case .ack: o.add("anchor", "ack")
-        case .drop(let d):
-            o.add("anchor", "drop")
-            for (key, _, path) in anchorFigures { if let v = d[keyPath: path] { o.add(key, v) } }
-        }
-    }
 }
 
 extension AnchorCommand {

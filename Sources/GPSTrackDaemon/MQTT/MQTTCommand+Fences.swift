@@ -59,7 +59,7 @@ extension MQTTCommand {
             return p + (s.unicodeScalars.count > n ? "…" : "")
         }
         var place = e.featureIndex.map { "feature \($0)" } ?? "the collection"
-        if let id = e.featureID { place += " (id \(JSONObject.quote(cut(id, maxIDText))))" }
+        if let id = e.featureID { place += " (id \(ReplyEncoder.quote(cut(id, maxIDText))))" }
         return place + ": " + cut(e.reason, maxProblemText)
     }
 
@@ -67,39 +67,5 @@ extension MQTTCommand {
     static func named(_ problems: [String]) -> String {
         let shown = problems.prefix(maxNamed).joined(separator: "; ")
         return shown + (problems.count > maxNamed ? "; and \(problems.count - maxNamed) more" : "")
-    }
-}
-
-extension JSONValue {
-    /// The value as compact JSON (object members sorted, so that equal values encode alike);
-    /// numbers in Swift's shortest form, which reads back to the same Double.
-    var encoded: String {
-        var out = ""
-        encode(into: &out)
-        return out
-    }
-
-    private func encode(into out: inout String) {
-        switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .number(let n): out += JSONObject.number(n)
-        case .string(let s): out += JSONObject.quote(s)
-        case .array(let a):
-            out += "["
-            for (i, v) in a.enumerated() {
-                if i > 0 { out += "," }
-                v.encode(into: &out)
-            }
-            out += "]"
-        case .object(let o):
-            out += "{"
-            for (i, key) in o.keys.sorted().enumerated() {
-                if i > 0 { out += "," }
-                out += JSONObject.quote(key) + ":"
-                o[key]?.encode(into: &out)
-            }
-            out += "}"
-        }
     }
 }

@@ -13,18 +13,6 @@ extension MQTTCommand {
         public var lon: Double
         public var rad: Double
 
-        /// The waypoint as OwnTracks writes it.
-        var json: String {
-            var o = JSONObject()
-            o.add("_type", "waypoint")
-            o.add("desc", desc)
-            o.add("lat", lat)
-            o.add("lon", lon)
-            o.add("rad", rad)
-            o.add("rid", rid)
-            return o.encoded
-        }
-
         /// The circle as a fence.
         var fence: Fence {
             Fence(
@@ -63,7 +51,7 @@ extension MQTTCommand {
         var seen: Set<String> = []
         for (i, item) in list.enumerated() {
             let name =
-                "waypoint \(i + 1)" + (item["rid"]?.string.map { " (rid \(JSONObject.quote(printable($0))))" } ?? "")
+                "waypoint \(i + 1)" + (item["rid"]?.string.map { " (rid \(ReplyEncoder.quote(printable($0))))" } ?? "")
             switch oneWaypoint(item) {
             case .success(let w) where !seen.insert(w.rid).inserted: problems.append("\(name): rid used twice")
             case .success(let w): out.append(w)
@@ -80,7 +68,7 @@ extension MQTTCommand {
     static func oneWaypoint(_ v: JSONValue) -> Result<Waypoint, Problem> {
         guard case .object(let o) = v else { return .failure(Problem(text: "\(describe(v)), not an object")) }
         if let extra = o.keys.filter({ !waypointMembers.contains($0) }).sorted().first {
-            return .failure(Problem(text: "unknown member \(JSONObject.quote(printable(extra)))"))
+            return .failure(Problem(text: "unknown member \(ReplyEncoder.quote(printable(extra)))"))
         }
         if let t = o["_type"], t.string != "waypoint" {
             return .failure(Problem(text: "\"_type\" is \(describe(t)), not \"waypoint\""))

@@ -59,25 +59,6 @@ public enum MQTTCommand: Sendable, Equatable {
         }
     }
 
-    /// The command in its canonical form: `parse` reads it back to the same command.
-    public var json: String {
-        var o = JSONObject()
-        o.add("_type", "cmd")
-        o.add("action", action)
-        switch self {
-        case .reportSteps(let from, let to):
-            if let from { o.add("from", from) }
-            if let to { o.add("to", to) }
-        case .guard(let on): o.add("on", on)
-        case .trip(let verb): o.add("trip", verb.rawValue)
-        case .setWaypoints(let list): o.add("waypoints", raw: "[" + list.map(\.json).joined(separator: ",") + "]")
-        case .setFences(let set): o.add("fences", raw: set.collection.encoded)
-        case .anchor(let a): Self.add(a, to: &o)
-        case .reportLocation, .status, .dump, .waypoints, .reload: break
-        }
-        return o.encoded
-    }
-
     /// The members each action takes besides `_type` and `action`.
     static let members: [String: Set<String>] = [
         "reportSteps": ["from", "to"], "guard": ["on"], "trip": ["trip"],
@@ -114,7 +95,7 @@ public enum MQTTCommand: Sendable, Equatable {
         let extra = o.keys.filter { $0 != "_type" && $0 != "action" && !(members[action] ?? []).contains($0) }.sorted()
         if let first = extra.first {
             return refuse(
-                "unknown member \(JSONObject.quote(printable(first)))"
+                "unknown member \(ReplyEncoder.quote(printable(first)))"
                     + (extra.count > 1 ? " (and \(extra.count - 1) more)" : ""))
         }
         switch action {
@@ -205,7 +186,7 @@ public enum MQTTCommand: Sendable, Equatable {
         case .null: "null"
         case .bool(let b): "\(b)"
         case .number: "a number"
-        case .string(let s): JSONObject.quote(printable(s))
+        case .string(let s): ReplyEncoder.quote(printable(s))
         case .array: "an array"
         case .object: "an object"
         }

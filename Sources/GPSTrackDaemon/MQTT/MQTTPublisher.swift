@@ -1,5 +1,6 @@
 import CMosquitto
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 import Synchronization
 
@@ -151,10 +152,8 @@ public final class MQTTPublisher: Sendable {
             let bytes = Array(UnsafeRawBufferPointer(start: payload, count: Int(message.pointee.payloadlen)))
             Unmanaged<MQTTPublisher>.fromOpaque(obj!).takeUnretainedValue().onCommand(bytes)
         }
-        var lwt = JSONObject()
-        lwt.add("_type", "lwt")
-        lwt.add("tst", Int(time(nil)))
-        let will = Array((crypto?.seal(Array(lwt.encoded.utf8)) ?? lwt.encoded).utf8)
+        let lwt = ReplyEncoder.encode(BrokerMessage.LastWill(tst: Int(time(nil))))
+        let will = Array((crypto?.seal(Array(lwt.utf8)) ?? lwt).utf8)
         _ = dl_mosquitto_will_set(m, baseTopic, Int32(will.count), will, 1, false)
         if config.user != nil || password != nil { _ = dl_mosquitto_username_pw_set(m, config.user, password) }
         if let ca = config.caFile {

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 #if canImport(Glibc)
@@ -10,22 +11,13 @@ import Glibc
 enum OwnTracks {
     /// `waypoints` for the circular fences (polygons and corridors have no OwnTracks form).
     static func waypoints(_ fences: [Fence], loadedAt: Int) -> String {
-        let items = fences.compactMap { f -> String? in
+        let items = fences.compactMap { f -> Waypoint? in
             guard case .circle(let c, let r) = f.shape else { return nil }
-            var w = JSONObject()
-            w.add("_type", "waypoint")
-            w.add("desc", f.name ?? f.id)
-            w.add("lat", c.latitude)
-            w.add("lon", c.longitude)
-            w.add("rad", Int(r.rounded()))
-            w.add("rid", f.id)
-            w.add("tst", loadedAt)
-            return w.encoded
+            return Waypoint(
+                desc: f.name ?? f.id, lat: c.latitude, lon: c.longitude, rad: Int(r.rounded()), rid: f.id,
+                tst: loadedAt)
         }
-        var o = JSONObject()
-        o.add("_type", "waypoints")
-        o.add("waypoints", raw: "[" + items.joined(separator: ",") + "]")
-        return o.encoded
+        return ReplyEncoder.encode(Waypoints(waypoints: items))
     }
 
     /// `location` for an accepted fix; `inRegions` names the fences it is inside (nil: no fences);
@@ -34,21 +26,12 @@ enum OwnTracks {
         _ fix: Fix, time t: Double, tid: String, assumedErrorM: Double, inRegions: [String]?,
         trigger: String = "t"
     ) -> String {
-        var o = JSONObject()
-        o.add("_type", "location")
-        o.add("tid", tid)
-        o.add("lat", fix.latitude)
-        o.add("lon", fix.longitude)
-        o.add("tst", Int(t))
-        o.add("acc", accuracy(fix.horizontalError, assumed: assumedErrorM))
-        if fix.altitude.isFinite { o.add("alt", Int(fix.altitude.rounded())) }
-        if fix.speed.isFinite { o.add("vel", Int((fix.speed * 3.6).rounded())) }
-        if fix.track.isFinite { o.add("cog", Int(fix.track.rounded()) % 360) }
-        o.add("t", trigger)
-        if let inRegions {
-            o.add("inregions", raw: "[" + inRegions.map(JSONObject.quote).joined(separator: ",") + "]")
-        }
-        return o.encoded
+        ReplyEncoder.encode(
+            Location(
+                tid: tid, lat: fix.latitude, lon: fix.longitude, tst: Int(t),
+                acc: accuracy(fix.horizontalError, assumed: assumedErrorM),
+                alt: whole(fix.altitude), vel: whole(fix.speed * 3.6), cog: whole(fix.track).map { $0 % 360 },
+                t: trigger, inregions: inRegions))
     }
 
     /// `transition` (`t: c`): an enter or leave of a region, or of `parked` for a guard breach.
@@ -56,19 +39,17 @@ enum OwnTracks {
         tid: String, enter: Bool, desc: String, rid: String, wtst: Int, time: Double,
         at: Coordinate?, acc: Int
     ) -> String {
-        var o = JSONObject()
-        o.add("_type", "transition")
-        o.add("tid", tid)
-        o.add("event", enter ? "enter" : "leave")
-        o.add("desc", desc)
-        o.add("rid", rid)
-        o.add("wtst", wtst)
-        o.add("tst", Int(time))
-        o.add("lat", at?.latitude)
-        o.add("lon", at?.longitude)
-        o.add("acc", acc)
-        o.add("t", "c")
-        return o.encoded
+        ReplyEncoder.encode(
+            Transition(
+                tid: tid, event: enter ? "enter" : "leave", desc: desc, rid: rid, wtst: wtst, tst: Int(time),
+                lat: at?.latitude, lon: at?.longitude, acc: acc))
+    }
+
+    /// `x` in whole units; nil when not a number or beyond any real figure (gpsd passes on what
+    /// a receiver says, and `Int(_:)` traps from 9.2e18).
+    static func whole(_ x: Double) -> Int? {
+        guard x.isFinite, x.magnitude < 1e15 else { return nil }
+        return Int(x.rounded())
     }
 
     /// OwnTracks `acc`: whole metres, at least 1 (Home Assistant drops a location whose `acc`
@@ -76,5 +57,53 @@ enum OwnTracks {
     static func accuracy(_ error: Double?, assumed: Double) -> Int {
         let e = error.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? assumed
         return max(1, Int(min(e, 1e6).rounded()))
+    }
+
+    // The messages' members in OwnTracks' order, as the daemon has always written them.
+
+    struct Waypoint: Encodable {
+        var _type = "waypoint"
+        var desc: String
+        var lat: Double
+        var lon: Double
+        var rad: Int
+        var rid: String
+        var tst: Int
+    }
+
+    struct Waypoints: Encodable {
+        var _type = "waypoints"
+        var waypoints: [Waypoint]
+    }
+
+    /// `alt`, `vel`, `cog` only when the receiver gave them (as real figures); `inregions` only
+    /// with fences.
+    struct Location: Encodable {
+        var _type = "location"
+        var tid: String
+        var lat: Double
+        var lon: Double
+        var tst: Int
+        var acc: Int
+        @Omitted var alt: Int?
+        @Omitted var vel: Int?
+        @Omitted var cog: Int?
+        var t: String
+        @Omitted var inregions: [String]?
+    }
+
+    /// `lat`/`lon` null when no position is known.
+    struct Transition: Encodable {
+        var _type = "transition"
+        var tid: String
+        var event: String
+        var desc: String
+        var rid: String
+        var wtst: Int
+        var tst: Int
+        var lat: Double?
+        var lon: Double?
+        var acc: Int
+        var t = "c"
     }
 }

@@ -42,7 +42,7 @@ public struct OwnTracksCrypto: Sendable {
         dl_randombytes_buf(&nonce, nonce.count)
         var box = [UInt8](repeating: 0, count: plaintext.count + Self.macBytes)
         _ = dl_crypto_secretbox_easy(&box, plaintext, UInt64(plaintext.count), nonce, key)
-        return #"{"_type":"encrypted","data":""# + Base64.encode(nonce + box) + #""}"#
+        return ReplyEncoder.encode(BrokerMessage.Encrypted(data: Base64.encode(nonce + box)))
     }
 
     /// The plaintext of an encrypted message, or why it is refused.

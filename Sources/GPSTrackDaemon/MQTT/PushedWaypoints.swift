@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackJSON
 import GPSTrackProtocol
 
 #if canImport(Glibc)
@@ -39,7 +40,7 @@ enum PushedWaypoints {
         let ids = Set(fileFences.map(\.id))
         func refuse(_ clashes: [String], _ what: String, _ place: String) throws(FenceError) {
             guard !clashes.isEmpty else { return }
-            let named = clashes.prefix(5).map { JSONObject.quote(MQTTCommand.printable($0)) }
+            let named = clashes.prefix(5).map { ReplyEncoder.quote(MQTTCommand.printable($0)) }
             throw FenceError(file: file, reason: "\(what) \(named.joined(separator: ", ")) \(place)")
         }
         try refuse(pushed.map(\.rid).filter(ids.contains), "pushed waypoint id", "is a fence of the fences file")

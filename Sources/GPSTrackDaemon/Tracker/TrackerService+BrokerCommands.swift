@@ -94,7 +94,7 @@ extension TrackerService {
         case .reload: return controlled(.reload, command, mqtt, "fences reloaded")
         case .anchor(.status):
             // Read-only, so not `command(_:)`'s: the watch as `gpstrackctl --json anchor` has it.
-            let reply = ReplyEncoder.encode(AnchorReply(anchor: Reports.anchor(session)))
+            let reply = AnchorReply(anchor: Reports.anchor(session))
             return answered(.success("anchor status"), command, mqtt, reply: reply)
         case .anchor(let a): return controlled(.anchor(a), command, mqtt, "anchor \(a.verb)")
         case .setWaypoints(let list): return pushWaypoints(list, command, mqtt)
@@ -126,29 +126,21 @@ extension TrackerService {
     ) -> Result<String, ControlError> {
         switch self.command(request) ?? .failure(ControlError("not a tracker command")) {
         case .failure(let error): return answered(.failure(error), command, mqtt)
-        case .success(let reply): return answered(.success(did), command, mqtt, reply: ReplyEncoder.encode(reply))
+        case .success(let reply): return answered(.success(did), command, mqtt, reply: reply)
         }
     }
 
     /// Answers on `<base>/cmd/result`: `{"_type":"cmdresult","action":…,"result":"done"|"failed",…}`.
     func answered(
         _ outcome: Result<String, ControlError>, _ command: MQTTCommand, _ mqtt: any CommandChannel,
-        reply: String? = nil
+        reply: (any Encodable)? = nil
     ) -> Result<String, ControlError> {
-        var o = JSONObject()
-        o.add("_type", "cmdresult")
-        o.add("action", command.action)
         // The command echoed, but for a pushed set (up to 4 MiB): its count is in `reply`.
-        if !command.isPushedSet { o.add("cmd", raw: command.json) }
-        switch outcome {
-        case .success: o.add("result", "done")
-        case .failure(let e):
-            o.add("result", "failed")
-            o.add("reason", e.message)
-        }
-        if let reply { o.add("reply", raw: reply) }
-        o.add("tst", Int(time(nil)))
-        mqtt.enqueue(kind: "cmdresult", topic: mqtt.baseTopic + "/cmd/result", payload: o.encoded, qos: 1)
+        let result = BrokerMessage.CommandResult(
+            action: command.action, cmd: command.isPushedSet ? nil : command, outcome: outcome, reply: reply,
+            tst: Int(time(nil)))
+        mqtt.enqueue(
+            kind: "cmdresult", topic: mqtt.baseTopic + "/cmd/result", payload: ReplyEncoder.encode(result), qos: 1)
         return outcome
     }
 
@@ -167,13 +159,9 @@ extension TrackerService {
             )
         }
         guard mqtt.commandLimits.answer(now: now) else { return }
-        var o = JSONObject()
-        o.add("_type", "cmdresult")
-        o.add("action", refusal.action)
-        o.add("result", "refused")
-        o.add("reason", refusal.reason)
-        o.add("tst", Int(time(nil)))
-        mqtt.enqueue(kind: "cmdresult", topic: mqtt.baseTopic + "/cmd/result", payload: o.encoded, qos: 1)
+        let refused = BrokerMessage.Refused(action: refusal.action, reason: refusal.reason, tst: Int(time(nil)))
+        mqtt.enqueue(
+            kind: "cmdresult", topic: mqtt.baseTopic + "/cmd/result", payload: ReplyEncoder.encode(refused), qos: 1)
     }
 
     /// The journal fields every command entry carries; `held` refusals not logged before it.
@@ -191,13 +179,9 @@ extension TrackerService {
         var reply = statusReply()
         let fences = reply.fences.count
         reply.fences = []
-        var o = JSONObject()
-        o.add("_type", "status")
-        o.add("tst", tst)
-        o.add("fences_loaded", fences)
-        o.add("last_error", mqtt.commandLimits.lastError)
-        let head = o.encoded.dropLast()
-        return head + "," + ReplyEncoder.encode(reply).dropFirst()
+        return ReplyEncoder.encode(
+            BrokerMessage.Status(
+                tst: tst, fencesLoaded: fences, lastError: mqtt.commandLimits.lastError, reply: reply))
     }
 }
 

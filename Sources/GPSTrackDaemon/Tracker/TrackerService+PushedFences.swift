@@ -48,7 +48,7 @@ extension TrackerService {
                 fields: [(.fences, String(inForce))]))
         return answered(
             .success("\(count) \(what) pushed, \(inForce) fences in force"), command, mqtt,
-            reply: "{\"ok\":true,\"pushed\":\(count),\"fences\":\(inForce)}")
+            reply: BrokerMessage.Pushed(pushed: count, fences: inForce))
     }
 }
 
