@@ -14,7 +14,8 @@ enum GeoJSONFences {
     static let circleVertices = 72
 
     static func feature(_ f: ExportFence) -> String {
-        ReplyEncoder.encode(GeoJSONFeature(id: .text(f.id), properties: GeoJSONProperties.Fence(f), geometry: geometry(f)))
+        ReplyEncoder.encode(
+            GeoJSONFeature(id: .text(f.id), properties: GeoJSONProperties.Fence(f), geometry: geometry(f)))
     }
 
     static func geometry(_ f: ExportFence) -> GeoJSONGeometry? {

@@ -43,10 +43,11 @@ extension ReplyEncoder {
     /// written after every other empty array (GeoJSON's `coordinates` and `features` are).
     public static func frame<T: Encodable>(around value: T) -> (head: String, tail: String) {
         let line = encode(value)
-        guard let at = line.utf8.indices.last(where: { i in
-            line.utf8[i] == UInt8(ascii: "[") && line.utf8.index(after: i) != line.utf8.endIndex
-                && line.utf8[line.utf8.index(after: i)] == UInt8(ascii: "]")
-        })
+        guard
+            let at = line.utf8.indices.last(where: { i in
+                line.utf8[i] == UInt8(ascii: "[") && line.utf8.index(after: i) != line.utf8.endIndex
+                    && line.utf8[line.utf8.index(after: i)] == UInt8(ascii: "]")
+            })
         else { return (line, "") }
         let close = line.utf8.index(after: at)
         return (String(line[...at]), String(line[close...]))

@@ -59,7 +59,8 @@ import Testing
     }
 
     @Test func fixedDecimalsForPositionsAndAFrameForStreaming() {
-        #expect(ReplyEncoder.encode([FixedDecimal(13, places: 7), FixedDecimal(-0.00005, places: 7)]) == "[13,-0.00005]")
+        #expect(
+            ReplyEncoder.encode([FixedDecimal(13, places: 7), FixedDecimal(-0.00005, places: 7)]) == "[13,-0.00005]")
         #expect(ReplyEncoder.encode(FixedDecimal(8.54123456, places: 7)) == "8.5412346")
         #expect(ReplyEncoder.encode(FixedDecimal(-0.00000001, places: 7)) == "0", "no negative zero")
         #expect(ReplyEncoder.encode(FixedDecimal(.nan, places: 7)) == "null", "not finite: as any number")
