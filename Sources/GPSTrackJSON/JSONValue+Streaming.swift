@@ -26,12 +26,6 @@ extension JSONValue {
 }
 
 extension JSONValue: Encodable {
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
 
     /// Writes the value back as JSON; an object's members in the order of their names (it keeps
     /// no order of its own), so that one value always gives one line.
@@ -53,8 +47,8 @@ extension JSONValue: Encodable {
             var c = encoder.unkeyedContainer()
             for v in a { try c.encode(v) }
         case .object(let o):
-            var c = encoder.container(keyedBy: Key.self)
-            for k in o.keys.sorted() { try c.encode(o[k]!, forKey: Key(stringValue: k)) }
+            var c = encoder.container(keyedBy: JSONKey.self)
+            for k in o.keys.sorted() { try c.encode(o[k]!, forKey: JSONKey(stringValue: k)) }
         }
     }
 }

@@ -36,14 +36,14 @@ public enum AnchorCommand: Sendable, Equatable {
     static let fields: Set<String> = ["action", "radius_m", "bearing", "distance_m", "rode_m", "depth_m"]
 
     /// Writes the command's fields after the request's `cmd`.
-    func encode(into c: inout KeyedEncodingContainer<RequestField>) throws {
+    func encode(into c: inout KeyedEncodingContainer<JSONKey>) throws {
         switch self {
         case .status: break
         case .raise: try c.encode("raise", forKey: "action")
         case .ack: try c.encode("ack", forKey: "action")
         case .drop(let d):
             try c.encode("drop", forKey: "action")
-            let figures: [(RequestField, Double?)] = [
+            let figures: [(JSONKey, Double?)] = [
                 ("radius_m", d.radiusM), ("bearing", d.bearing), ("distance_m", d.distanceM), ("rode_m", d.rodeM),
                 ("depth_m", d.depthM),
             ]

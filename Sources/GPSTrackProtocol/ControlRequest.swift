@@ -170,8 +170,8 @@ public struct ControlError: Error, Sendable, Equatable {
 extension ControlRequest: Encodable {
     /// `cmd`, then the command's fields, each only when given.
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: RequestField.self)
-        func time(_ t: Double?, _ key: RequestField) throws {
+        var c = encoder.container(keyedBy: JSONKey.self)
+        func time(_ t: Double?, _ key: JSONKey) throws {
             if let t { try c.encode(Timestamp.iso8601(t), forKey: key) }
         }
         switch self {
@@ -217,13 +217,4 @@ extension ControlRequest: Encodable {
         case .guardAck: try c.encode("guard_ack", forKey: "cmd")
         }
     }
-}
-
-/// A request's field by name.
-struct RequestField: CodingKey, ExpressibleByStringLiteral {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-    init(stringLiteral value: String) { stringValue = value }
 }

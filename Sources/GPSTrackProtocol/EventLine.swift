@@ -196,26 +196,18 @@ public struct NoticeLine: Codable, Sendable, Equatable {
     /// The value of the field `name`, if the notice has it.
     public subscript(name: String) -> String? { fields.first { $0.name == name }?.value }
 
-    private struct Name: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ s: String) { stringValue = s }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Name.self)
-        try c.encode(event, forKey: Name("event"))
-        try c.encode(message, forKey: Name("message"))
-        for f in fields { try c.encode(f.value, forKey: Name(f.name)) }
+        var c = encoder.container(keyedBy: JSONKey.self)
+        try c.encode(event, forKey: JSONKey("event"))
+        try c.encode(message, forKey: JSONKey("message"))
+        for f in fields { try c.encode(f.value, forKey: JSONKey(stringValue: f.name)) }
     }
 
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: Name.self)
-        event = try c.decode(String.self, forKey: Name("event"))
-        message = try c.decode(String.self, forKey: Name("message"))
+        let c = try decoder.container(keyedBy: JSONKey.self)
+        event = try c.decode(String.self, forKey: JSONKey("event"))
+        message = try c.decode(String.self, forKey: JSONKey("message"))
         fields = try c.allKeys.map(\.stringValue).filter { $0 != "event" && $0 != "message" }.sorted()
-            .map { Field($0, try c.decode(String.self, forKey: Name($0))) }
+            .map { Field($0, try c.decode(String.self, forKey: JSONKey(stringValue: $0))) }
     }
 }

@@ -16,7 +16,7 @@ enum BrokerMessage {
         var tst: Int
 
         func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: MemberKey.self)
+            var c = encoder.container(keyedBy: JSONKey.self)
             try c.encode("cmdresult", forKey: "_type")
             try c.encode(action, forKey: "action")
             if let cmd { try c.encode(cmd, forKey: "cmd") }
@@ -48,7 +48,7 @@ enum BrokerMessage {
         var reply: StatusReply
 
         func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: MemberKey.self)
+            var c = encoder.container(keyedBy: JSONKey.self)
             try c.encode("status", forKey: "_type")
             try c.encode(tst, forKey: "tst")
             try c.encode(fencesLoaded, forKey: "fences_loaded")

@@ -56,8 +56,8 @@ enum ConfigurationDump {
                 var c = encoder.unkeyedContainer()
                 for item in items { try c.encode(item) }
             case .members(let fields):
-                var c = encoder.container(keyedBy: MemberKey.self)
-                for (label, v) in fields { try c.encode(v, forKey: MemberKey(stringValue: label)) }
+                var c = encoder.container(keyedBy: JSONKey.self)
+                for (label, v) in fields { try c.encode(v, forKey: JSONKey(stringValue: label)) }
             default:
                 var c = encoder.singleValueContainer()
                 switch self {

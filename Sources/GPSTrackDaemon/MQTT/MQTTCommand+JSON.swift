@@ -8,7 +8,7 @@ extension MQTTCommand: Encodable {
     public var json: String { ReplyEncoder.encode(self) }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: MemberKey.self)
+        var c = encoder.container(keyedBy: JSONKey.self)
         try c.encode("cmd", forKey: "_type")
         try c.encode(action, forKey: "action")
         switch self {
@@ -24,7 +24,7 @@ extension MQTTCommand: Encodable {
             try c.encode(a.verb, forKey: "anchor")
             if case .drop(let d) = a {
                 for (key, _, path) in Self.anchorFigures {
-                    if let v = d[keyPath: path] { try c.encode(v, forKey: MemberKey(stringValue: key)) }
+                    if let v = d[keyPath: path] { try c.encode(v, forKey: JSONKey(stringValue: key)) }
                 }
             }
         case .reportLocation, .status, .dump, .waypoints, .reload: break
@@ -35,7 +35,7 @@ extension MQTTCommand: Encodable {
 extension MQTTCommand.Waypoint: Encodable {
     /// The waypoint as OwnTracks writes it: `_type`, then the members in the order of their names.
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: MemberKey.self)
+        var c = encoder.container(keyedBy: JSONKey.self)
         try c.encode("waypoint", forKey: "_type")
         try c.encode(desc, forKey: "desc")
         try c.encode(lat, forKey: "lat")
@@ -43,13 +43,4 @@ extension MQTTCommand.Waypoint: Encodable {
         try c.encode(rad, forKey: "rad")
         try c.encode(rid, forKey: "rid")
     }
-}
-
-/// A member named by text, for the messages whose members depend on the case or the data.
-struct MemberKey: CodingKey, ExpressibleByStringLiteral {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-    init(stringLiteral value: String) { stringValue = value }
 }
