@@ -42,6 +42,7 @@ build_module() {   # NAME
     swiftc "${FLAGS[@]}" -emit-library -static -emit-module -module-name "$name" -I "$OUT/lib" "${C_INCLUDES[@]}" \
         $(find "$S/$name" -name '*.swift' | sort) -o "$lib" -emit-module-path "$OUT/lib/$name.swiftmodule"
 }
+build_module GPSTrackJSON
 build_module GPSTrackProtocol
 build_module GPSTrackCore
 build_module GPSTrackDaemon
@@ -53,7 +54,7 @@ for h in "${harnesses[@]}"; do
     bin="$OUT/fuzz-$h"
     rm -f "$bin"   # a harness that no longer builds must not run its last binary
     swiftc "${FLAGS[@]}" -I "$OUT/lib" "${C_INCLUDES[@]}" "fuzz/$h/harness.swift" -L "$OUT/lib" \
-        -lGPSTrackDaemon -lGPSTrackCore -lGPSTrackProtocol "${LIBS[@]}" -o "$bin" 2>&1 | grep -v "Cannot export local symbol" >&2 || true
+        -lGPSTrackDaemon -lGPSTrackCore -lGPSTrackProtocol -lGPSTrackJSON "${LIBS[@]}" -o "$bin" 2>&1 | grep -v "Cannot export local symbol" >&2 || true
     [ -x "$bin" ] || { echo "fuzz: $h did not build" >&2; exit 1; }
     mkdir -p "$OUT/corpus/$h" "$OUT/findings/$h"
     echo "fuzz: $h for ${SECONDS_EACH}s" >&2

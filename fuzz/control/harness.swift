@@ -3,6 +3,7 @@
 // Properties: a request that parses is written back (`line`) as one that parses to a request
 // written the same way (times are written to the millisecond, so the first parse may carry
 // more); a reply that decodes, encoded, decodes to the same value and encodes the same again.
+import GPSTrackJSON
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackDaemon

@@ -4,6 +4,7 @@
 // one object within the check's limits (length, nesting, and DEL, which it refuses as a control
 // character where JSON allows it raw in a string), and its compact form reads as the same value;
 // only a number beyond Double's range (well-formed JSON, refused by the parser) is let through.
+import GPSTrackJSON
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackDaemon
