@@ -53,6 +53,21 @@ public enum TrackerEvent: Sendable {
         case .anchor(let a): a.name
         }
     }
+
+    /// The fix time it happened at (a trip's end: its end; a lost fix: the last accepted fix's).
+    public var time: Double? {
+        switch self {
+        case .tripStart(_, let at, _), .discontinuity(let at, _, _): at
+        case .tripStop(let at, _), .fixLost(let at, _, _): at
+        case .fixAcquired(let at, _, _): at
+        case .tripEnd(let f): f.end
+        case .guardArmed(let at, _, _), .guardBreach(let at, _, _, _), .overspeedStart(let at, _, _, _),
+            .overspeedEnd(let at, _, _, _, _, _):
+            at
+        case .guardRepeat(let at, _, _, _, _), .guardAck(let at), .guardNoPosition(let at, _, _): at
+        case .anchor(let a): a.time
+        }
+    }
 }
 
 /// Why the fix was lost.

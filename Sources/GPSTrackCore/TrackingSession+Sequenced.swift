@@ -19,18 +19,7 @@ extension TrackingSession.Sequenced {
         switch event {
         case .fence(let f): f.time
         case .fencesDetermined(let c): c.time
-        case .tracker(let t):
-            switch t {
-            case .tripStart(_, let at, _), .discontinuity(let at, _, _): at
-            case .tripStop(let at, _), .fixLost(let at, _, _): at
-            case .fixAcquired(let at, _, _): at
-            case .tripEnd(let f): f.end
-            case .guardArmed(let at, _, _), .guardBreach(let at, _, _, _), .overspeedStart(let at, _, _, _),
-                .overspeedEnd(let at, _, _, _, _, _):
-                at
-            case .guardRepeat(let at, _, _, _, _), .guardAck(let at), .guardNoPosition(let at, _, _): at
-            case .anchor(let a): a.time
-            }
+        case .tracker(let t): t.time
         }
     }
 }

@@ -1,3 +1,4 @@
+import GPSTrackJSON
 import GPSTrackProtocol
 
 /// Events for people: one line each, for `events` and `watch`.
@@ -41,12 +42,6 @@ extension Formatter {
             trip = t.trip
             ends =
                 ": \(place(t.from)) → \(place(t.to)), \(num(t.traveledM)) m in \(num(t.durationS)) s (from \(localTime(t.start)))"
-        case .tripStop(let t):
-            time = t.time
-        case .guardArmed(let g):
-            time = g.time
-            lat = g.lat
-            lon = g.lon
         case .guardBreach(let g):
             time = g.time
             distance = g.distanceM
@@ -66,10 +61,6 @@ extension Formatter {
             speed = o.maxSpeedMps
             lat = o.lat
             lon = o.lon
-        case .discontinuity(let d):
-            time = d.time
-            lat = d.lat
-            lon = d.lon
         case .fixAcquired(let f):
             time = f.time
             ends = f.device.map { " from \($0)" } ?? ""
@@ -78,8 +69,6 @@ extension Formatter {
         case .fixLost(let f):
             time = f.time
             ends = " (\(String(f.reason.map { $0 == "_" ? " " : $0 })))" + (f.device.map { " from \($0)" } ?? "")
-        case .guardAck(let g):
-            time = g.time
         case .guardNoPosition(let g):
             time = g.time
             ends = ", no position for \(num(g.silentS)) s" + (g.repeat > 0 ? " (said again: \(g.repeat))" : "")
@@ -88,6 +77,13 @@ extension Formatter {
             ends = anchor(a)
             lat = a.lat ?? a.anchorLat
             lon = a.lon ?? a.anchorLon
+        default:
+            // A kind with nothing of its own to print (`trip_stop`, `guard_armed`, ...): its time
+            // and position as its fields are written, so that a new plain kind needs no case here.
+            let fields = try? JSONValue.parse(Array(ReplyEncoder.encode(e).utf8))
+            time = fields?["time"]?.string ?? fields?["end"]?.string
+            lat = fields?["lat"]?.number
+            lon = fields?["lon"]?.number
         }
         var text = "\(localTime(time))  \(e.body.name)"
         if let trip { text += " \(trip)" }

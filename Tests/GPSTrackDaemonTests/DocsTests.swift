@@ -91,4 +91,47 @@ import Testing
         #expect(bench == package)
         #expect(package.contains("--static-swift-stdlib") && package.contains("--no-export-dynamic"), "\(package)")
     }
+
+    /// The source files a numbered list names (the first `Sources/...` path of each item).
+    static func listedSources(in section: Substring) -> [String] {
+        section.split(separator: "\n").filter { $0.first?.isNumber == true && $0.contains(". `Sources/") }
+            .compactMap { line in
+                line.split(separator: "`").first { $0.hasPrefix("Sources/") }.map(String.init)
+            }
+    }
+
+    /// ARCHITECTURE.md's claim that a tracker event kind touches three files, one per module,
+    /// held to the code: each file exists and holds its part, and the daemon's file tells every
+    /// `TrackerEvent` case in both of its switches.
+    @Test func theEventKindSectionNamesThreeFilesThatHoldTheirParts() throws {
+        let doc = try Self.text("docs/ARCHITECTURE.md")
+        let start = try #require(doc.range(of: "## How to add an event kind\n"), "the section is gone")
+        let rest = doc[start.upperBound...]
+        let section = rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)]
+        let files = Self.listedSources(in: section)
+        #expect(files.count == 3, "the section lists \(files)")
+        var byModule: [String: String] = [:]
+        for file in files {
+            byModule[String(file.split(separator: "/")[1])] = try Self.text(file)
+        }
+        #expect(Set(byModule.keys) == ["GPSTrackCore", "GPSTrackProtocol", "GPSTrackDaemon"], "\(files)")
+        let core = try #require(byModule["GPSTrackCore"])
+        #expect(core.contains("public enum TrackerEvent") && core.contains("public var time: Double?"))
+        #expect(try #require(byModule["GPSTrackProtocol"]).contains("public enum Body"))
+        let daemon = try #require(byModule["GPSTrackDaemon"])
+        #expect(daemon.contains("var lineBody: EventLine.Body") && daemon.contains("func journalEntry("))
+        // Every case of the core's enum, told twice: once as a line, once as a journal entry.
+        let declarations = try #require(core.range(of: "public enum TrackerEvent")).upperBound
+        let body = core[declarations...].prefix { $0 != "}" }.components(separatedBy: "public var name")[0]
+        let cases = body.split(separator: "\n").compactMap { line -> String? in
+            let t = line.trimmingCharacters(in: .whitespaces)
+            guard t.hasPrefix("case "), t.contains("(") else { return nil }
+            return String(t.dropFirst(5).prefix { $0.isLetter })
+        }
+        #expect(cases.count >= 14, "read only \(cases) from TrackerEvent.swift")
+        for name in cases {
+            let told = daemon.components(separatedBy: "case .\(name)(").count - 1
+            #expect(told == 2, "\(name) is told \(told) times in \(files[2]), not 2 (line and entry)")
+        }
+    }
 }
