@@ -1,0 +1,79 @@
+import CMosquitto
+import GPSTrackCore
+import GPSTrackJSON
+import GPSTrackProtocol
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// libmosquitto's callbacks, on its network thread: connected, disconnected, published.
+extension MQTTPublisher {
+    func onConnect(_ rc: Int32) {
+        guard rc == 0 else {
+            let reason =
+                rc == 4 || rc == 5
+                ? "the broker refused the login (bad user name or password) for \(config.user ?? "(none)")"
+                : "the broker refused the connection: \(String(cString: dl_mosquitto_connack_string(rc)))"
+            guarded.withLock { s in
+                if !s.inOutage {
+                    s.inOutage = true
+                    journal.log(
+                        LogEntry(
+                            event: .mqttRefused, priority: .err,
+                            message: "MQTT \(config.host ?? ""):\(config.port): \(reason)"))
+                }
+            }
+            return
+        }
+        guarded.withLock { s in
+            s.connected = true
+            if s.inOutage || !s.everConnected {
+                journal.log(
+                    LogEntry(
+                        event: .mqttConnected, priority: .info,
+                        message: "MQTT connected to \(config.host ?? ""):\(config.port), publishing to \(baseTopic)"))
+            }
+            s.inOutage = false
+            s.tlsProblems = []
+            s.retryDelay = 1
+            s.everConnected = true
+            // QoS 0 messages in flight were lost with the connection; QoS 1 ones libmosquitto
+            // sends again by itself.
+            s.inflight = s.inflight.filter { $0.value.qos > 0 }
+            if let m = s.mosq { _ = dl_mosquitto_subscribe(m, nil, baseTopic + "/cmd", 1) }
+            if let waypoints = s.waypoints {
+                store(&s, kind: "waypoints", topic: baseTopic + "/waypoints", payload: waypoints, qos: 1)
+            }
+            pump(&s)
+        }
+    }
+
+    func onDisconnect(_ rc: Int32) {
+        guarded.withLock { s in
+            s.connected = false
+            if rc != 0 && !s.inOutage {
+                s.inOutage = true
+                journal.log(
+                    LogEntry(
+                        event: .mqttLost, priority: .warning,
+                        message:
+                            "MQTT broker \(config.host ?? ""):\(config.port) unreachable; messages wait in the outbox"))
+            }
+        }
+    }
+
+    func onPublish(_ mid: Int32) {
+        guarded.withLock { s in
+            guard let entry = s.inflight.removeValue(forKey: mid) else { return }
+            s.lastSuccess = Double(time(nil))
+            if entry.row < 0 {
+                s.unsaved.removeAll { $0.id == entry.row }
+            } else if (try? s.outbox?.query("DELETE FROM outbox WHERE id = ?", [.int(entry.row)])) == nil {
+                s.acked.insert(entry.row)
+            }
+            pump(&s)
+        }
+    }
+}
