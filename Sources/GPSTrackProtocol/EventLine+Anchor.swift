@@ -48,15 +48,6 @@ extension EventLine {
         /// `anchor_raised`: the greatest distance from the anchor while it was down.
         @Omitted public var maxDistanceM: Double?
 
-        public enum Kind: String, Sendable, CaseIterable {
-            case dropped = "anchor_dropped"
-            case warning = "anchor_warning"
-            case alarm = "anchor_alarm"
-            case noPosition = "anchor_no_position"
-            case ack = "anchor_ack"
-            case raised = "anchor_raised"
-        }
-
         public init(
             kind: Kind, time: String, lat: Double? = nil, lon: Double? = nil, anchorLat: Double? = nil,
             anchorLon: Double? = nil, radiusM: Double? = nil, distanceM: Double? = nil, silentS: Double? = nil,

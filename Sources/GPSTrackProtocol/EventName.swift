@@ -233,3 +233,16 @@ extension EventLine {
         }
     }
 }
+
+extension EventLine.AnchorChange {
+    /// The anchor watch's kinds, which share `AnchorChange`'s fields: beside the vocabulary, so
+    /// that a new anchor kind is named in this one file of the protocol.
+    public enum Kind: String, Sendable, CaseIterable {
+        case dropped = "anchor_dropped"
+        case warning = "anchor_warning"
+        case alarm = "anchor_alarm"
+        case noPosition = "anchor_no_position"
+        case ack = "anchor_ack"
+        case raised = "anchor_raised"
+    }
+}

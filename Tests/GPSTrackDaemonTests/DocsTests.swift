@@ -129,6 +129,13 @@ import Testing
             return String(t.dropFirst(5).prefix { $0.isLetter })
         }
         #expect(cases.count >= 14, "read only \(cases) from TrackerEvent.swift")
+        // The other families: a fence kind told in one daemon file, the anchor kinds named beside
+        // the vocabulary.
+        let fence = try Self.text("Sources/GPSTrackDaemon/Journal/FenceEvent+Telling.swift")
+        #expect(fence.contains("var lineBody: EventLine.Body") && fence.contains("func journalEntry("))
+        #expect(
+            section.contains("Journal/FenceEvent+Telling.swift") && section.contains("Journal/EventLog+Anchor.swift"))
+        #expect(try #require(byModule["GPSTrackProtocol"]).contains("public enum Kind: String"), "AnchorChange.Kind")
         for name in cases {
             let told = daemon.components(separatedBy: "case .\(name)(").count - 1
             #expect(told == 2, "\(name) is told \(told) times in \(files[2]), not 2 (line and entry)")

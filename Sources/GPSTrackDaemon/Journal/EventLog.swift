@@ -14,28 +14,7 @@ enum EventLog {
         ]
         switch e.event {
         case .fence(let f):
-            let label = f.fenceName.map { "\($0) (\(f.fenceID))" } ?? f.fenceID
-            fields += [
-                (.fence, f.fenceID), (.fenceName, f.fenceName ?? ""),
-                (.time, Timestamp.iso8601(f.time)),
-            ]
-            if let c = f.coordinate { fields += position(c) }
-            if f.crossed { fields.append((.crossed, "1")) }
-            switch f.kind {
-            case .enter:
-                let how = f.crossed ? " (passed through between two fixes)" : ""
-                return LogEntry(event: .enter, priority: .notice, message: "Entered \(label)\(how)", fields: fields)
-            case .exit:
-                let how = f.crossed ? " (passed through between two fixes)" : ""
-                return LogEntry(event: .exit, priority: .notice, message: "Left \(label)\(how)", fields: fields)
-            case .dwell:
-                let secs = Int(f.dwellS ?? 0)
-                return LogEntry(event: .dwell, priority: .notice, message: "In \(label) for \(secs) s", fields: fields)
-            case .state(let state):
-                fields.append((.state, state.rawValue))
-                return LogEntry(
-                    event: .state, priority: .info, message: "\(label) is \(state.rawValue)", fields: fields)
-            }
+            return f.journalEntry(fields: fields)
         case .fencesDetermined(let c):
             fields += [
                 (.inside, String(c.inside)), (.outside, String(c.outside)),

@@ -17,27 +17,12 @@ public enum EventJSON {
         let body: EventLine.Body
         switch e.event {
         case .tracker(let t): body = t.lineBody
-        case .fence(let f): body = Self.body(f)
+        case .fence(let f): body = f.lineBody
         case .fencesDetermined(let c):
             body = .fencesDetermined(
                 .init(inside: c.inside, outside: c.outside, unknown: c.unknown, time: Timestamp.iso8601(c.time)))
         }
         return EventLine(body, seq: Int(e.seq))
-    }
-
-    /// A fence event: the fence by its id.
-    static func body(_ e: FenceEvent) -> EventLine.Body {
-        var f = EventLine.FenceChange(
-            fence: e.fenceID, name: e.fenceName, time: Timestamp.iso8601(e.time),
-            lat: e.coordinate?.latitude, lon: e.coordinate?.longitude, crossed: e.crossed ? true : nil)
-        switch e.kind {
-        case .enter: return .enter(f)
-        case .exit: return .exit(f)
-        case .dwell: return .dwell(f)
-        case .state(let s):
-            f.state = s.rawValue
-            return .state(f)
-        }
     }
 
     /// One end of a trip: `{"lat":…,"lon":…,"fences":[…]}`.
