@@ -17,6 +17,18 @@ import Testing
             decoding: FileHandle(forReadingAtPath: "/proc/\(pid)/maps")?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
     }
 
+    /// Runs the daemon with `arguments` (and a state directory beside `stateBase`) in a mount
+    /// namespace of its own where `library` is /dev/null: the real loader's failure, no hook in
+    /// the daemon.
+    static func runHiding(_ library: String, stateBase: String, _ arguments: String) throws -> ExecutableRunner.Result {
+        let daemon =
+            "'\(ExecutableRunner.binary)' --log stderr --gpsd 127.0.0.1:1 \(arguments)"
+            + " --state-dir '\(stateBase)' --socket '\(stateBase).sock'"
+        return try ExecutableRunner.run(
+            ["--mount", "sh", "-c", "mount --bind /dev/null \(library) && exec \(daemon)"],
+            executable: "/usr/bin/unshare")
+    }
+
     @Test func theDaemonLinksGeographicLibAndNoneOfTheOptionalLibraries() throws {
         let r = try ExecutableRunner.run([ExecutableRunner.binary], executable: "/usr/bin/ldd")
         #expect(r.status == 0, "ldd: \(r.stderr)")
@@ -71,12 +83,7 @@ import Testing
         let conf = try ExecutableRunner.temporaryFile(
             "nocurl-\(getpid()).conf", contents: "traccar_device_id = box\ntraccar_url = http://127.0.0.1:1/\n")
         let state = conf.replacingOccurrences(of: ".conf", with: ".state")
-        let daemon =
-            "'\(ExecutableRunner.binary)' --config '\(conf)' --log stderr --gpsd 127.0.0.1:1"
-            + " --state-dir '\(state)' --socket '\(state).sock'"
-        let r = try ExecutableRunner.run(
-            ["--mount", "sh", "-c", "mount --bind /dev/null \(lib) && exec \(daemon)"],
-            executable: "/usr/bin/unshare")
+        let r = try Self.runHiding(lib, stateBase: state, "--config '\(conf)'")
         #expect(r.status == 78, "exit \(r.status): \(r.stderr)")
         #expect(r.stderr.contains("\(conf):2: traccar_url is set but libcurl cannot be loaded"), "\(r.stderr)")
         #expect(r.stderr.contains("install the package libcurl4"), "\(r.stderr)")
@@ -90,12 +97,7 @@ import Testing
         try #require(FileManager.default.fileExists(atPath: lib), "libmosquitto1 is installed by scripts/deps.sh")
         let conf = try ExecutableRunner.temporaryFile("nomosq-\(getpid()).conf", contents: "mqtt_host = 127.0.0.1\n")
         let state = conf.replacingOccurrences(of: ".conf", with: ".state")
-        let daemon =
-            "'\(ExecutableRunner.binary)' --config '\(conf)' --log stderr --gpsd 127.0.0.1:1"
-            + " --state-dir '\(state)' --socket '\(state).sock'"
-        let r = try ExecutableRunner.run(
-            ["--mount", "sh", "-c", "mount --bind /dev/null \(lib) && exec \(daemon)"],
-            executable: "/usr/bin/unshare")
+        let r = try Self.runHiding(lib, stateBase: state, "--config '\(conf)'")
         #expect(r.status == 78, "exit \(r.status): \(r.stderr)")
         #expect(r.stderr.contains("\(conf):1: mqtt_host is set but libmosquitto cannot be loaded"), "\(r.stderr)")
         #expect(r.stderr.contains("install the package libmosquitto1"), "\(r.stderr)")
