@@ -234,6 +234,8 @@ enum LiveHarness {
             arguments: [String], extraConfig: String = "", stateDirectory: String? = nil,
             environment: [String: String] = [:]
         ) throws {
+            // The daemon logs to the journal: a suite that ran first in its shard found none.
+            try LiveHarness.ensureJournald()
             let name = "live-\(UInt32.random(in: 0..<UInt32.max))"
             let conf = try ExecutableRunner.temporaryFile(
                 "\(name).conf", contents: "no_data_timeout_s = 2\n" + extraConfig)
