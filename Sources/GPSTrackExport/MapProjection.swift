@@ -74,8 +74,7 @@ enum Clock {
     }
 
     static func duration(_ s: Double?) -> String {
-        guard let s, s.isFinite else { return "–" }
-        let m = Int((s / 60).rounded())
+        guard let s, let m = Int(exactly: (s / 60).rounded()) else { return "–" }
         return m >= 60 ? "\(m / 60) h \(m % 60) min" : "\(m) min"
     }
 }

@@ -27,7 +27,9 @@ struct SpeedProfile {
     func x(_ t: Double) -> Double { Self.x0 + (t - first) / (last - first) * (Self.x1 - Self.x0) }
 
     mutating func add(_ p: ExportPoint) {
-        let i = min(max(Int(x(p.time) - Self.x0), 0), speed.count - 1)
+        // Clamped before it is an Int: a time far outside the bounds (or NaN) would trap.
+        let c = x(p.time) - Self.x0
+        let i = c.isNaN ? 0 : Int(min(max(c, 0), Double(speed.count - 1)))
         if p.segment { breaks[i] = true }
         if let v = p.speedMps { speed[i] = max(speed[i] ?? 0, v * 3.6) }
         if let a = p.alt {

@@ -21,7 +21,9 @@ enum Formatter {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let r = (n * scale).rounded() / scale
-        return decimals == 0 ? String(Int(r)) : String(r)
+        guard decimals == 0 else { return String(r) }
+        // A reply's figure beyond Int (1e300 is valid JSON) is printed as it is, not trapped on.
+        return Int(exactly: r).map { String($0) } ?? String(r)
     }
 
     static func num(_ n: Int) -> String { String(n) }

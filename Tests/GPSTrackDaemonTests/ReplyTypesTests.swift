@@ -299,6 +299,25 @@ import Testing
     }
 }
 
+extension ReplyTypesTests {
+    /// A figure beyond Int is valid JSON (1e300): gpstrackctl prints it as it is. Printed
+    /// through `Int(_:)`, it trapped (signal 4, nothing on stdout).
+    @Test func gpstrackctlPrintsAFigureBeyondIntAsItIs() throws {
+        let ctl = URL(fileURLWithPath: ExecutableRunner.binary).deletingLastPathComponent().appendingPathComponent(
+            "gpstrackctl"
+        ).path
+        let sock = FileManager.default.temporaryDirectory.appendingPathComponent("ctl-huge-\(getpid()).sock").path
+        let server = try OneReplyServer(
+            path: sock,
+            reply: #"{"ok":true,"steps":12,"distance_m":1e300,"cadence_spm":-1e300,"pedometer":null,"since":null}"#)
+        let r = try ExecutableRunner.run(["--socket", sock, "steps"], executable: ctl)
+        server.wait()
+        #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
+        #expect(
+            r.stdout == "12 steps, 1e+300 m walked, -1e+300 steps/min while walking\n", "\(r.stdout)")
+    }
+}
+
 /// A Unix socket that answers the first request with one line, then hangs up.
 final class OneReplyServer: Sendable {
     private let fd: Int32

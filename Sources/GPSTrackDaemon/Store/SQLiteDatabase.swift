@@ -35,7 +35,8 @@ final class SQLiteDatabase {
         }
         var int: Int64? {
             if case .int(let i) = self { return i }
-            return double.map { Int64($0) }
+            // A real beyond Int64 (or NaN) in a damaged file is no integer, not a trap.
+            return double.flatMap { Int64(exactly: $0.rounded(.towardZero)) }
         }
         var string: String? {
             if case .text(let s) = self { return s }
