@@ -110,7 +110,7 @@ struct SpeedProfile {
         let span = last - first
         let step =
             [60.0, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172_800, 604_800]
-            .first { span / $0 <= 10 } ?? 2_592_000
+            .first { span / $0 <= 10 } ?? Self.monthsStep(span)
         var t = (first / step).rounded(.up) * step
         var s =
             "<line class=\"ax\" x1=\"\(Self.x0)\" x2=\"\(Self.x1)\" "
@@ -125,5 +125,12 @@ struct SpeedProfile {
             t += step
         }
         return s + "<text x=\"\(Self.x1)\" y=\"\(Self.bottom + 34)\" text-anchor=\"end\">UTC</text>"
+    }
+
+    /// Beyond 10 weeks, a whole number of 30 days giving at most 10 ticks: a fixed 30 days
+    /// over a damaged file's span of 1e300 s never ended.
+    static func monthsStep(_ span: Double) -> Double {
+        let month = 2_592_000.0
+        return max(1, (span / 10 / month).rounded(.up)) * month
     }
 }

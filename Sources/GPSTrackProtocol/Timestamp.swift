@@ -1,8 +1,9 @@
 /// ISO 8601 formatting and parsing of UTC times, without Foundation's date machinery.
 public enum Timestamp {
-    /// Formats seconds since the Unix epoch as `2026-03-14T08:02:38.000Z` (milliseconds).
+    /// Formats seconds since the Unix epoch as `2026-03-14T08:02:38.000Z` (milliseconds);
+    /// `null` for a time not in the years 0000 to 9999 (a damaged state file's 1e300 trapped).
     public static func iso8601(_ seconds: Double) -> String {
-        guard seconds.isFinite else { return "null" }
+        guard seconds >= -62_167_219_200, seconds < 253_402_300_800 else { return "null" }
         let millisTotal = Int64((seconds * 1000).rounded(.down))
         var days = millisTotal / 86_400_000
         var millisOfDay = millisTotal % 86_400_000

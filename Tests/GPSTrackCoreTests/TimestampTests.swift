@@ -11,6 +11,16 @@ import Testing
         #expect(Timestamp.iso8601(0) == "1970-01-01T00:00:00.000Z")
     }
 
+    // The ends from `date -u -d 9999-12-31T23:59:59 +%s` (253402300799) and
+    // `date -u -d 0000-01-01 +%s` (-62167219200).
+    @Test func aTimeOutsideTheYears0000To9999IsNull() {
+        #expect(Timestamp.iso8601(253_402_300_799.999) == "9999-12-31T23:59:59.999Z")
+        #expect(Timestamp.iso8601(-62_167_219_200) == "0000-01-01T00:00:00.000Z")
+        for t in [253_402_300_800, -62_167_219_200.001, 1e300, -1e300, .infinity, .nan] {
+            #expect(Timestamp.iso8601(t) == "null", "\(t)")
+        }
+    }
+
     @Test func parsesAndRejects() {
         #expect(Timestamp.parse("2026-03-14T08:02:38.000Z") == 1_773_475_358)
         #expect(Timestamp.parse("2000-02-29T00:00:00.5Z") == 951_782_400.5)

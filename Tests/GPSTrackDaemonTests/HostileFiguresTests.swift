@@ -1,3 +1,4 @@
+import Foundation
 import GPSTrackProtocol
 import Testing
 
@@ -30,6 +31,48 @@ import Testing
         }
         let context = ExportContext(trips: [], stops: [], events: [], fences: [], bounds: bounds)
         #expect(profile.svg(context).contains("<svg"))
+    }
+
+    /// The time axis over a damaged file's span (1e300 s): at most 10 ticks, 30 days apart or a
+    /// whole number of such. A fixed 30 days never ended (the page's memory grew until killed).
+    @Test func theTimeAxisOverAnyTimeSpanHasAtMostTenTicksAndEnds() {
+        for (first, last) in [(0.0, 1e300), (-1e300, 1e300), (1_773_475_200, 1_773_475_200 + 400 * 86_400.0)] {
+            let bounds = ExportBounds(
+                points: 1, first: first, last: last, minLat: 52, maxLat: 52, minLon: 13, maxLon: 13, minAlt: nil,
+                maxAlt: nil)
+            let svg = SpeedProfile(bounds).svg(
+                ExportContext(trips: [], stops: [], events: [], fences: [], bounds: bounds))
+            let ticks = svg.components(separatedBy: "text-anchor=\"middle\"").count - 1
+            #expect((1...11).contains(ticks), "\(first)...\(last): \(ticks) ticks")
+        }
+        #expect(SpeedProfile.monthsStep(400 * 86_400) == 2 * 2_592_000)
+        #expect(SpeedProfile.monthsStep(200 * 86_400) == 2_592_000)
+    }
+
+    /// The journal's and OwnTracks' whole figures from a damaged pedometer row and trip: said
+    /// as they are (journal) or 0 (an OwnTracks integer), where `Int(_:)` trapped.
+    @Test func aDamagedPedometersTripIsToldAndReported() throws {
+        #expect(EventLog.metres(1e300) == "1e+300 m")
+        #expect(EventLog.metres(12.5) == "13 m")
+        #expect(EventLog.whole(-0.4) == "0")
+        let path = NSTemporaryDirectory() + "hostile-steps-\(getpid()).db"
+        unlink(path)
+        defer { unlink(path) }
+        do {
+            var figures = StepFigures(strideM: 0.7, databasePath: path)
+            figures.save(force: true)
+        }
+        do {
+            let db = try SQLiteDatabase(path: path)
+            _ = try db.query("UPDATE pedometer SET trip_steps = 5, trip_distance_m = 1e300, trip_walking_s = 1")
+            #expect(db.changes == 1, "the pedometer's row is there to damage")
+        }
+        let entry = StepFigures(strideM: 0.7, databasePath: path).tripEntry()
+        #expect(entry.message.hasPrefix("Trip: 5 steps, 1e+300 m walked"), "\(entry.message)")
+        let steps = try #require(
+            ExecutableRunner.json(StepFigures.owntracks(steps: 5, distanceM: 1e300, from: 1e300, to: -1e300)))
+        #expect(steps["distance"] as? Int == 0 && steps["from"] as? Int == 0 && steps["to"] as? Int == 0, "\(steps)")
+        #expect(steps["steps"] as? Int == 5)
     }
 
     @Test func aRealBeyondInt64InAnIntegerColumnIsNoInteger() {

@@ -33,7 +33,10 @@ enum EventLog {
     }
 
     static func number(_ v: Double) -> String { ReplyEncoder.number(v, decimals: 2) }
-    static func metres(_ v: Double) -> String { "\(Int(v.rounded())) m" }
+    static func metres(_ v: Double) -> String { "\(whole(v)) m" }
+    /// `v` rounded to a whole number; beyond Int (a damaged state file's 1e300 trip) as Swift
+    /// writes a Double, where `Int(_:)` trapped.
+    static func whole(_ v: Double) -> String { Int(exactly: v.rounded()).map { String($0) } ?? "\(v)" }
     static func coordinate(_ c: Coordinate) -> String {
         "\(ReplyEncoder.number(c.latitude, decimals: 6)),\(ReplyEncoder.number(c.longitude, decimals: 6))"
     }

@@ -95,7 +95,7 @@ extension TrackerEvent {
             return LogEntry(
                 event: .tripEnd, priority: .info,
                 message:
-                    "Trip \(f.id) ended: \(from) → \(to), \(L.metres(f.traveledM)) in \(Int(f.durationS.rounded())) s",
+                    "Trip \(f.id) ended: \(from) → \(to), \(L.metres(f.traveledM)) in \(L.whole(f.durationS)) s",
                 fields: fields)
         case .tripStop(_, let traveled):
             return LogEntry(
@@ -155,7 +155,7 @@ extension TrackerEvent {
             return LogEntry(
                 event: .overspeedEnd, priority: .notice,
                 message: "Back under the \(Int(limit.rounded())) km/h limit after \(Int(duration.rounded())) s, "
-                    + "\(L.metres(distance)) over it, at most \(Int((maxSpeed * 3.6).rounded())) km/h", fields: fields)
+                    + "\(L.metres(distance)) over it, at most \(L.whole(maxSpeed * 3.6)) km/h", fields: fields)
         case .discontinuity(let time, let at, let counted):
             fields += [(.time, Timestamp.iso8601(time)), (.counted, counted ? "1" : "0")] + L.position(at)
             return LogEntry(

@@ -149,8 +149,8 @@ struct StepFigures {
         let cadence = pedometer.tripCadence
         return LogEntry(
             event: .steps, priority: .info,
-            message: "Trip: \(m.tripSteps) steps, \(Int(m.tripDistanceM.rounded())) m walked"
-                + (cadence.map { " at \(Int($0.rounded())) steps/min" } ?? ""),
+            message: "Trip: \(m.tripSteps) steps, \(EventLog.whole(m.tripDistanceM)) m walked"
+                + (cadence.map { " at \(EventLog.whole($0)) steps/min" } ?? ""),
             fields: [
                 (.steps, String(m.tripSteps)), (.walkDistanceM, ReplyEncoder.number(m.tripDistanceM, decimals: 1)),
                 (.cadenceSpm, cadence.map { ReplyEncoder.number($0, decimals: 1) } ?? ""),
@@ -180,8 +180,9 @@ struct StepFigures {
     static func owntracks(steps: Int, distanceM: Double, from: Double, to: Double) -> String {
         ReplyEncoder.encode(
             OwnTracksSteps(
-                tst: Int(time(nil)), steps: steps, distance: Int(distanceM.rounded()), floorsup: 0, floorsdown: 0,
-                from: Int(from), to: Int(to)))
+                tst: Int(time(nil)), steps: steps, distance: OwnTracks.whole(distanceM) ?? 0, floorsup: 0,
+                floorsdown: 0, from: Int(exactly: from.rounded(.towardZero)) ?? 0,
+                to: Int(exactly: to.rounded(.towardZero)) ?? 0))
     }
 }
 

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+@testable import GPSTrackDaemon
+
+/// A state database that passes `quick_check` but holds figures no run writes: reals of 1e300
+/// where integers belong, times and distances beyond any Earth, integers beyond Int32, a
+/// negative sequence number, garbage JSON. A damaged SD card or a hand edit gives such a file.
+/// The daemon starts on it, answers every command, tracks a walk through gpsd and stops with 0:
+/// no trap on the way.
+@Suite(.serialized) struct DamagedStateTests {
+    init() throws { try LiveHarness.ensureJournald() }
+
+    /// The walk's start (`LiveDaemonTests.walk`) is inside; it leaves after about 40 s.
+    static let fences = """
+        {"type":"FeatureCollection","features":[{"type":"Feature","id":"gate","properties":{"radius":60},
+         "geometry":{"type":"Point","coordinates":[8.5417,47.3769]}}]}
+        """
+
+    /// One row of out-of-range figures in every table a start or a command reads.
+    static let damage = [
+        """
+        INSERT OR REPLACE INTO trips VALUES (1, 'running', 1e300, 1e300, -1e300, -1e300, 1e300, -1e300,
+          1e300, -1e300, 1e300, 1e300)
+        """,
+        "INSERT INTO trips VALUES (2, 'ended', -1e300, 91, 181, 1e300, -5, 1e300, NULL, NULL, NULL, -1)",
+        "INSERT INTO points VALUES (1, 1, 1e300, 1e300, -1e300, 1e300, 1e300, 99999999999, 1e300, 1e300)",
+        "INSERT INTO points VALUES (2, 2, -1e300, 52.5, 13.4, NULL, NULL, 1e300, NULL, -99999999999)",
+        """
+        INSERT INTO events VALUES (-7, 1e300, 'enter', 'gate', '{"event":"enter","fence":'),
+          (9000000000000000000, -1e300, 'trip_end', NULL, '{"seq":1e300}')
+        """,
+        "INSERT OR REPLACE INTO fences VALUES ('gate', 99999999999, 1e300, -1e300, 1e300)",
+        """
+        INSERT INTO auto_trips VALUES (1, -1e300, 1e300, 1e300, -1e300, 'gate', 91, 181, '', 1e300, -1e300,
+          1e300, 1e300)
+        """,
+        "INSERT INTO stops VALUES (1e300, -1e300, 1e300, 1e300, 'gate', 99999999999)",
+        "INSERT OR REPLACE INTO motion VALUES (1, 'v=1 state=garbage since=1e300')",
+        "INSERT OR REPLACE INTO counters VALUES ('fixes_total', 1e300), ('fixes_accepted', -99999999999)",
+        "INSERT OR REPLACE INTO anchor VALUES (1, '{\"lat\":1e300,\"lon\":\"x\"}')",
+        "INSERT INTO outbox VALUES (1, 'location', 'owntracks/x/y', '{\"_type\":', 99999999999, 1e300)",
+        "INSERT INTO uplink_outbox VALUES (1, 'traccar', 'location', 'id=x', -1e300, 1e300)",
+        """
+        INSERT OR REPLACE INTO pedometer VALUES (1, 1e300, 1e300, -1e300, 99999999999, 1e300, 1e300,
+          1e300, 1e300, -1e300)
+        """,
+        "INSERT INTO steps VALUES (1, 1e300, 1e300, 1e300, -1e300), (2, -1e300, -5, 0, 0)",
+    ]
+
+    @Test func theDaemonStartsOnItAnswersEveryCommandAndStops() throws {
+        let fences = try ExecutableRunner.temporaryFile("damaged-\(getpid()).geojson", contents: Self.fences)
+        let gpsd = LiveHarness.freePort()
+        let mqtt = LiveHarness.freePort()
+        let http = LiveHarness.freePort()
+        let tree = try IIOTree("damaged")
+        try tree.addCounter("iio:device0", name: "bma400", steps: 1200)
+        let config = """
+            iio_root = \(tree.sys)
+            iio_dev_root = \(tree.dev)
+            trip_mode = auto
+            mqtt_host = 127.0.0.1
+            mqtt_port = \(mqtt)
+            traccar_url = http://127.0.0.1:\(http)/
+            traccar_device_id = box
+
+            """
+        let first = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:1", "--fences", fences], extraConfig: config)
+        try first.waitFor("started")
+        #expect(first.stop() == 0)
+
+        do {
+            let db = try SQLiteDatabase(path: first.stateDirectory + "/gpstrackd.db")
+            for sql in Self.damage { _ = try db.query(sql) }
+            #expect(try db.query("PRAGMA quick_check").first?.first?.string == "ok")
+        }
+
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(gpsd)", "--fences", fences], extraConfig: config,
+            stateDirectory: first.stateDirectory)
+        try daemon.waitFor("started")
+        let ctl = URL(fileURLWithPath: ExecutableRunner.binary).deletingLastPathComponent()
+            .appendingPathComponent("gpstrackctl").path
+        let commands: [[String]] = [
+            ["status"], ["metrics"], ["fences"], ["state", "gate"], ["trips"], ["stops"], ["events"],
+            ["events", "--fence", "gate"], ["steps"], ["anchor"],
+            ["export", "--format", "gpx"], ["export", "--format", "geojson", "--fences"],
+            ["export", "--format", "kml"],
+            ["export", "--format", "csv"], ["export", "--format", "html"], ["export", "--format", "svg"],
+            ["export", "--gpx", "--trip", "1"], ["export", "--anchor", "--format", "gpx"],
+        ]
+        func everyCommand() throws {
+            for command in commands {
+                for json in command[0] == "export" ? [false] : [false, true] {
+                    let r = try ExecutableRunner.run(
+                        ["--socket", daemon.socketPath] + (json ? ["--json"] : []) + command, executable: ctl)
+                    #expect([0, 1, 66].contains(r.status), "\(command) json \(json): exit \(r.status), \(r.stderr)")
+                    try #require(
+                        daemon.process.isRunning, "the daemon ended at \(command): \(daemon.process.terminationStatus)")
+                }
+            }
+        }
+        try everyCommand()
+        let steps = try ExecutableRunner.run(["--socket", daemon.socketPath, "steps"], executable: ctl)
+        #expect(steps.status == 0, "the pedometer's damaged figures are answered: \(steps.stderr)")
+        print("damaged state, steps: \(steps.stdout)")
+
+        // Tracking carries on from the damaged trip, fences and counters.
+        let trace = LiveDaemonTests.walk(seconds: 120, seed: 41)
+        let log = try LiveHarness.nmeaFile("damaged-\(getpid()).nmea", fixes: trace.fixes, padding: 30)
+        let feed = try LiveHarness.Feed(log: log, port: gpsd, cycle: 0.01)
+        defer { feed.stop() }
+        try daemon.waitFor("exit", timeout: 120)
+        try daemon.waitFor("gpsd_lost", containing: "no report", timeout: 120)
+        let status = try #require(try SocketClient(path: daemon.socketPath).request(#"{"cmd":"status"}"#))
+        let accepted = (status["counters"] as? [String: Any])?["fixes_accepted"] as? Int ?? -1
+        #expect(accepted > 0, "\(status)")
+        try everyCommand()
+        #expect(daemon.stop() == 0)
+    }
+}
