@@ -113,10 +113,54 @@ import Testing
         defer { feed.stop() }
         try daemon.waitFor("exit", timeout: 120)
         try daemon.waitFor("gpsd_lost", containing: "no report", timeout: 120)
+
+        // The outboxes' damaged rows go out when their receivers come: a QoS beyond Int32, a
+        // queue time of -1e300 and a fix time of 1e300.
+        let dir = try TraccarUplinkTests.directory("damaged")
+        let broker = try MQTTTests.Broker(port: mqtt, dir: dir)
+        defer { broker.stop() }
+        let server = try TraccarUplinkTests.Server(port: http, dir: dir)
+        defer { server.stop() }
+        try LiveHarness.waitFor("the outboxes emptied", timeout: 120) {
+            try #require(daemon.process.isRunning, "the daemon ended: \(daemon.process.terminationStatus)")
+            let s = try #require(try SocketClient(path: daemon.socketPath).request(#"{"cmd":"status"}"#))
+            let mqtt = s["mqtt"] as? [String: Any]
+            let traccar = (s["uplinks"] as? [String: Any])?["traccar"] as? [String: Any]
+            return mqtt?["outbox"] as? Int == 0 && traccar?["queued"] as? Int == 0
+        }
         let status = try #require(try SocketClient(path: daemon.socketPath).request(#"{"cmd":"status"}"#))
         let accepted = (status["counters"] as? [String: Any])?["fixes_accepted"] as? Int ?? -1
         #expect(accepted > 0, "\(status)")
         try everyCommand()
+        #expect(daemon.stop() == 0)
+    }
+
+    /// The sequence number at both ends of SQLite's integer: only negative ones (UInt64 trapped
+    /// at start), and Int64's greatest (the next event's row trapped as Int64): the walk's
+    /// enter and exit are told and stored all the same.
+    @Test(arguments: ["-3", "9223372036854775807"])
+    func aSequenceNumberBeyondAnyRunNeitherStopsTheStartNorTheNextEvent(seq: String) throws {
+        let fences = try ExecutableRunner.temporaryFile("damaged-seq-\(getpid()).geojson", contents: Self.fences)
+        let first = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1", "--fences", fences])
+        try first.waitFor("started")
+        #expect(first.stop() == 0)
+        do {
+            let db = try SQLiteDatabase(path: first.stateDirectory + "/gpstrackd.db")
+            _ = try db.query("DELETE FROM events")
+            _ = try db.query("INSERT INTO events VALUES (\(seq), 1773475200, 'enter', 'gate', '{}')")
+        }
+        let gpsd = LiveHarness.freePort()
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(gpsd)", "--fences", fences], stateDirectory: first.stateDirectory)
+        try daemon.waitFor("started")
+        let trace = LiveDaemonTests.walk(seconds: 90, seed: 42)
+        let log = try LiveHarness.nmeaFile("damaged-seq-\(getpid()).nmea", fixes: trace.fixes, padding: 30)
+        let feed = try LiveHarness.Feed(log: log, port: gpsd, cycle: 0.01)
+        defer { feed.stop() }
+        try daemon.waitFor("exit", timeout: 120)
+        #expect(daemon.process.isRunning, "the daemon ended: \(daemon.process.terminationStatus)")
+        let told = try daemon.entries("exit").first?["GPSTRACK_SEQ"] as? String
+        #expect(told != nil && told != seq, "the exit's number: \(told ?? "none")")
         #expect(daemon.stop() == 0)
     }
 }

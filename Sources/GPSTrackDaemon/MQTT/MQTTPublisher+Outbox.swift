@@ -156,7 +156,9 @@ extension MQTTPublisher {
                     "SELECT id, topic, payload, qos FROM outbox ORDER BY id LIMIT ?",
                     [.int(Int64(20 - s.inflight.count + busy.count))])) ?? []
             candidates = rows.compactMap { r in
-                r[0].int.map { ($0, r[1].string ?? baseTopic, r[2].string ?? "", Int32(r[3].int ?? 0)) }
+                // A QoS no run writes (a damaged row's 99999999999 trapped as Int32) goes at least once.
+                let qos = r[3].int.flatMap { (0...2).contains($0) ? Int32($0) : nil } ?? 1
+                return r[0].int.map { ($0, r[1].string ?? baseTopic, r[2].string ?? "", qos) }
             }
         }
         candidates += s.unsaved.map { ($0.id, $0.topic, $0.payload, $0.qos) }

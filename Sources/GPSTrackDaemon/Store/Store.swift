@@ -157,7 +157,11 @@ public final class Store {
                 traveledM: row[4].double ?? 0, straightLineM: row[5].double ?? 0,
                 lastDelivered: last, lastDeliveredTime: row[8].double, deliveredCount: Int(row[9].int ?? 0))
         }
-        result.seq = UInt64((try? db.query("SELECT max(seq) FROM events"))?.first?.first?.int ?? 0)
+        // Numbers no run reaches (a damaged file's; JSON's exact integers end at 2^53) are passed
+        // over: a negative one trapped as UInt64, Int64's greatest as the next event's Int.
+        let seq = (try? db.query("SELECT max(seq) FROM events WHERE seq BETWEEN 1 AND 9007199254740991"))?
+            .first?.first?.int
+        result.seq = seq.flatMap { UInt64(exactly: $0) } ?? 0
         result.motion = (try? db.query("SELECT state FROM motion WHERE id = 1"))?.first?.first?.string
         for row in (try? db.query("SELECT id, membership, since, entered_at, dwell_sent FROM fences")) ?? [] {
             guard let id = row[0].string else { continue }
