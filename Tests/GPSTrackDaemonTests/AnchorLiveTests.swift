@@ -121,10 +121,8 @@ struct AnchorOutletTests {
         let traccarPort = LiveHarness.freePort()
         let traccar = try TraccarUplinkTests.Server(
             port: traccarPort, dir: try TraccarUplinkTests.directory("anchor-traccar"), mode: "200")
-        let mqttPort = LiveHarness.freePort()
-        let broker = try MQTTTests.Broker(port: mqttPort, dir: dir)
+        let (mqttPort, broker, sub) = try MQTTTests.brokerWithSubscriber(dir: dir)
         defer { broker.stop() }
-        let sub = try MQTTTests.Subscriber(port: mqttPort, file: dir + "/sub.txt")
 
         let steps =
             Array(repeating: Scenario.Step(speed: 0, heading: 0), count: 600)

@@ -144,13 +144,9 @@ struct LiveTripTests {
     /// Parked 15 min with the guard on, then towed 300 m at 3 m/s: one `guard_breach` at
     /// warning priority, and an OwnTracks `leave` transition for `parked`.
     @Test func aTowedCarBreachesTheGuardOnceAndTellsTheBroker() throws {
-        let dir = NSTemporaryDirectory() + "gpstrackd-guard-\(getpid())"
-        try? FileManager.default.removeItem(atPath: dir)
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let mqttPort = LiveHarness.freePort()
-        let broker = try MQTTTests.Broker(port: mqttPort, dir: dir)
+        let dir = try TraccarUplinkTests.directory("guard")
+        let (mqttPort, broker, sub) = try MQTTTests.brokerWithSubscriber(dir: dir)
         defer { broker.stop() }
-        let sub = try MQTTTests.Subscriber(port: mqttPort, file: dir + "/sub.txt")
 
         let steps =
             Array(repeating: Scenario.Step(speed: 0, heading: 0), count: 900)

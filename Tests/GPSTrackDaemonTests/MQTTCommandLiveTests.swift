@@ -58,6 +58,23 @@ struct MQTTCommandLiveTests {
                 arguments: arguments, extraConfig: config, stateDirectory: dir + "/state")
         }
 
+        /// Restarts the daemon and asks for its status until one comes (one sent before the
+        /// daemon subscribed is lost); the status messages since the restart.
+        func statusAfterARestart() throws -> ArraySlice<[String: Any]> {
+            try restart()
+            let before = on(base + "/status").count
+            var sentAt = Date.distantPast
+            try LiveHarness.waitFor("a status after the restart", timeout: 60) {
+                if on(base + "/status").count > before { return true }
+                if Date().timeIntervalSince(sentAt) > 2 {
+                    try send(#"{"_type":"cmd","action":"status"}"#)
+                    sentAt = Date()
+                }
+                return false
+            }
+            return on(base + "/status").dropFirst(before)
+        }
+
         func on(_ topic: String) -> [[String: Any]] { sub.messages().filter { $0.0 == topic }.map(\.1) }
 
         func send(_ payload: String) throws {
@@ -246,18 +263,7 @@ struct MQTTCommandLiveTests {
         #expect(status["fences_loaded"] as? Int == 2)
 
         // After the restart: asked again until answered (one sent before the daemon subscribed is lost).
-        try rig.restart()
-        let before = rig.on(rig.base + "/status").count
-        var sentAt = Date.distantPast
-        try LiveHarness.waitFor("a status after the restart", timeout: 60) {
-            if rig.on(rig.base + "/status").count > before { return true }
-            if Date().timeIntervalSince(sentAt) > 2 {
-                try rig.send(#"{"_type":"cmd","action":"status"}"#)
-                sentAt = Date()
-            }
-            return false
-        }
-        #expect(rig.on(rig.base + "/status").dropFirst(before).allSatisfy { $0["fences_loaded"] as? Int == 2 })
+        #expect(try rig.statusAfterARestart().allSatisfy { $0["fences_loaded"] as? Int == 2 })
         let waypoints = rig.on(rig.base + "/waypoints").last?["waypoints"] as? [[String: Any]] ?? []
         #expect(
             waypoints.map { $0["rid"] as? String } == ["ring", "dock"] && waypoints.last?["rad"] as? Int == 40,

@@ -22,10 +22,8 @@ struct MQTTEncryptionTests {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let secretFile = dir + "/secret"
         try (Self.secret + "\n").write(toFile: secretFile, atomically: true, encoding: .utf8)
-        let mqttPort = LiveHarness.freePort()
-        let broker = try MQTTTests.Broker(port: mqttPort, dir: dir)
+        let (mqttPort, broker, sub) = try MQTTTests.brokerWithSubscriber(dir: dir)
         defer { broker.stop() }
-        let sub = try MQTTTests.Subscriber(port: mqttPort, file: dir + "/sub.txt")
         let trace = LiveDaemonTests.walk(seconds: 230, seed: 26)
         let gpsPort = LiveHarness.freePort()
         let feed = try LiveHarness.Feed(

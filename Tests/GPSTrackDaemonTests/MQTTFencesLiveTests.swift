@@ -72,18 +72,7 @@ struct MQTTFencesLiveTests {
         )
 
         // After the restart: asked again until answered (one sent before the daemon subscribed is lost).
-        try rig.restart()
-        let before = rig.on(rig.base + "/status").count
-        var sentAt = Date.distantPast
-        try LiveHarness.waitFor("a status after the restart", timeout: 60) {
-            if rig.on(rig.base + "/status").count > before { return true }
-            if Date().timeIntervalSince(sentAt) > 2 {
-                try rig.send(#"{"_type":"cmd","action":"status"}"#)
-                sentAt = Date()
-            }
-            return false
-        }
-        let after = rig.on(rig.base + "/status").dropFirst(before)
+        let after = try rig.statusAfterARestart()
         #expect(!after.isEmpty && after.allSatisfy { $0["fences_loaded"] as? Int == 4 }, "\(Array(after))")
         // The well, the one pushed circle, among the waypoints published at the restart.
         let waypoints = rig.on(rig.base + "/waypoints").last?["waypoints"] as? [[String: Any]] ?? []

@@ -9,13 +9,9 @@ struct MQTTHostileFixTests {
     init() throws { try LiveHarness.ensureJournald() }
 
     @Test func aLocationLeavesOutFiguresNoIntegerHolds() throws {
-        let dir = NSTemporaryDirectory() + "gpstrackd-mqtt-hostile-\(getpid())"
-        try? FileManager.default.removeItem(atPath: dir)
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let mqttPort = LiveHarness.freePort()
-        let broker = try MQTTTests.Broker(port: mqttPort, dir: dir)
+        let dir = try TraccarUplinkTests.directory("mqtt-hostile")
+        let (mqttPort, broker, sub) = try MQTTTests.brokerWithSubscriber(dir: dir)
         defer { broker.stop() }
-        let sub = try MQTTTests.Subscriber(port: mqttPort, file: dir + "/sub.txt")
         let tpvs = (0..<4).map { i in
             #"{"class":"TPV","mode":3,"time":"2026-03-14T08:00:0\#(i).000Z","lat":52.5,"lon":13.4,"eph":3.0,"altHAE":1e30,"speed":1e300,"track":-1e25}"#
                 + "\r\n"

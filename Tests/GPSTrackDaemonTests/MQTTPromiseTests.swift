@@ -30,10 +30,8 @@ struct MQTTPromiseTests {
     /// sends the will.
     @Test func theHeartbeatLocationAndTheLastWill() throws {
         let dir = try Self.directory("will")
-        let mqttPort = LiveHarness.freePort()
-        let broker = try MQTTTests.Broker(port: mqttPort, dir: dir)
+        let (mqttPort, broker, sub) = try MQTTTests.brokerWithSubscriber(dir: dir)
         defer { broker.stop() }
-        let sub = try MQTTTests.Subscriber(port: mqttPort, file: dir + "/sub.txt")
         let t0 = 1_773_475_200.0
         let base = LiveDaemonTests.base
         let fixes = (0..<2000).map {
@@ -144,10 +142,8 @@ struct MQTTPromiseTests {
     /// A changed fences file and SIGHUP: the waypoints are published again with the new fences.
     @Test func theWaypointsAreRepublishedAfterAReload() throws {
         let dir = try Self.directory("reload")
-        let mqttPort = LiveHarness.freePort()
-        let broker = try MQTTTests.Broker(port: mqttPort, dir: dir)
+        let (mqttPort, broker, sub) = try MQTTTests.brokerWithSubscriber(dir: dir)
         defer { broker.stop() }
-        let sub = try MQTTTests.Subscriber(port: mqttPort, file: dir + "/sub.txt")
         let topic = "owntracks/fleet/reload\(getpid())"
         let fences = dir + "/fences.geojson"
         func write(_ id: String, _ name: String, _ lat: Double, _ lon: Double, _ radius: Int) throws {

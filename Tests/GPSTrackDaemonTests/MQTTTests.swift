@@ -31,6 +31,14 @@ struct MQTTTests {
         deinit { stop() }
     }
 
+    /// A broker on a free port keeping its files in `dir`, and a subscriber on `owntracks/#`
+    /// ready behind it: how most MQTT tests begin. The caller stops the broker.
+    static func brokerWithSubscriber(dir: String) throws -> (port: Int, broker: Broker, sub: Subscriber) {
+        let port = LiveHarness.freePort()
+        let broker = try Broker(port: port, dir: dir)
+        return (port, broker, try Subscriber(port: port, file: dir + "/sub.txt"))
+    }
+
     /// A persistent-session subscriber (QoS 1), so messages wait for it across a broker restart.
     /// Ready when made: its subscription has carried a probe (`_type: probe`) back through the
     /// broker; a process that exists may not have subscribed yet.

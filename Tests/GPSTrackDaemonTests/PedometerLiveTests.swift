@@ -33,13 +33,9 @@ struct PedometerLiveTests {
         try tree.addCounter("iio:device1", name: "bma400", steps: 1000)
         // An accelerometer too, numbered first: a counter is preferred all the same.
         try tree.addAccelerometer("iio:device0", name: "lis3dh", scale: 0.0012, fifo: false)
-        let dir = NSTemporaryDirectory() + "gpstrackd-steps-mqtt-\(getpid())"
-        try? FileManager.default.removeItem(atPath: dir)
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let mqttPort = LiveHarness.freePort()
-        let broker = try MQTTTests.Broker(port: mqttPort, dir: dir)
+        let dir = try TraccarUplinkTests.directory("steps-mqtt")
+        let (mqttPort, broker, sub) = try MQTTTests.brokerWithSubscriber(dir: dir)
         defer { broker.stop() }
-        let sub = try MQTTTests.Subscriber(port: mqttPort, file: dir + "/sub.txt")
         let stepsMessages = { sub.messages().filter { $0.1["_type"] as? String == "steps" } }
 
         let gpsd = "127.0.0.1:\(LiveHarness.freePort())"  // nobody there: the pedometer needs no fix
