@@ -104,7 +104,6 @@ import Testing
         try everyCommand()
         let steps = try ExecutableRunner.run(["--socket", daemon.socketPath, "steps"], executable: ctl)
         #expect(steps.status == 0, "the pedometer's damaged figures are answered: \(steps.stderr)")
-        print("damaged state, steps: \(steps.stdout)")
 
         // Tracking carries on from the damaged trip, fences and counters.
         let trace = LiveDaemonTests.walk(seconds: 120, seed: 41)
