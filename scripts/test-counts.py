@@ -164,7 +164,10 @@ def part_shards(n, binary):
                 os.remove(path)
         log = open(log_path, "w")
         cmd = [binary, "--testing-library", "swift-testing", "--filter", pattern, "--xunit-output", report_path]
-        procs.append((k, len(mine), subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT), log, log_path, report_path))
+        # Each shard gives test ports from its own share of the range (LiveHarness.freePort).
+        env = dict(os.environ, GPSTRACKD_TEST_SHARD=f"{k}/{n}")
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+        procs.append((k, len(mine), proc, log, log_path, report_path))
     print(f"swift tests: {len(suites)} suites in {len(procs)} processes at once", flush=True)
     passed, skipped = 0, []
     for k, count, proc, log, log_path, report_path in procs:

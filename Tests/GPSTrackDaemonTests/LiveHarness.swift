@@ -142,8 +142,18 @@ enum LiveHarness {
             (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
             .split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).compactMap { Int($0) } ?? []
         let below = max(range.first ?? 32768, 12_000)
+        // `make test`'s shards are processes of their own: each gives its share of the range
+        // alone (GPSTRACKD_TEST_SHARD=k/n from scripts/test-counts.py), else two could give
+        // one port, and a gpsd or broker found its port taken by another shard's.
+        let shard = (ProcessInfo.processInfo.environment["GPSTRACKD_TEST_SHARD"] ?? "").split(separator: "/")
+            .compactMap { Int($0) }
+        var (low, high) = (10_000, below)
+        if shard.count == 2, shard[1] > 0, (0..<shard[1]).contains(shard[0]) {
+            let span = below - 10_000
+            (low, high) = (10_000 + span * shard[0] / shard[1], 10_000 + span * (shard[0] + 1) / shard[1])
+        }
         while true {
-            let port = Int.random(in: 10_000..<below)
+            let port = Int.random(in: low..<high)
             guard givenPorts.withLock({ $0.insert(port).inserted }) else { continue }
             if onLoopback(port, bind) { return port }
         }

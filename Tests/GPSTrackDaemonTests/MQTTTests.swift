@@ -231,7 +231,10 @@ struct MQTTTests {
         let t0 = trace.fixes.first?.time ?? 0
         let sparse = trace.fixes.filter { $0.mode == 3 && Int(($0.time ?? 0) - t0) % 5 == 0 }
         var lines = ["# RMC only: no DOPs, no GST"]
-        for k in stride(from: 60, to: 0, by: -1) {
+        // gpsd reads the feed whether or not a client watches: 20 s (at 0.05 s a sentence)
+        // without a fix first, so that a daemon that connects late, after its backoff under load
+        // (0.5, 1, 2, 4, 8 s), still gets every fix.
+        for k in stride(from: 400, to: 0, by: -1) {
             lines += NMEAWriter.sentences(Fix(mode: 1, time: t0 - Double(k))).filter { $0.contains("RMC,") }
         }
         for f in sparse { lines += NMEAWriter.sentences(f).filter { $0.contains("RMC,") } }
