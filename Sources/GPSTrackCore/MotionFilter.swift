@@ -87,19 +87,27 @@ public struct MotionFilter: Sendable {
     /// claims motion with its velocities backing the hop, or one without speed that has been
     /// seen to move (`moved`) and whose held fixes recede from the last delivery. Returns the way to it, nil when it stays held.
     public mutating func settle(moved: Bool) -> Double? {
-        guard let fix = previous, let last = lastDelivered else { return nil }
+        guard let fix = previous, let last = lastDelivered, holdsMovement(moved: moved) else { return nil }
         let hop = Geodesic.inverse(last, fix.coordinate)
-        guard hop.distance > 0 else { return nil }
-        if fix.speed.isFinite {
-            guard claimsMotion(fix), predicted.backs(hop, slack: Self.slackM) else { return nil }
-            deliver(fix)
-            return hop.distance
-        }
-        guard moved, held.recedes(from: last, to: fix.coordinate, minimum: config.distanceFilterM, slack: Self.slackM)
-        else { return nil }
-        let way = held.length(from: last, to: fix.coordinate, chord: hop.distance, tolerance: config.distanceFilterM)
+        let way =
+            fix.speed.isFinite
+            ? hop.distance
+            : held.length(from: last, to: fix.coordinate, chord: hop.distance, tolerance: config.distanceFilterM)
         deliver(fix)
         return way
+    }
+
+    /// Whether the fixes held since the last delivery are movement (`settle(moved:)`'s rule,
+    /// which the trip detector's settle follows too): a receiver with speed must claim motion
+    /// at the last fix with its velocities backing the hop, so a receiver standing still (its
+    /// speed 0, or frozen there while a poor sky makes its positions wander) adds nothing when
+    /// its fix is lost; one without speed must have moved and its held fixes recede.
+    public func holdsMovement(moved: Bool) -> Bool {
+        guard let fix = previous, let last = lastDelivered else { return false }
+        let hop = Geodesic.inverse(last, fix.coordinate)
+        guard hop.distance > 0 else { return false }
+        if fix.speed.isFinite { return claimsMotion(fix) && predicted.backs(hop, slack: Self.slackM) }
+        return moved && held.recedes(from: last, to: fix.coordinate, minimum: config.distanceFilterM, slack: Self.slackM)
     }
 
     /// The last fix offered becomes the last delivered (the trip detector resolved the way).

@@ -21,12 +21,23 @@ extension TripDetector {
         return first
     }
 
-    /// The time of the last fix before `index` (absolute) at which the receiver was still.
+    /// The time of the last fix before `index` (absolute) at which the receiver was still: by
+    /// its positions, or by its own Doppler speed below `stationary_speed_mps` (what reaches
+    /// here is the receiver's, gpsd's derived speeds dropped before). Positions alone never
+    /// find a standstill in a poor sky's wander, and the way from the stop then took the
+    /// wander before the departure in as travel.
     func departureTime(before index: Int) -> Double? {
         let end = min(recent.count - 1, max(0, index - recentBase))
         guard end > 0 else { return nil }
-        for k in stride(from: end, through: 0, by: -1) where isStill(k, forward: false) { return recent[k].time }
+        for k in stride(from: end, through: 0, by: -1) where standsByDoppler(k) || isStill(k, forward: false) {
+            return recent[k].time
+        }
         return nil
+    }
+
+    /// Whether the receiver's own speed at `k` says it stands.
+    func standsByDoppler(_ k: Int) -> Bool {
+        recent[k].speed.isFinite && recent[k].speed < config.stationarySpeedMps
     }
 
     /// Whether the fixes within `stillWindowS` after (or before) `k` kept within `stillRadiusM`.
