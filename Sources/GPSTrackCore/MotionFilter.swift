@@ -97,17 +97,28 @@ public struct MotionFilter: Sendable {
         return way
     }
 
-    /// Whether the fixes held since the last delivery are movement (`settle(moved:)`'s rule,
-    /// which the trip detector's settle follows too): a receiver with speed must claim motion
-    /// at the last fix with its velocities backing the hop, so a receiver standing still (its
-    /// speed 0, or frozen there while a poor sky makes its positions wander) adds nothing when
-    /// its fix is lost; one without speed must have moved and its held fixes recede.
+    /// Whether the fixes held since the last delivery are no movement, so that the trip
+    /// detector's settle (a fix lost, the feed's end) counts nothing of them: with a speed, it
+    /// says the receiver stands at the last fix (0, or frozen there while a poor sky makes its
+    /// positions wander) or its velocities do not back the hop; without one, the held fixes do
+    /// not recede towards the last (a standing receiver's wander ends anywhere). Short ways
+    /// count: the trip detector has its own rule for what moved.
+    public var heldWayDisowned: Bool {
+        guard let fix = previous, let last = lastDelivered else { return false }
+        if fix.speed.isFinite { return !holdsMovement(moved: true) }
+        return !held.recedes(from: last, to: fix.coordinate, minimum: 0, slack: Self.slackM)
+    }
+
+    /// Whether the fixes held since the last delivery are movement (`settle(moved:)`'s rule):
+    /// a receiver with speed must claim motion at the last fix with its velocities backing the
+    /// hop; one without speed must have moved and its held fixes recede.
     public func holdsMovement(moved: Bool) -> Bool {
         guard let fix = previous, let last = lastDelivered else { return false }
         let hop = Geodesic.inverse(last, fix.coordinate)
         guard hop.distance > 0 else { return false }
         if fix.speed.isFinite { return claimsMotion(fix) && predicted.backs(hop, slack: Self.slackM) }
-        return moved && held.recedes(from: last, to: fix.coordinate, minimum: config.distanceFilterM, slack: Self.slackM)
+        return moved
+            && held.recedes(from: last, to: fix.coordinate, minimum: config.distanceFilterM, slack: Self.slackM)
     }
 
     /// The last fix offered becomes the last delivered (the trip detector resolved the way).

@@ -126,7 +126,7 @@ public struct Tracker: Sendable {
         guard trip.state == .running, let last = trip.lastFix else { return 0 }
         let before = trip.traveledM
         if config.tripMode == .auto {
-            guard trips.settle(counting: motion.holdsMovement(moved: true)) != nil else { return 0 }
+            guard trips.settle(counting: !motion.heldWayDisowned) != nil else { return 0 }
             motion.deliverLast()
             trip.traveledM = trips.traveledM
             trip.straightLineM = trips.line.valueM

@@ -12,8 +12,8 @@ extension TripDetector {
     /// trip or a short move) the way a trip's end does: through the held fixes to the last
     /// one. Nothing at a stop, nor for a receiver that has not moved since its first fix.
     /// Returns the position counted to, for the odometer to go on from; nil when nothing was.
-    /// Unless `counting` (the odometer's rule: `MotionFilter.holdsMovement`), the held fixes
-    /// are no movement and nothing is counted: a standing receiver's wander, at a fix lost.
+    /// Unless `counting` (`MotionFilter.heldWayDisowned`: the receiver's own speed says the held
+    /// fixes are no movement), nothing is counted: a standing receiver's wander, at a fix lost.
     public mutating func settle(counting: Bool = true) -> Coordinate? {
         if let s = stay { line.move(to: s.figures.at) }
         guard counting, stay == nil, var l = leg, let last = lastSample, l.fromStop || l.id != nil || l.traveledM > 0,

@@ -6,11 +6,12 @@ import Testing
 /// a frozen course, positions wandering over ~100 m, spells of low accuracy that lose the fix.
 @Suite struct StandingReceiverTests {
     /// The standing receiver's fixes, one a second for `seconds`: a slow wander of `wanderM`
-    /// (a random walk pulled back to the place), eph 15-45 m, and `losses` spells of 20-40 s of
+    /// (a random walk pulled back to the place), eph 25-50 m, and `losses` spells of 20-40 s of
     /// eph over the limit (rejected, so the fix is lost and regained).
     static func standing(seed: UInt64, seconds: Int = 660, wanderM: Double = 50, losses: Int = 10) -> [Fix] {
         var rng = SeededRandom(seed: seed)
-        var e = 0.0, n = 0.0
+        var e = 0.0
+        var n = 0.0
         var fixes: [Fix] = []
         let spacing = seconds / (losses + 1)
         var lossStarts: [Int: Int] = [:]
@@ -19,7 +20,8 @@ import Testing
         for s in 0..<seconds {
             // A random walk pulled back towards the place: wander of about `wanderM`.
             // Ornstein-Uhlenbeck, sigma wanderM/2.5 per axis, tau 90 s: a spread of about wanderM*2.
-            let sigma = wanderM / 2.5, tau = 90.0
+            let sigma = wanderM / 2.5
+            let tau = 90.0
             e += rng.gaussian() * sigma * (2 / tau).squareRoot() - e / tau
             n += rng.gaussian() * sigma * (2 / tau).squareRoot() - n / tau
             if let d = lossStarts[s] { lostUntil = s + d }
@@ -44,6 +46,24 @@ import Testing
         session.settle()
         #expect(lost >= 5)
         #expect(session.tracker.trip.traveledM <= 10)
+    }
+
+    /// Without a speed, held fixes that wander back towards the last delivery are no movement
+    /// when the fix is lost; held fixes that recede (a walk's last fix is its farthest) are.
+    @Test func aSpeedlessReceiversHeldFixesAreMovementOnlyWhenTheyRecede() {
+        var wander = MotionFilter(config: TrackerConfig())
+        var walk = MotionFilter(config: TrackerConfig())
+        _ = wander.offer(FixFactory.at(0, eph: 20))
+        _ = walk.offer(FixFactory.at(0, eph: 20))
+        // Out 40 m and back to 8 m: each within the creep distance (60 m), so all held.
+        for (k, east) in [10.0, 25, 40, 30, 8].enumerated() {
+            #expect(wander.offer(FixFactory.at(Double(k + 1), east: east, eph: 20)) == nil)
+        }
+        for (k, east) in [2.0, 4, 6, 8].enumerated() {
+            #expect(walk.offer(FixFactory.at(Double(k + 1) * 4, east: east, eph: 20)) == nil)
+        }
+        #expect(wander.heldWayDisowned)
+        #expect(!walk.heldWayDisowned)
     }
 
     /// The same standing spell, then a walk of 800 m with an honest receiver: the walk counts in
