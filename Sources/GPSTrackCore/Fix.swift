@@ -11,8 +11,13 @@ public struct Fix: Sendable {
     public var time: Double?
     public var latitude: Double
     public var longitude: Double
-    /// Altitude in metres (gpsd's altHAE, else altMSL); NaN when unknown.
+    /// Height above mean sea level, metres: gpsd's altMSL, else altHAE less its geoidSep when
+    /// it gives both; NaN when unknown (never the ellipsoidal height as if it were sea level).
+    /// What every outlet sends as the height (OwnTracks `alt`, Traccar `altitude`, GPX `ele`).
     public var altitude: Double
+    /// Height above the WGS84 ellipsoid, metres (gpsd's altHAE); NaN when unknown. Kept with
+    /// the track point, told nowhere.
+    public var altitudeHAE: Double = .nan
     /// Estimated horizontal position error, metres (gpsd's eph); NaN when unknown.
     public var eph: Double
     /// Longitude and latitude error estimates, metres; NaN when unknown.

@@ -20,13 +20,17 @@ public enum GPSDLogWriter {
         }
         add("lat", fix.latitude, 1e9)
         add("lon", fix.longitude, 1e9)
-        add("altHAE", fix.altitude, 1e3)
+        // As gpsd 3.22 reports a receiver that gives both heights (NMEAWriter's GGA does).
+        add("altHAE", fix.altitudeHAE, 1e3)
+        add("altMSL", fix.altitude, 1e3)
+        add("alt", fix.altitude, 1e3)
         add("epx", fix.epx, 1e3)
         add("epy", fix.epy, 1e3)
         add("track", fix.track, 1e4)
         add("speed", fix.speed, 1e3)
         add("climb", fix.climb, 1e3)
         add("eph", fix.eph, 1e3)
+        add("geoidSep", fix.altitudeHAE - fix.altitude, 1e3)
         return s + "}"
     }
 

@@ -6,6 +6,9 @@ import GPSTrackProtocol
 /// a GSA naming that many: gpsd then reports the epoch's SKY (uSat, hdop) before the next
 /// epoch's TPVs.
 public enum NMEAWriter {
+    /// The geoid's height above the ellipsoid in GGA (the simulated receiver's place), metres.
+    public static let geoidSeparationM = 47.0
+
     /// The sentences of one epoch. A fix with mode below 2 becomes a no-fix epoch.
     public static func sentences(_ fix: Fix) -> [String] {
         guard let time = fix.time else { return [] }
@@ -20,7 +23,7 @@ public enum NMEAWriter {
         let quality = valid ? 1 : 0
         let alt = fix.altitude.isFinite ? fix.altitude : 0
         let gga =
-            "GPGGA,\(hms),\(lat),\(ns),\(lon),\(ew),\(quality),\(valid ? "09" : "00"),\(f(hdop, 1)),\(f(alt, 1)),M,47.0,M,,"
+            "GPGGA,\(hms),\(lat),\(ns),\(lon),\(ew),\(quality),\(valid ? "09" : "00"),\(f(hdop, 1)),\(f(alt, 1)),M,\(f(geoidSeparationM, 1)),M,,"
         var out = [
             gga,
             "GPGSA,A,\(valid ? (fix.mode >= 3 ? 3 : 2) : 1),05,07,09,13,15,17,19,21,23,,,,\(f(hdop * 1.6, 1)),\(f(hdop, 1)),\(f(hdop * 1.2, 1))",

@@ -60,11 +60,12 @@ public enum Simulator {
                 let vn = step.speed * cos(rad) + model.dopplerSigmaMps * rng.gaussian()
                 var track = atan2(ve, vn) * 180 / .pi
                 if track < 0 { track += 360 }
-                let fix = Fix(
+                var fix = Fix(
                     mode: 3, time: time, latitude: reported.latitude, longitude: reported.longitude,
                     altitude: 35 + rng.gaussian(), eph: eph, epx: eph / 2.0.squareRoot(), epy: eph / 2.0.squareRoot(),
                     speed: model.reportsVelocity ? (ve * ve + vn * vn).squareRoot() : .nan,
                     track: model.reportsVelocity ? track : .nan, climb: 0.1 * rng.gaussian())
+                fix.altitudeHAE = fix.altitude + NMEAWriter.geoidSeparationM
                 if model.partialTPVs {
                     fixes.append(Fix(mode: 2, time: time, latitude: reported.latitude, longitude: reported.longitude))
                 }

@@ -11,7 +11,7 @@ import Testing
 
     @Test func decodesATPV() throws {
         let line =
-            #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2026-03-14T08:02:38.000Z","ept":0.005,"lat":31.2304,"lon":121.4737,"altHAE":12.5,"epx":3.1,"epy":4.2,"eph":5.5,"speed":1.25,"track":35.5,"climb":-0.1}"#
+            #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2026-03-14T08:02:38.000Z","ept":0.005,"lat":31.2304,"lon":121.4737,"altHAE":12.5,"altMSL":20.25,"epx":3.1,"epy":4.2,"eph":5.5,"speed":1.25,"track":35.5,"climb":-0.1}"#
         guard case .tpv(let fix) = decode(line) else {
             Issue.record("not a TPV")
             return
@@ -19,7 +19,8 @@ import Testing
         #expect(fix.mode == 3)
         #expect(fix.time == 1_773_475_358)
         #expect(fix.latitude == 31.2304 && fix.longitude == 121.4737)
-        #expect(fix.altitude == 12.5)
+        #expect(fix.altitude == 20.25, "above sea level: altMSL")
+        #expect(fix.altitudeHAE == 12.5)
         #expect(fix.eph == 5.5 && fix.epx == 3.1 && fix.epy == 4.2)
         #expect(fix.speed == 1.25 && fix.track == 35.5 && fix.climb == -0.1)
         #expect(fix.device == "/dev/ttyACM0", "the fix names its receiver")
@@ -29,6 +30,20 @@ import Testing
             return
         }
         #expect(unnamed.device == nil)
+    }
+
+    /// The height above sea level: altMSL; else altHAE less geoidSep when both are given;
+    /// else unknown, never the ellipsoidal height as if it were sea level.
+    @Test func theHeightIsAboveSeaLevel() throws {
+        let head = #"{"class":"TPV","mode":3,"time":"2026-03-14T08:02:38.000Z","lat":47.37,"lon":8.54,"#
+        guard case .tpv(let both) = decode(head + #""altHAE":455.5,"geoidSep":47.5}"#),
+            case .tpv(let haeOnly) = decode(head + #""altHAE":455.5}"#)
+        else {
+            Issue.record("not TPVs")
+            return
+        }
+        #expect(both.altitude == 408 && both.altitudeHAE == 455.5)
+        #expect(haeOnly.altitude.isNaN && haeOnly.altitudeHAE == 455.5)
     }
 
     @Test func unknownValuesAreNaNOrNilNeverZero() {

@@ -13,7 +13,7 @@ struct MQTTHostileFixTests {
         let (mqttPort, broker, sub) = try MQTTTests.brokerWithSubscriber(dir: dir)
         defer { broker.stop() }
         let tpvs = (0..<4).map { i in
-            #"{"class":"TPV","mode":3,"time":"2026-03-14T08:00:0\#(i).000Z","lat":52.5,"lon":13.4,"eph":3.0,"altHAE":1e30,"speed":1e300,"track":-1e25}"#
+            #"{"class":"TPV","mode":3,"time":"2026-03-14T08:00:0\#(i).000Z","lat":52.5,"lon":13.4,"eph":3.0,"altMSL":1e30,"speed":1e300,"track":-1e25}"#
                 + "\r\n"
         }
         let gpsd = try FakeGPSD(lines: tpvs, gap: 0.05)

@@ -183,7 +183,7 @@ struct MQTTTests {
             #expect(l["t"] as? String == "t")
             if l["tst"] as? Int ?? 0 < firstReported { continue }
             let (fix, d) = try from(l)
-            let alt = try #require((fix["altHAE"] ?? fix["altMSL"]) as? Double)
+            let alt = try #require(fix["altMSL"] as? Double, "above sea level")
             let speed = try #require(fix["speed"] as? Double)
             let track = try #require(fix["track"] as? Double)
             #expect(l["alt"] as? Int == Int(alt.rounded()), "alt in whole metres: \(l) from \(fix)")

@@ -8,7 +8,8 @@ import Testing
 /// A database of the schema before version 3 (made here by the sqlite3 shell, with the tables
 /// as version 2 made them, and an MQTT outbox as the publisher made it for itself before the
 /// column `queued`) opens, keeps its rows, and gains each point's HDOP and satellites (version
-/// 3) and the tables the other parts made for themselves (version 4).
+/// 3), the tables the other parts made for themselves (version 4), and both heights (version
+/// 5: the old `alt`, gpsd's altHAE, moves to `alt_hae`; the sea-level height is unknown).
 @Suite(.needs(.tool("/usr/bin/sqlite3", package: "sqlite3")))
 struct StoreMigrationTests {
     static let version2 = """
@@ -58,7 +59,7 @@ struct StoreMigrationTests {
 
         let store = Store(directory: dir, journal: Journal(target: .stderr))
         #expect(store.degradedReason == nil, "\(store.degradedReason ?? "")")
-        #expect(try Self.sqlite(path, "PRAGMA user_version") == "4")
+        #expect(try Self.sqlite(path, "PRAGMA user_version") == "5")
         // Every table of the other parts, with its columns, made by the one migration.
         let tables = try Self.sqlite(path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         #expect(
@@ -75,17 +76,21 @@ struct StoreMigrationTests {
         let filter = Store.PointFilter(run: nil, since: nil, until: nil)
         let old = store.exportRows(filter, from: nil, limit: 10)
         #expect(old.map(\.point.time) == [1_773_475_200, 1_773_475_201, 1_773_475_202], "the old rows stay")
-        #expect(old.map(\.point.eph) == [3.5, 3.6, 3.7] && old.map(\.point.altitude) == [500, 501, 502])
+        #expect(old.map(\.point.eph) == [3.5, 3.6, 3.7])
+        #expect(old.allSatisfy { $0.point.altitude.isNaN }, "an ellipsoidal height is not told as above sea level")
+        #expect(
+            try Self.sqlite(path, "SELECT ifnull(alt, 'null') || ' ' || alt_hae FROM points ORDER BY time")
+                == "null 500.0\nnull 501.0\nnull 502.0", "the old heights kept, as above the ellipsoid")
         #expect(old.allSatisfy { $0.point.hdop.isNaN && $0.point.satellites == nil }, "unknown in the old rows")
 
         let new = Store.PointRow(
             time: 1_773_475_203, latitude: 48.1003, longitude: 11.5, altitude: 503, eph: 3.8, mode: 3, hdop: 1.3,
-            satellites: 7)
+            satellites: 7, altitudeHAE: 550.5)
         #expect(store.commit(events: [], trip: restored.trip ?? Trip(), fences: [:], points: [new], force: true))
         // Read back by the shell, not by the code that wrote it.
         #expect(
-            try Self.sqlite(path, "SELECT time, hdop, sats FROM points WHERE hdop IS NOT NULL")
-                == "1773475203.0|1.3|7")
+            try Self.sqlite(path, "SELECT time, hdop, sats, alt, alt_hae FROM points WHERE hdop IS NOT NULL")
+                == "1773475203.0|1.3|7|503.0|550.5")
         #expect(try Self.sqlite(path, "SELECT count(*) FROM points WHERE hdop IS NULL AND sats IS NULL") == "3")
         let all = store.exportRows(filter, from: nil, limit: 10)
         #expect(all.count == 4 && all.last?.point.hdop == 1.3 && all.last?.point.satellites == 7)
@@ -93,6 +98,6 @@ struct StoreMigrationTests {
         // Opening again is no second migration.
         let again = Store(directory: dir, journal: Journal(target: .stderr))
         #expect(again.degradedReason == nil && again.exportRows(filter, from: nil, limit: 10).count == 4)
-        #expect(try Self.sqlite(path, "PRAGMA user_version") == "4")
+        #expect(try Self.sqlite(path, "PRAGMA user_version") == "5")
     }
 }

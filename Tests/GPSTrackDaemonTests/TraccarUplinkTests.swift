@@ -157,7 +157,7 @@ struct TraccarUplinkTests {
             if let track = fix["track"] as? Double {
                 #expect(abs(num(p["bearing"]) - track) < 0.051, "\(p) from \(fix)")
             }
-            if let alt = (fix["altHAE"] ?? fix["altMSL"]) as? Double {
+            if let alt = fix["altMSL"] as? Double {
                 #expect(abs(num(p["altitude"]) - alt) < 0.051, "\(p)")
             }
             // gpsd's eph in whole metres; the configured assumed error for an epoch without one.

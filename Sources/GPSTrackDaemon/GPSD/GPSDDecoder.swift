@@ -142,14 +142,24 @@ public final class GPSDDecoder {
         let f = gpstrack_fix(data)!.pointee
         let hasTime = set & GPSTRACK_TIME_SET != 0
         let hasPosition = set & GPSTRACK_LATLON_SET != 0
-        return Fix(
+        var fix = Fix(
             mode: Int(f.mode),
             time: hasTime ? gpstrack_fix_time(data) : nil,
             latitude: hasPosition ? f.latitude : .nan,
             longitude: hasPosition ? f.longitude : .nan,
-            altitude: f.altHAE.isFinite ? f.altHAE : f.altMSL,
+            altitude: seaLevelHeight(msl: f.altMSL, hae: f.altHAE, geoidSeparation: f.geoid_sep),
             eph: f.eph, epx: f.epx, epy: f.epy,
             speed: f.speed, track: f.track, climb: f.climb)
+        fix.altitudeHAE = f.altHAE
+        return fix
+    }
+
+    /// The height above mean sea level: altMSL, else altHAE less the geoid separation when
+    /// gpsd gives both, else unknown (NaN): the ellipsoidal height is never passed off as it.
+    static func seaLevelHeight(msl: Double, hae: Double, geoidSeparation: Double) -> Double {
+        if msl.isFinite { return msl }
+        guard hae.isFinite, geoidSeparation.isFinite else { return .nan }
+        return hae - geoidSeparation
     }
 
     private static func string(from cString: UnsafePointer<CChar>?) -> String? {

@@ -7,7 +7,7 @@
 /// `apply`, and `current` one higher.
 enum Schema {
     /// The version this build writes.
-    static let current = 4
+    static let current = 5
 
     /// Brings `db` to `current`, a version at a time.
     static func migrate(_ db: SQLiteDatabase) throws(SQLiteDatabase.Failure) {
@@ -109,6 +109,14 @@ enum Schema {
                   distance_m REAL NOT NULL, walking_s REAL NOT NULL)
                 """)
             try db.query("CREATE INDEX IF NOT EXISTS steps_time ON steps(time)")
+        case 5:
+            // Heights: `alt` above mean sea level, `alt_hae` above the ellipsoid. Earlier builds
+            // stored gpsd's altHAE (else altMSL) as `alt` and kept no geoid separation, so an old
+            // row's height moves to `alt_hae` and its sea-level height is unknown (NULL): an
+            // ellipsoidal height is never told as above sea level.
+            let had = Set(try db.query("PRAGMA table_info(points)").compactMap { $0[1].string })
+            try addColumns(db, "points", ["alt_hae": "REAL"])
+            if !had.contains("alt_hae") { try db.query("UPDATE points SET alt_hae = alt, alt = NULL") }
         default:
             break
         }

@@ -109,11 +109,14 @@ extension Store {
                 }
                 for p in points ? pendingPoints : [] {
                     try db.query(
-                        "INSERT INTO points (trip_id, time, lat, lon, alt, eph, mode, hdop, sats) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        """
+                        INSERT INTO points (trip_id, time, lat, lon, alt, eph, mode, hdop, sats, alt_hae)
+                          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
                         [
                             .int(id), .real(p.time), .real(p.latitude), .real(p.longitude), .real(p.altitude),
                             .real(p.eph), .int(Int64(p.mode)), p.hdop.isFinite ? .real(p.hdop) : .null,
-                            p.satellites.map { .int(Int64($0)) } ?? .null,
+                            p.satellites.map { .int(Int64($0)) } ?? .null, .real(p.altitudeHAE),
                         ])
                 }
                 for (name, value) in pendingCounters.map(Self.rows(of:)) ?? [] {

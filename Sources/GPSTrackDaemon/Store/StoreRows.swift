@@ -21,7 +21,9 @@ extension Store {
         public var time: Double
         public var latitude: Double
         public var longitude: Double
+        /// Above mean sea level (`Fix.altitude`), and above the ellipsoid; NaN when unknown.
         public var altitude: Double
+        public var altitudeHAE: Double
         public var eph: Double
         public var mode: Int
         /// The fix's HDOP (NaN when unknown) and satellites used (nil when unknown).
@@ -30,12 +32,12 @@ extension Store {
 
         public init(
             time: Double, latitude: Double, longitude: Double, altitude: Double, eph: Double, mode: Int,
-            hdop: Double = .nan, satellites: Int? = nil
+            hdop: Double = .nan, satellites: Int? = nil, altitudeHAE: Double = .nan
         ) {
             (self.time, self.latitude, self.longitude, self.altitude, self.eph, self.mode) = (
                 time, latitude, longitude, altitude, eph, mode
             )
-            (self.hdop, self.satellites) = (hdop, satellites)
+            (self.hdop, self.satellites, self.altitudeHAE) = (hdop, satellites, altitudeHAE)
         }
     }
 

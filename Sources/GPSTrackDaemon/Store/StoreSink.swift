@@ -30,7 +30,7 @@ final class StoreSink: TrackerSink {
                     Store.PointRow(
                         time: t, latitude: fix.latitude, longitude: fix.longitude,
                         altitude: fix.altitude, eph: fix.horizontalError ?? .nan, mode: fix.mode,
-                        hdop: fix.hdop, satellites: fix.satellitesUsed))
+                        hdop: fix.hdop, satellites: fix.satellitesUsed, altitudeHAE: fix.altitudeHAE))
             }
             maintain(at: t, session: session)
         }
