@@ -58,8 +58,7 @@ public struct Tracker: Sendable {
             lastOutcome = .accepted(delivered: false, hop: 0)
             return events
         }
-        if trip.start == nil {
-            trip.start = fix.coordinate
+        if trip.startedAt == nil {
             trip.startedAt = time
             trip.line.begin(at: fix.coordinate)
             if config.tripMode == .manual { events.append(.tripStart(trip: nil, time: time, at: fix.coordinate)) }
@@ -98,7 +97,7 @@ public struct Tracker: Sendable {
             events += tripEvents
             events += parkedGuard.observe(fix, stop: trips.currentStop, config: config)
             trip.traveledM = trips.traveledM
-            trip.straightLineM = trips.line.valueM
+            trip.follow(trips.line)
         }
         guard let hop = offered else {
             lastOutcome = .accepted(delivered: false, hop: 0)
@@ -109,7 +108,7 @@ public struct Tracker: Sendable {
         if config.tripMode == .manual {
             trip.traveledM += hop
             trip.line.reach(fix.coordinate)
-            trip.straightLineM = trip.line.valueM
+            trip.follow(trip.line)
         }
         trip.lastDelivered = fix.coordinate
         trip.lastDeliveredTime = time
@@ -126,15 +125,18 @@ public struct Tracker: Sendable {
         guard trip.state == .running, let last = trip.lastFix else { return 0 }
         let before = trip.traveledM
         if config.tripMode == .auto {
-            guard trips.settle(counting: !motion.heldWayDisowned) != nil else { return 0 }
+            let settled = trips.settle(counting: !motion.heldWayDisowned)
+            // At a stop the line ends at its settled place, whether or not anything was counted.
+            trip.follow(trips.line)
+            guard settled != nil else { return 0 }
             motion.deliverLast()
             trip.traveledM = trips.traveledM
-            trip.straightLineM = trips.line.valueM
+            trip.follow(trips.line)
         } else {
             guard let way = motion.settle(moved: trip.traveledM > 0) else { return 0 }
             trip.traveledM += way
             trip.line.reach(last.coordinate)
-            trip.straightLineM = trip.line.valueM
+            trip.follow(trip.line)
         }
         trip.deliveredCount += 1
         trip.lastDelivered = last.coordinate
@@ -174,6 +176,7 @@ public struct Tracker: Sendable {
             detector.line = trip.line
         }
         trips = detector
+        if config.tripMode == .auto { trip.follow(trips.line) }
         if let g = ParkedGuard(state: state) { parkedGuard = g }
         return true
     }

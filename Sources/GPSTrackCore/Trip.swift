@@ -6,11 +6,15 @@ public struct Trip: Sendable {
     public internal(set) var state: State = .running
     /// Time of the first accepted fix of the trip, seconds since the Unix epoch.
     public internal(set) var startedAt: Double?
-    /// Position of the first accepted fix of the trip.
+    /// Where the straight line begins: the trip's first accepted fix, or where the receiver
+    /// settled when it stood first, carried along by moves that were no travel (`StraightLine`).
     public internal(set) var start: Coordinate?
+    /// Where the straight line ends: the position the odometer counted last (in `auto` mode a
+    /// stop's settled place). `straightLineM` is the geodesic from `start` to here.
+    public internal(set) var end: Coordinate?
     /// Sum of the geodesic hops between delivered positions, metres.
     public internal(set) var traveledM: Double = 0
-    /// Geodesic distance from the start point to the latest delivered position, metres.
+    /// The geodesic from `start` to `end`, metres; never more than `traveledM`.
     public internal(set) var straightLineM: Double = 0
     /// The latest delivered position.
     public internal(set) var lastDelivered: Coordinate?
@@ -38,9 +42,19 @@ public struct Trip: Sendable {
         self.lastDelivered = lastDelivered
         self.lastDeliveredTime = lastDeliveredTime
         self.deliveredCount = deliveredCount
-        // The stretches are not stored: one from the start, carrying what jumps had added
-        // (never more than the stored traveled distance allows).
-        let open = start.flatMap { s in lastDelivered.map { Geodesic.distance(s, $0) } } ?? 0
-        line = StraightLine(closedM: max(0, straightLineM - open), from: start, to: lastDelivered, moved: traveledM > 0)
+        // The line from the stored start to the last delivery (a row of an earlier build, whose
+        // line was longer than that, keeps its length: `start` is carried out along it).
+        line = StraightLine(
+            lengthM: min(straightLineM, traveledM), from: start, to: lastDelivered, moved: traveledM > 0)
+        self.start = line.from
+        end = line.to
+    }
+
+    /// Takes the straight line's figures and places from `line` (the odometer's own in
+    /// `manual` mode, the trip detector's in `auto`).
+    mutating func follow(_ line: StraightLine) {
+        start = line.from
+        end = line.to
+        straightLineM = line.valueM
     }
 }

@@ -29,7 +29,10 @@ extension TripDetector {
     func departureTime(before index: Int) -> Double? {
         let end = min(recent.count - 1, max(0, index - recentBase))
         guard end > 0 else { return nil }
-        for k in stride(from: end, through: 0, by: -1) where standsByDoppler(k) || isStill(k, forward: false) {
+        // By Doppler strictly before the fix at `index`: that one has left (a fix after a gap
+        // may stand again at its new place).
+        for k in stride(from: end, through: 0, by: -1)
+        where (k < end && standsByDoppler(k)) || isStill(k, forward: false) {
             return recent[k].time
         }
         return nil

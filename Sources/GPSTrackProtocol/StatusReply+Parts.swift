@@ -28,14 +28,16 @@ public struct ManualTrip: Codable, Sendable, Equatable {
     /// running or stopped.
     public var state = ""
     public var startedAt: String?
+    /// The straight line's two places: `straight_line_m` is the geodesic between them.
     public var start: LatLon?
+    public var end: LatLon?
     public var traveledM = 0.0
     public var straightLineM = 0.0
     public init() {}
     enum CodingKeys: String, CodingKey {
         case state
         case startedAt = "started_at"
-        case start
+        case start, end
         case traveledM = "traveled_m"
         case straightLineM = "straight_line_m"
     }

@@ -72,34 +72,74 @@ import Testing
         return try GeodSolveTruth.distance(first, last)
     }
 
+    /// A straight line as printed, with the two places it is measured between.
+    struct Claim {
+        var label: String
+        var from: Coordinate
+        var to: Coordinate
+        var figureM: Double
+    }
+
+    static func place(_ o: Any?) -> Coordinate? {
+        guard let o = o as? [String: Any], let lat = o["lat"] as? Double, let lon = o["lon"] as? Double else {
+            return nil
+        }
+        return Coordinate(latitude: lat, longitude: lon)
+    }
+
+    /// Each claim's figure is GeodSolve's geodesic between its places, to 0.1 m.
+    static func checkGeodesics(_ claims: [Claim]) throws {
+        let reference = try GeodSolveTruth.lengths(claims.map { [$0.from, $0.to] })
+        for (claim, d) in zip(claims, reference) {
+            #expect(abs(claim.figureM - d) <= 0.1, "\(claim.label): \(claim.figureM) m, GeodSolve \(d) m")
+        }
+    }
+
     /// Replays a capture; returns the summary and every trip end, checking the invariant.
     func replay(_ c: Capture, tripMode: String?) throws -> [String: Any] {
-        var args = ["replay", Self.folder.appendingPathComponent("json/\(c.name).json").path]
+        try replay(
+            path: Self.folder.appendingPathComponent("json/\(c.name).json").path, name: c.name, tripMode: tripMode)
+    }
+
+    /// Replays a gpsd log: the straight line within the traveled distance and the geodesic
+    /// between its printed places, at the summary and every trip end.
+    func replay(path: String, name: String, tripMode: String?) throws -> [String: Any] {
+        var args = ["replay", path]
         if let tripMode {
             args.insert(
                 contentsOf: [
                     "--config",
                     try ExecutableRunner.temporaryFile(
-                        "odometer-\(c.name)-\(tripMode).conf",
+                        "odometer-\(name)-\(tripMode).conf",
                         contents: "trip_mode = \(tripMode)\n"),
                 ], at: 1)
         }
         let r = try ExecutableRunner.run(args)
-        try #require(r.status == 0, "\(c.name): \(r.stderr)")
+        try #require(r.status == 0, "\(name): \(r.stderr)")
         let lines = r.lines.compactMap(ExecutableRunner.json)
         let mode = tripMode ?? "default"
+        var claims: [Claim] = []
         for e in lines where e["event"] as? String == "trip_end" {
             let traveled = try #require(e["traveled_m"] as? Double)
             let straight = try #require(e["straight_line_m"] as? Double)
             #expect(
                 straight <= traveled + Self.rounding,
-                "\(c.name) \(mode) trip_end: \(straight) m straight, \(traveled) m traveled")
+                "\(name) \(mode) trip_end: \(straight) m straight, \(traveled) m traveled")
+            let from = try #require(Self.place(e["from"]), "\(name) trip_end: from")
+            let to = try #require(Self.place(e["to"]), "\(name) trip_end: to")
+            claims.append(Claim(label: "\(name) \(mode) trip_end", from: from, to: to, figureM: straight))
         }
-        let s = try #require(lines.last?["summary"] as? [String: Any], "\(c.name): no summary")
+        let s = try #require(lines.last?["summary"] as? [String: Any], "\(name): no summary")
         let traveled = try #require(s["traveled_m"] as? Double)
         let straight = try #require(s["straight_line_m"] as? Double)
         #expect(
-            straight <= traveled + Self.rounding, "\(c.name) \(mode): \(straight) m straight, \(traveled) m traveled")
+            straight <= traveled + Self.rounding, "\(name) \(mode): \(straight) m straight, \(traveled) m traveled")
+        if let from = Self.place(s["start"]), let to = Self.place(s["end"]) {
+            claims.append(Claim(label: "\(name) \(mode) summary", from: from, to: to, figureM: straight))
+        } else {
+            #expect(straight == 0, "\(name) \(mode): a straight line without its places")
+        }
+        try Self.checkGeodesics(claims)
         return s
     }
 

@@ -200,7 +200,7 @@ import Testing
         #expect(
             ReplyEncoder.encode(quiet) == """
                 {"ok":true,"gpsd":{"connected":false,"device":null,"address":"localhost:2947","reconnects":0},"receivers":[],"fix":null,\
-                "trip":{"state":"running","started_at":null,"start":null,"traveled_m":0.0,"straight_line_m":1000.0},\
+                "trip":{"state":"running","started_at":null,"start":null,"end":null,"traveled_m":0.0,"straight_line_m":1000.0},\
                 "fences":[],"counters":{"fixes_total":0,"fixes_accepted":0,"fixes_delivered":0,"fixes_rejected":{"stale":2,"too_fast":1}},\
                 "storage":{"state":"off","reason":null,"path":null},"steps":null,"mqtt":null,"seq":0,"version":"0.2.0","uptime_s":12.5,\
                 "events_total":{},"sky":null,"clock_offset_s":null,"today":null}

@@ -30,6 +30,7 @@ public enum Reports {
         t.state = trip.state.rawValue
         t.startedAt = trip.startedAt.map(Timestamp.iso8601)
         t.start = trip.start.map { LatLon(lat: $0.latitude, lon: $0.longitude) }
+        t.end = trip.end.map { LatLon(lat: $0.latitude, lon: $0.longitude) }
         t.traveledM = trip.traveledM.rounded(decimals: 2)
         t.straightLineM = trip.straightLineM.rounded(decimals: 2)
         return t

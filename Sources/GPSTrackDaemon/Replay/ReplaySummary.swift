@@ -49,12 +49,10 @@ struct ReplaySummary: Encodable {
         let trip = tracker.trip
         let counters = tracker.counters
         let auto = tracker.config.tripMode == .auto
-        let end: EventJSON.TimedPoint?
-        if auto, let stop = tracker.trips.currentStop {
-            end = EventJSON.point(stop.at, time: stop.arrival)
-        } else {
-            end = EventJSON.point(trip.lastDelivered, time: trip.lastDeliveredTime)
-        }
+        // The straight line's own two places (gpstrackd(8)): `straight_line_m` is the geodesic
+        // between the `start` and `end` printed.
+        let arrival = auto ? tracker.trips.currentStop?.arrival : nil
+        let end = EventJSON.point(trip.end, time: arrival ?? trip.lastDeliveredTime)
         let last = trip.lastFix
         let counts = session.fenceEventCounts
         summary = Figures(
