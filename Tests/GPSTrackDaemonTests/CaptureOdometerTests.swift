@@ -161,4 +161,13 @@ import Testing
             }
         }
     }
+
+    /// The bundled sample day, in both trip modes, by the same rule.
+    @Test func theSampleDaysStraightLineIsTheGeodesicBetweenItsPlaces() throws {
+        let sample = ExecutableRunner.packageRoot.appendingPathComponent("samples/walk-and-drive.gpsd.json").path
+        for mode in [nil, "manual"] {
+            let s = try replay(path: sample, name: "sample", tripMode: mode)
+            #expect((s["straight_line_m"] as? Double ?? 0) > 1000, "the sample goes somewhere")
+        }
+    }
 }
