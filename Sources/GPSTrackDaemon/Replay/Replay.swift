@@ -72,8 +72,9 @@ public struct Replay {
 
         var reader = LineReader(fd: fd, maxLineBytes: GPSDDecoder.maxLineBytes)
         let decoder = GPSDDecoder()
-        var assembler = EpochAssembler()
-        var session = TrackingSession(config: configuration.tracker, fences: fenceIndex)
+        // The live daemon's feed: each receiver's epochs, the one followed, the session.
+        var feed = FeedSession(
+            session: TrackingSession(config: configuration.tracker, fences: fenceIndex), device: configuration.device)
         var tpvCount = 0
         var malformed = 0
         let name = logPath == "-" ? "<stdin>" : logPath
@@ -82,9 +83,12 @@ public struct Replay {
                 switch decoder.decode(line) {
                 case .tpv(let fix):
                     tpvCount += 1
-                    for epoch in assembler.add(fix) {
-                        try emit(session.ingest(epoch), to: out)
-                    }
+                    try run(feed.take(fix), in: &feed, to: out)
+                case .device(let path, activated: false):
+                    // As live: the removed receiver's last epochs, then a failover or a lost fix.
+                    let (steps, removal) = feed.remove(path, current: nil)
+                    try run(steps, in: &feed, to: out)
+                    if case .followedGone = removal { try emit(feed.session.fixLost(.receiverRemoved), to: out) }
                 case .malformed(let reason):
                     malformed += 1
                     if malformed <= Self.maxReportedMalformed {
@@ -94,15 +98,13 @@ public struct Replay {
                     break
                 }
             }
-            for epoch in assembler.flush() {
-                try emit(session.ingest(epoch), to: out)
-            }
+            try run(feed.flush(), in: &feed, to: out)
             // The feed's end: what the odometer held back goes into the summary.
-            session.settle()
+            _ = feed.session.settle()
             if malformed > Self.maxReportedMalformed {
                 try err.writeLine("gpstrackd: \(name): \(malformed) malformed lines in all")
             }
-            try out.writeLine(Self.summary(session, tpvCount: tpvCount, malformed: malformed))
+            try out.writeLine(Self.summary(feed.session, tpvCount: tpvCount, malformed: malformed))
             try out.flush()
             try err.flush()
         } catch {
@@ -111,6 +113,12 @@ public struct Replay {
             return .ioError
         }
         return .ok
+    }
+
+    /// Ingests the feed's epochs, writing their events (a failover is told by the live
+    /// daemon's journal alone: its sequenced events are the same).
+    private func run(_ steps: [FeedSession.Step], in feed: inout FeedSession, to out: OutputWriter) throws(ErrnoError) {
+        for case .epoch(let epoch) in steps { try emit(feed.session.ingest(epoch), to: out) }
     }
 
     private func emit(_ events: [TrackingSession.Sequenced], to out: OutputWriter) throws(ErrnoError) {

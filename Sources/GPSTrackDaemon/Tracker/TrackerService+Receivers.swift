@@ -5,35 +5,24 @@ import GPSTrackProtocol
 /// Several receivers on one gpsd: each one's TPVs make its own epochs, and the selector picks
 /// the one the tracker follows (`device = PATH`, else the best, with failover).
 extension TrackerService {
-    /// Takes one TPV: into its receiver's epochs, and each complete epoch to the selector.
-    func take(_ fix: Fix) {
-        let key = fix.device ?? ""
-        var assembler = assemblers[key] ?? EpochAssembler()
-        let epochs = assembler.add(fix)
-        assemblers[key] = assembler
-        for epoch in epochs { route(epoch) }
-    }
+    /// Takes one TPV (`FeedSession`: into its receiver's epochs, each complete epoch to the
+    /// selector).
+    func take(_ fix: Fix) { run(feed.take(fix)) }
 
     /// Every receiver's pending epoch (the end of the feed, a lost gpsd).
-    func flushEpochs() {
-        for key in assemblers.keys.sorted() {
-            let epochs = assemblers[key]!.flush()
-            for epoch in epochs { route(epoch) }
-        }
-    }
+    func flushEpochs() { run(feed.flush()) }
 
-    private func route(_ epoch: Fix) {
-        switch selector.offer(epoch) {
-        case .ignore:
-            return
-        case .follow:
-            break
-        case .failover(let from, let to):
-            logFailover(from: from, to: to, reason: "a better or still reporting receiver")
-            session.switchReceiver()
+    /// Processes the feed's epochs and says its failovers, in order.
+    private func run(_ steps: [FeedSession.Step]) {
+        for step in steps {
+            switch step {
+            case .epoch(let epoch):
+                device = selector.followed
+                process(epoch.withSky(sky))
+            case .failover(let from, let to):
+                logFailover(from: from, to: to, reason: "a better or still reporting receiver")
+            }
         }
-        device = selector.followed
-        process(epoch.withSky(sky))
     }
 
     /// Keeps the followed receiver's SKY (any receiver's before one is followed); a report
@@ -50,21 +39,21 @@ extension TrackerService {
 
     /// gpsd deactivated a receiver (`path` nil: it named none, the followed one is meant).
     func removeDevice(_ path: String?) {
-        let removed = path ?? selector.followed ?? device
-        if let removed {
-            var pending = assemblers.removeValue(forKey: removed)
-            for epoch in pending?.flush() ?? [] { route(epoch) }
+        let (steps, removal) = feed.remove(path, current: device)
+        run(steps)
+        let removed: String?
+        switch removal {
+        case .notFollowed(let path), .replaced(let path, _): removed = path
+        case .followedGone(let path): removed = path
         }
         if sky?.device == removed { sky = nil }  // after its last epoch went with it (issue 29)
-        // An unnamed followed receiver (its TPVs named no device) may be the one removed.
-        if let removed, let followed = selector.followed, removed != followed, !followed.isEmpty {
+        if case .notFollowed(let path) = removal {
             // Another receiver goes on reporting: nothing is lost.
-            _ = selector.remove(removed)
             emit(
                 LogEntry(
                     event: .deviceRemoved, priority: .info,
-                    message: "GPS receiver \(removed) removed (not the one followed)",
-                    fields: [(.device, removed)]))
+                    message: "GPS receiver \(path) removed (not the one followed)",
+                    fields: [(.device, path)]))
             return
         }
         emit(
@@ -72,10 +61,9 @@ extension TrackerService {
                 event: .deviceRemoved, priority: .warning,
                 message: removed.map { "GPS receiver \($0) removed" } ?? "GPS receiver removed",
                 fields: removed.map { [(.device, $0)] } ?? []))
-        if let removed, let next = selector.remove(selector.followed == "" ? "" : removed) {
+        if case .replaced(let path, let next) = removal {
             device = next
-            logFailover(from: removed, to: next, reason: "the followed one was removed")
-            session.switchReceiver()
+            logFailover(from: path, to: next, reason: "the followed one was removed")
             return
         }
         device = nil

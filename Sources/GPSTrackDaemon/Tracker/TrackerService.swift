@@ -14,11 +14,14 @@ public actor TrackerService {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     /// The same thread as a task executor, for a task that mostly runs on this actor.
     public nonisolated var taskExecutor: any TaskExecutor { executor }
-    var session: TrackingSession
-    /// One per receiver: their epochs interleave.
-    var assemblers: [String: EpochAssembler] = [:]
+    /// The receivers' epochs, the one followed, and the session (the same as replay's).
+    var feed: FeedSession
+    var session: TrackingSession {
+        get { feed.session }
+        _modify { yield &feed.session }
+    }
     /// Which receiver is followed.
-    var selector: ReceiverSelector
+    var selector: ReceiverSelector { feed.selector }
     let journal: Journal
     let configuration: Configuration
     var lastStatusTime = -Double.infinity
@@ -65,8 +68,8 @@ public actor TrackerService {
         self.journal = journal
         self.store = store
         self.mqtt = mqtt
-        session = TrackingSession(config: configuration.tracker, fences: fences)
-        selector = ReceiverSelector(device: configuration.device, staleAfterS: configuration.tracker.staleAfterS)
+        feed = FeedSession(
+            session: TrackingSession(config: configuration.tracker, fences: fences), device: configuration.device)
         journalSink = JournalSink(journal: journal)
         stepsSink =
             configuration.pedometer == .auto
@@ -80,7 +83,7 @@ public actor TrackerService {
         sinks = builtIn.compactMap { $0 } + outlets
         if let store {
             let restored = store.restore()
-            session.restore(
+            feed.session.restore(
                 trip: restored.trip, counters: restored.counters, seq: restored.seq, fences: restored.fences,
                 trips: configuration.tracker.tripMode == .auto ? restored.motion : nil)
             if let trip = restored.trip {

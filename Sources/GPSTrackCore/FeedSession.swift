@@ -1,0 +1,90 @@
+/// A gpsd feed in front of the tracking session: each receiver's TPVs make its own epochs
+/// (`EpochAssembler`), the selector picks the receiver followed (`ReceiverSelector`), and the
+/// session judges its epochs. The live daemon (`TrackerService`) and `gpstrackd replay` both
+/// feed TPVs and device reports through it, so a log of several receivers decides in replay
+/// exactly as it did live. Pure: it says what happened, the caller ingests and tells.
+public struct FeedSession: Sendable {
+    public var session: TrackingSession
+    public private(set) var selector: ReceiverSelector
+    /// One per receiver: their epochs interleave.
+    private var assemblers: [String: EpochAssembler] = [:]
+
+    /// What the caller does, in order.
+    public enum Step: Sendable {
+        /// An epoch of the followed receiver: the caller ingests it (`session.ingest`).
+        case epoch(Fix)
+        /// The followed receiver changed to a better or still reporting one (`from` nil: none
+        /// was followed); the session has switched receivers already, before the next epoch.
+        case failover(from: String?, to: String)
+    }
+
+    /// What a receiver's removal meant, after the steps of its last epochs.
+    public enum Removal: Sendable, Equatable {
+        /// Another receiver was followed: nothing lost.
+        case notFollowed(String)
+        /// The followed receiver went and another that reports takes over (the session has
+        /// switched receivers already).
+        case replaced(String, by: String)
+        /// The followed receiver went and none takes over: the fix is lost (the caller calls
+        /// `session.fixLost(.receiverRemoved)`). nil: gpsd named no receiver.
+        case followedGone(String?)
+    }
+
+    public init(session: TrackingSession, device: String?) {
+        self.session = session
+        selector = ReceiverSelector(device: device, staleAfterS: session.tracker.config.staleAfterS)
+    }
+
+    /// Takes one TPV: into its receiver's epochs, and each complete epoch to the selector.
+    public mutating func take(_ fix: Fix) -> [Step] {
+        let key = fix.device ?? ""
+        var assembler = assemblers[key] ?? EpochAssembler()
+        let epochs = assembler.add(fix)
+        assemblers[key] = assembler
+        return epochs.flatMap { route($0) }
+    }
+
+    /// Every receiver's pending epoch (the end of the feed, a lost gpsd).
+    public mutating func flush() -> [Step] {
+        var steps: [Step] = []
+        for key in assemblers.keys.sorted() {
+            let epochs = assemblers[key]!.flush()
+            for epoch in epochs { steps += route(epoch) }
+        }
+        return steps
+    }
+
+    /// gpsd deactivated the receiver at `path` (nil: it named none, the followed one is meant;
+    /// `current` is the device the caller last knew). Returns the steps of its last epochs and
+    /// what the removal meant.
+    public mutating func remove(_ path: String?, current: String?) -> (steps: [Step], removal: Removal) {
+        let removed = path ?? selector.followed ?? current
+        var steps: [Step] = []
+        if let removed {
+            var pending = assemblers.removeValue(forKey: removed)
+            for epoch in pending?.flush() ?? [] { steps += route(epoch) }
+        }
+        // An unnamed followed receiver (its TPVs named no device) may be the one removed.
+        if let removed, let followed = selector.followed, removed != followed, !followed.isEmpty {
+            _ = selector.remove(removed)
+            return (steps, .notFollowed(removed))
+        }
+        if let removed, let next = selector.remove(selector.followed == "" ? "" : removed) {
+            session.switchReceiver()
+            return (steps, .replaced(removed, by: next))
+        }
+        return (steps, .followedGone(removed))
+    }
+
+    private mutating func route(_ epoch: Fix) -> [Step] {
+        switch selector.offer(epoch) {
+        case .ignore:
+            return []
+        case .follow:
+            return [.epoch(epoch)]
+        case .failover(let from, let to):
+            session.switchReceiver()
+            return [.failover(from: from, to: to), .epoch(epoch)]
+        }
+    }
+}
