@@ -92,21 +92,12 @@ public final class OwnTracksHTTPUplink: UplinkSink, LocationReporter {
         if !waypointsSent { fencesReplaced(session: session) }
         let acc = OwnTracks.accuracy(session.tracker.lastAccepted?.horizontalError, assumed: assumedErrorM)
         for s in step.events {
-            switch s.event {
-            case .fence(let e) where e.kind == .enter || e.kind == .exit:
-                queue(
-                    "event", time: e.time,
-                    OwnTracks.transition(
-                        tid: tid, enter: e.kind == .enter, desc: e.fenceName ?? e.fenceID, rid: e.fenceID,
-                        wtst: fencesLoadedAt, time: e.time, at: e.coordinate, acc: acc))
-            case .tracker(.guardBreach(let t, let at, _, _)):
-                queue(
-                    "alarm", time: t,
-                    OwnTracks.transition(
-                        tid: tid, enter: false, desc: "parked", rid: "parked",
-                        wtst: Int(session.tracker.parkedGuard.armedSince ?? t), time: t, at: at, acc: acc))
-            default: break
-            }
+            // The same transitions as on the broker (the anchor's too), by the one rule.
+            guard
+                let m = OwnTracks.message(
+                    for: s.event, tid: tid, fencesLoadedAt: fencesLoadedAt, acc: acc, session: session)
+            else { continue }
+            queue(m.isAlarm ? "alarm" : "event", time: m.time, m.payload)
         }
         guard step.accepted, let fix = step.fix, let t = fix.time else { return [] }
         if let last {

@@ -62,7 +62,13 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
         var forced: (kind: String, alarm: String?, time: Double, at: Coordinate)?
         var alarms: [(alarm: String, time: Double, at: Coordinate, speed: Double?)] = []
         for s in step.events {
-            guard case .tracker(let e) = s.event else { continue }
+            // Every kind said here, no default: a new kind does not compile until Traccar's
+            // part in it is decided.
+            let e: TrackerEvent
+            switch s.event {
+            case .tracker(let t): e = t
+            case .fence, .fencesDetermined: continue
+            }
             switch e {
             case .tripStart(_, let t, let at): forced = forced ?? ("trip", nil, t, at)
             case .tripEnd(let f): forced = forced ?? ("trip", nil, f.end, f.to)
@@ -76,7 +82,9 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
             case .anchor(.noPosition(let t, _, _)):
                 let at = session.tracker.lastAccepted?.coordinate ?? session.anchor.state?.anchor
                 if let at { alarms.append(("general", t, at, nil)) }
-            default: break
+            case .anchor(.dropped), .anchor(.warning), .anchor(.acknowledged), .anchor(.raised), .guardArmed,
+                .guardAck, .guardNoPosition, .overspeedEnd, .tripStop, .discontinuity, .fixAcquired, .fixLost:
+                break
             }
         }
         let fix = step.accepted ? step.fix : nil

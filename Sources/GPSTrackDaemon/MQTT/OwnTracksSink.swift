@@ -23,11 +23,13 @@ final class OwnTracksSink: TrackerSink {
 
     func take(_ step: TrackerStep, session: TrackingSession) -> [LogEntry] {
         for e in step.events {
-            if case .fence(let f) = e.event { publishTransition(f, session: session) }
-            if case .tracker(.guardBreach(let t, let at, _, _)) = e.event {
-                publishBreach(time: t, at: at, session: session)
-            }
-            if case .tracker(.anchor(let a)) = e.event { publishAnchor(a, session: session) }
+            // OwnTracks `transition`s, QoS 1, to `<base>/event` (OwnTracks.message decides).
+            guard
+                let m = OwnTracks.message(
+                    for: e.event, tid: mqtt.trackerID, fencesLoadedAt: fencesLoadedAt, acc: accuracy(session),
+                    session: session)
+            else { continue }
+            mqtt.enqueue(kind: "transition", topic: mqtt.baseTopic + "/event", payload: m.payload, qos: 1)
         }
         if step.accepted, let fix = step.fix { publishLocation(fix, session: session) }
         return []
@@ -65,26 +67,6 @@ final class OwnTracksSink: TrackerSink {
         OwnTracks.location(
             fix, time: t, tid: mqtt.trackerID, assumedErrorM: assumedErrorM,
             inRegions: session.geofences == nil ? nil : session.insideFenceNames, trigger: trigger)
-    }
-
-    /// OwnTracks `transition` for an enter or exit (crossings too), QoS 1, to `<base>/event`.
-    private func publishTransition(_ e: FenceEvent, session: TrackingSession) {
-        guard e.kind == .enter || e.kind == .exit else { return }
-        let payload = OwnTracks.transition(
-            tid: mqtt.trackerID, enter: e.kind == .enter, desc: e.fenceName ?? e.fenceID,
-            rid: e.fenceID, wtst: fencesLoadedAt, time: e.time, at: e.coordinate,
-            acc: accuracy(session))
-        mqtt.enqueue(kind: "transition", topic: mqtt.baseTopic + "/event", payload: payload, qos: 1)
-    }
-
-    /// OwnTracks `transition` for a guard breach (`event: leave`, `desc: parked`), so that Home
-    /// Assistant shows it.
-    private func publishBreach(time: Double, at: Coordinate, session: TrackingSession) {
-        let payload = OwnTracks.transition(
-            tid: mqtt.trackerID, enter: false, desc: "parked", rid: "parked",
-            wtst: Int(session.tracker.parkedGuard.armedSince ?? time), time: time, at: at,
-            acc: accuracy(session))
-        mqtt.enqueue(kind: "transition", topic: mqtt.baseTopic + "/event", payload: payload, qos: 1)
     }
 
     /// The `acc` of the last accepted fix.

@@ -1,0 +1,69 @@
+import GPSTrackCore
+
+/// What a tracking event is on OwnTracks, for the MQTT and the HTTP reporters alike: one
+/// exhaustive switch, so an event kind added to the vocabulary does not compile until it is
+/// decided here.
+extension OwnTracks {
+    /// A region transition to send, and whether it is an alarm (the parked or anchor region
+    /// left: kept before locations when the outbox thins).
+    struct EventMessage {
+        var payload: String
+        var time: Double
+        var isAlarm: Bool
+    }
+
+    /// The transition for `event`, nil when OwnTracks has none: a fence entered or left (a
+    /// crossing too), the `parked` region left at a guard breach (once, not its repeats), the
+    /// `anchor` region entered at the drop and left at a drag's raise (not its repeats).
+    /// `fencesLoadedAt` is the fences' `wtst`; `acc` the last accepted fix's.
+    static func message(
+        for event: TrackingSession.Event, tid: String, fencesLoadedAt: Int, acc: Int, session: TrackingSession
+    ) -> EventMessage? {
+        switch event {
+        case .fence(let e):
+            switch e.kind {
+            case .enter, .exit:
+                let payload = transition(
+                    tid: tid, enter: e.kind == .enter, desc: e.fenceName ?? e.fenceID, rid: e.fenceID,
+                    wtst: fencesLoadedAt, time: e.time, at: e.coordinate, acc: acc)
+                return EventMessage(payload: payload, time: e.time, isAlarm: false)
+            case .dwell, .state: return nil
+            }
+        case .fencesDetermined:
+            return nil
+        case .tracker(let t):
+            switch t {
+            case .guardBreach(let time, let at, _, _):
+                let payload = transition(
+                    tid: tid, enter: false, desc: "parked", rid: "parked",
+                    wtst: Int(session.tracker.parkedGuard.armedSince ?? time), time: time, at: at, acc: acc)
+                return EventMessage(payload: payload, time: time, isAlarm: true)
+            case .anchor(let a):
+                return anchor(a, tid: tid, acc: acc, session: session)
+            case .tripStart, .tripEnd, .guardArmed, .guardRepeat, .guardAck, .guardNoPosition, .overspeedStart,
+                .overspeedEnd, .tripStop, .discontinuity, .fixAcquired, .fixLost:
+                return nil
+            }
+        }
+    }
+
+    private static func anchor(_ a: AnchorEvent, tid: String, acc: Int, session: TrackingSession) -> EventMessage? {
+        let enter: Bool
+        let at: Coordinate?
+        switch a {
+        case .dropped(_, let anchor, _):
+            enter = true
+            at = anchor
+        case .alarm(_, let boat, _, let repeatCount):
+            guard repeatCount == 0 else { return nil }
+            enter = false
+            at = boat
+        case .warning, .noPosition, .acknowledged, .raised:
+            return nil
+        }
+        let payload = transition(
+            tid: tid, enter: enter, desc: "anchor", rid: "anchor",
+            wtst: Int(session.anchor.state?.droppedAt ?? a.time), time: a.time, at: at, acc: acc)
+        return EventMessage(payload: payload, time: a.time, isAlarm: !enter)
+    }
+}
