@@ -62,7 +62,7 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
         var forced: (kind: String, alarm: String?, time: Double, at: Coordinate)?
         var alarms: [(alarm: String, time: Double, at: Coordinate, speed: Double?)] = []
         for s in step.events {
-            // Every kind said here, no default: a new kind does not compile until Traccar's
+            // Every kind named here (no catch-all): a new kind does not compile until Traccar's
             // part in it is decided.
             let e: TrackerEvent
             switch s.event {
