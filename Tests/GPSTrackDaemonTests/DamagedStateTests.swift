@@ -24,8 +24,8 @@ import Testing
           1e300, -1e300, 1e300, 1e300)
         """,
         "INSERT INTO trips VALUES (2, 'ended', -1e300, 91, 181, 1e300, -5, 1e300, NULL, NULL, NULL, -1)",
-        "INSERT INTO points VALUES (1, 1, 1e300, 1e300, -1e300, 1e300, 1e300, 99999999999, 1e300, 1e300)",
-        "INSERT INTO points VALUES (2, 2, -1e300, 52.5, 13.4, NULL, NULL, 1e300, NULL, -99999999999)",
+        "INSERT INTO points VALUES (1, 1, 1e300, 1e300, -1e300, 1e300, 1e300, 99999999999, 1e300, 1e300, 1e300)",
+        "INSERT INTO points VALUES (2, 2, -1e300, 52.5, 13.4, NULL, NULL, 1e300, NULL, -99999999999, -1e300)",
         """
         INSERT INTO events VALUES (-7, 1e300, 'enter', 'gate', '{"event":"enter","fence":'),
           (9000000000000000000, -1e300, 'trip_end', NULL, '{"seq":1e300}')
