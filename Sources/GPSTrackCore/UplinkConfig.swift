@@ -281,7 +281,7 @@ extension ConfigParser {
     ) -> Setter {
         return { config, text in
             guard let v = Double(text), v.isFinite, v >= atLeast else {
-                return "expected a number of \(unit) >= \(Int(atLeast)), got '\(text)'"
+                return "expected a number of \(unit) >= \(Int(clamping: atLeast)), got '\(text)'"
             }
             config[keyPath: path] = v
             return nil

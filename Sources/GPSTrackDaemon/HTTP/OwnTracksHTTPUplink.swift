@@ -104,7 +104,8 @@ public final class OwnTracksHTTPUplink: UplinkSink, LocationReporter {
                     "alarm", time: t,
                     OwnTracks.transition(
                         tid: tid, enter: false, desc: "parked", rid: "parked",
-                        wtst: Int(session.tracker.parkedGuard.armedSince ?? t), time: t, at: at, acc: acc))
+                        wtst: Int(clamping: session.tracker.parkedGuard.armedSince ?? t, rounding: .towardZero),
+                        time: t, at: at, acc: acc))
             default: break
             }
         }

@@ -20,7 +20,7 @@ extension OwnTracksSink {
         }
         let payload = OwnTracks.transition(
             tid: mqtt.trackerID, enter: enter, desc: "anchor", rid: "anchor",
-            wtst: Int(session.anchor.state?.droppedAt ?? a.time), time: a.time, at: at,
+            wtst: Int(clamping: session.anchor.state?.droppedAt ?? a.time, rounding: .towardZero), time: a.time, at: at,
             acc: OwnTracks.accuracy(
                 session.tracker.lastAccepted?.horizontalError, assumed: session.tracker.config.assumedErrorM))
         mqtt.enqueue(kind: "transition", topic: mqtt.baseTopic + "/event", payload: payload, qos: 1)

@@ -82,7 +82,8 @@ final class OwnTracksSink: TrackerSink {
     private func publishBreach(time: Double, at: Coordinate, session: TrackingSession) {
         let payload = OwnTracks.transition(
             tid: mqtt.trackerID, enter: false, desc: "parked", rid: "parked",
-            wtst: Int(session.tracker.parkedGuard.armedSince ?? time), time: time, at: at,
+            wtst: Int(clamping: session.tracker.parkedGuard.armedSince ?? time, rounding: .towardZero), time: time,
+            at: at,
             acc: accuracy(session))
         mqtt.enqueue(kind: "transition", topic: mqtt.baseTopic + "/event", payload: payload, qos: 1)
     }

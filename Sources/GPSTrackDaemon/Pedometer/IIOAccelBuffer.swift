@@ -83,7 +83,7 @@ final class IIOAccelBuffer {
         var frequency = Self.wantedFrequency
         for file in ["in_accel_sampling_frequency", "sampling_frequency"]
         where IIODevice.exists(device.path + "/" + file) {
-            IIODevice.writeText(device.path + "/" + file, "\(Int(Self.wantedFrequency))")
+            IIODevice.writeText(device.path + "/" + file, "\(Int(clamping: Self.wantedFrequency))")
             if let f = IIODevice.readNumber(device.path + "/" + file), f >= 1, f <= 10_000 { frequency = f }
             break
         }

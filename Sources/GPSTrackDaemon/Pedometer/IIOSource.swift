@@ -141,7 +141,7 @@ public final class IIOSource: Sendable {
         var lastTick = -Double.infinity
         var latest: Double?
         // Wake-ups at least four times per watchdog limit, so that a quiet buffer is no stall.
-        let wait = Int32(min(5, max(Liveness.shared.limit / 4, 0.05)) * 1000)
+        let wait = Int32(clamping: min(5, max(Liveness.shared.limit / 4, 0.05)) * 1000, rounding: .towardZero)
         while !isStopping {
             Liveness.shared.beat(.pedometer)
             Liveness.shared.stallIfAsked(.pedometer)

@@ -161,7 +161,7 @@ public final class Store {
         // over: a negative one trapped as UInt64, Int64's greatest as the next event's Int.
         let seq = (try? db.query("SELECT max(seq) FROM events WHERE seq BETWEEN 1 AND 9007199254740991"))?
             .first?.first?.int
-        result.seq = seq.flatMap { UInt64(exactly: $0) } ?? 0
+        result.seq = seq.flatMap { UInt64(checking: $0) } ?? 0
         result.motion = (try? db.query("SELECT state FROM motion WHERE id = 1"))?.first?.first?.string
         for row in (try? db.query("SELECT id, membership, since, entered_at, dwell_sent FROM fences")) ?? [] {
             guard let id = row[0].string else { continue }
