@@ -76,6 +76,10 @@ final class IIOAccelBuffer {
             let offset =
                 IIODevice.readNumber(device.path + "/in_accel_\(axis)_offset") ?? IIODevice.readNumber(
                     device.path + "/in_accel_offset") ?? 0
+            // An offset in counts of a sample at most 64 bits wide: beyond 2^32 no driver's.
+            guard offset.isFinite, abs(offset) <= 4_294_967_296 else {
+                throw IIOError("\(device.path)/in_accel_offset is not an offset (counts)")
+            }
             axes.append((layout.channel("in_accel_\(axis)")!, scale, offset))
         }
         self.axes = axes
