@@ -6,7 +6,9 @@ import Testing
 /// (it was saved, published as a waypoint and trapped in `Int(_:)`, and again at every start);
 /// such a fences file and a `traccar_timeout_s` of 1e300 stop the start with exit 78, naming
 /// the place.
-@Suite(.serialized, .needs([.gpsfake, .journal] + Need.mosquitto))
+@Suite(
+    .serialized,
+    .needs([.gpsfake, .journal, .tool("/usr/bin/python3", package: "python3")] + Need.mosquitto))
 struct BoundedInputLiveTests {
     init() throws { try LiveHarness.ensureJournald() }
 
@@ -42,6 +44,42 @@ struct BoundedInputLiveTests {
         // And it starts again on its state directory.
         let again = try rig.statusAfterARestart()
         #expect(again.contains { $0["_type"] as? String == "status" })
+    }
+
+    /// The same circle in the OwnTracks HTTP server's reply (the loopback server of
+    /// TraccarUplinkTests): refused in the POSTs that follow, and the daemon runs on.
+    @Test func aCircleOfRadius1e19InTheOwnTracksHTTPReplyIsRefused() throws {
+        let dir = try TraccarUplinkTests.directory("othttp-bounds")
+        let server = try TraccarUplinkTests.Server(port: LiveHarness.freePort(), dir: dir, mode: "200")
+        let (daemon, feed, _) = try OwnTracksHTTPCommandTests.daemon(
+            "othttp-bounds", server: server, extra: "mqtt_command_allow = status,setFences,setWaypoints\n")
+        defer { feed.stop() }
+        try LiveHarness.waitFor("a location POSTed", timeout: 60) {
+            OwnTracksHTTPCommandTests.bodies(server).contains { $0["_type"] as? String == "location" }
+        }
+        let commands = [
+            MQTTCommandFencesTests.command([Self.huge]),
+            #"{"_type":"cmd","action":"setWaypoints","waypoints":[{"rid":"huge","desc":"Huge","lat":47.37,"lon":8.54,"rad":1e19}]}"#,
+            #"{"_type":"cmd","action":"status"}"#,
+        ]
+        try server.mode("cmdonce\n[" + commands.joined(separator: ",") + "]")
+        func results() -> [[String: Any]] {
+            OwnTracksHTTPCommandTests.bodies(server).filter { $0["_type"] as? String == "cmdresult" }
+        }
+        try LiveHarness.waitFor("both pushes answered and a status after them", timeout: 60) {
+            results().count >= 2
+                && OwnTracksHTTPCommandTests.bodies(server).contains { $0["_type"] as? String == "status" }
+        }
+        let answers = Dictionary(results().map { ($0["action"] as? String ?? "", $0) }) { a, _ in a }
+        for action in ["setFences", "setWaypoints"] {
+            #expect(answers[action]?["result"] as? String == "refused", "\(action): \(results())")
+        }
+        #expect(
+            (answers["setFences"]?["reason"] as? String)?.contains("radius must be") == true, "\(results())")
+        #expect(daemon.process.isRunning, "the daemon ended: \(daemon.process.terminationStatus)")
+        let waypoints = OwnTracksHTTPCommandTests.bodies(server).compactMap { $0["waypoints"] as? [[String: Any]] }
+        #expect(!waypoints.joined().contains { $0["rid"] as? String == "huge" }, "\(waypoints)")
+        #expect(daemon.stop() == 0)
     }
 
     @Test func aFencesFileWithSuchACircleStopsTheStartWith78() throws {
