@@ -63,7 +63,7 @@ extension AnchorWatch.State {
             guard let v, v.count == 4, v[0].isFinite, v[1].isFinite, v[2] >= 0, v[2] < 1e9 else { return nil }
             var a = AnchorWatch.Alarm(raisedAt: v[0])
             a.lastSaidAt = v[1]
-            a.repeats = Int(v[2])
+            a.repeats = Int(clamping: v[2], rounding: .towardZero)
             a.acknowledged = v[3] == 1
             return a
         }

@@ -51,7 +51,7 @@ public enum ConfigParser {
             if let first = seen[key] { throw fail("'\(key)' repeats line \(first)") }
             seen[key] = lineNumber
             guard !value.isEmpty else { throw fail("'\(key)' has no value") }
-            if let problem = setter(&config, value) { throw fail("\(key): \(problem)") }
+            if let problem = setter(&config, value) ?? beyondBound(key, value) { throw fail("\(key): \(problem)") }
             config.origins[key] = "\(file):\(lineNumber)"
         }
         if config.tracker.guardOn, config.tracker.tripMode == .manual {
@@ -70,7 +70,7 @@ public enum ConfigParser {
         guard let setter = table.first(where: { $0.0 == key })?.1 else {
             throw ConfigError(file: source, line: nil, message: "unknown key '\(key)'")
         }
-        if let problem = setter(&config, value) {
+        if let problem = setter(&config, value) ?? beyondBound(key, value) {
             throw ConfigError(file: source, line: nil, message: problem)
         }
     }
@@ -102,7 +102,7 @@ public enum ConfigParser {
         return { config, text in
             guard let v = Double(text), v.isFinite else { return "expected a number, got '\(text)'" }
             if inclusive ? v < min : v <= min {
-                return "must be \(inclusive ? ">=" : ">") \(Int(min)), got \(text)"
+                return "must be \(inclusive ? ">=" : ">") \(Int(clamping: min)), got \(text)"
             }
             config.tracker[keyPath: path] = v
             return nil
@@ -115,7 +115,7 @@ public enum ConfigParser {
         above: Double? = nil, _ unit: String
     ) -> Setter {
         return { config, text in
-            let bound = atLeast.map { ">= \(Int($0))" } ?? above.map { "> \(Int($0))" } ?? ""
+            let bound = atLeast.map { ">= \(Int(clamping: $0))" } ?? above.map { "> \(Int(clamping: $0))" } ?? ""
             guard let v = Double(text), v.isFinite, atLeast.map({ v >= $0 }) ?? true, above.map({ v > $0 }) ?? true
             else {
                 return "expected a number of \(unit) \(bound), got '\(text)'"

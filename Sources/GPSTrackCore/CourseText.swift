@@ -24,9 +24,9 @@ public struct CourseText: Sendable, Equatable {
         }
         var normalized = track.truncatingRemainder(dividingBy: 360)
         if normalized < 0 { normalized += 360 }
-        let whole = Int(normalized.rounded()) % 360
+        let whole = Int(clamping: normalized) % 360
         degrees = whole
-        compass = Self.points[Int((normalized / 22.5).rounded()) % 16]
+        compass = Self.points[Int(clamping: normalized / 22.5) % 16]
         switch whole {
         case 0: quadrant = "N"
         case 90: quadrant = "E"

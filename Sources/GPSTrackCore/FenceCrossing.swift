@@ -48,7 +48,7 @@ extension FenceIndex {
         }
         // Sampled every metre at most (the deepest point is then off by half a metre at most),
         // then each boundary found by bisection.
-        let n = min(4_000, max(8, Int(length.rounded(.up))))
+        let n = min(4_000, max(8, Int(clamping: length, rounding: .up)))
         var depths: [Double] = []
         depths.reserveCapacity(n + 1)
         for k in 0...n {

@@ -5,6 +5,16 @@ import GPSTrackJSON
 /// with holes; `LineString` and `MultiLineString` features with `properties.width_m` (metres,
 /// the full width) are corridors. A file with any invalid feature is refused whole.
 public enum GeoJSONFences {
+    /// A circle's largest radius, metres: a county, beyond any fence a vehicle is watched in
+    /// (a radius of 1e19 trapped as OwnTracks' whole `rad`). gpstrackd-fences(5) says so.
+    public static let maxRadiusM = 100_000.0
+    /// A corridor's largest full width, metres.
+    public static let maxWidthM = 10_000.0
+    /// The longest `dwell_s`: 30 days.
+    public static let maxDwellS = 2_592_000.0
+    /// The highest `speed_limit_kmh` (as `speed_limit_kmh` in the configuration).
+    public static let maxSpeedLimitKmh = 2_000.0
+
     /// Parses and validates `bytes`, read from `file`. Polygon validity (self-intersection and
     /// the like) is checked by `FenceIndex`, with GEOS's reason. Each feature becomes a fence as
     /// soon as it is read, so a file of thousands never holds all their JSON at once; the errors
@@ -59,7 +69,7 @@ public enum GeoJSONFences {
         var id: String?
         switch f["id"] ?? properties?["id"] {
         case .string(let s)?: id = s
-        case .number(let n)? where n.isFinite && n == n.rounded() && abs(n) < 1e15: id = String(Int64(n))
+        case .number(let n)? where n.isFinite && n == n.rounded() && abs(n) < 1e15: id = String(Int64(clamping: n))
         default: id = nil
         }
         func fail(_ reason: String) -> FenceError {
@@ -77,8 +87,8 @@ public enum GeoJSONFences {
             guard let radius = properties?["radius"] else {
                 throw fail("a Point fence needs properties.radius (metres)")
             }
-            guard let r = radius.number, r.isFinite, r > 0 else {
-                throw fail("radius must be a finite number of metres > 0")
+            guard let r = radius.number, r.isFinite, r > 0, r <= maxRadiusM else {
+                throw fail("radius must be a number of metres above 0, at most \(Int(clamping: maxRadiusM))")
             }
             shape = .circle(center: center, radiusM: r)
         case "Polygon":
@@ -103,8 +113,8 @@ public enum GeoJSONFences {
             guard let width = properties?["width_m"] else {
                 throw fail("a \(type) fence (corridor) needs properties.width_m (metres)")
             }
-            guard let w = width.number, w.isFinite, w > 0 else {
-                throw fail("width_m must be a finite number of metres > 0")
+            guard let w = width.number, w.isFinite, w > 0, w <= maxWidthM else {
+                throw fail("width_m must be a number of metres above 0, at most \(Int(clamping: maxWidthM))")
             }
             shape = .corridor(lines: lines, widthM: w)
         default:
@@ -115,7 +125,9 @@ public enum GeoJSONFences {
 
         var dwell: Double?
         if let d = properties?["dwell_s"], d != .null {
-            guard let v = d.number, v.isFinite, v > 0 else { throw fail("dwell_s must be a number of seconds > 0") }
+            guard let v = d.number, v.isFinite, v > 0, v <= maxDwellS else {
+                throw fail("dwell_s must be a number of seconds above 0, at most \(Int(clamping: maxDwellS))")
+            }
             dwell = v
         }
         var notify = Set(Fence.Notify.allCases)
@@ -136,8 +148,9 @@ public enum GeoJSONFences {
         }
         var limit: Double?
         if let l = properties?["speed_limit_kmh"], l != .null {
-            guard let v = l.number, v.isFinite, v > 0 else {
-                throw fail("speed_limit_kmh must be a number of km/h > 0")
+            guard let v = l.number, v.isFinite, v > 0, v <= maxSpeedLimitKmh else {
+                throw fail(
+                    "speed_limit_kmh must be a number of km/h above 0, at most \(Int(clamping: maxSpeedLimitKmh))")
             }
             limit = v
         }

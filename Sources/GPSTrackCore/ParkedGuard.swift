@@ -114,12 +114,15 @@ public struct ParkedGuard: Sendable, Equatable {
         }
         if let l = fields["guard_latch"], l.count == 9, l.allSatisfy(\.isFinite), l[2] >= 0, l[2] < 1e9 {
             latch = Latch(
-                raisedAt: l[0], lastSaidAt: l[1], repeats: Int(l[2]), acknowledged: l[3] == 1,
+                raisedAt: l[0], lastSaidAt: l[1], repeats: Int(clamping: l[2], rounding: .towardZero),
+                acknowledged: l[3] == 1,
                 at: Coordinate(latitude: l[4], longitude: l[5]), parkedAt: Coordinate(latitude: l[6], longitude: l[7]),
                 distanceM: l[8])
         }
         if let n = fields["guard_no_position"], n.count == 4, n.allSatisfy(\.isFinite), n[2] >= 0, n[2] < 1e9 {
-            silence = Silence(raisedAt: n[0], lastSaidAt: n[1], repeats: Int(n[2]), acknowledged: n[3] == 1)
+            silence = Silence(
+                raisedAt: n[0], lastSaidAt: n[1], repeats: Int(clamping: n[2], rounding: .towardZero),
+                acknowledged: n[3] == 1)
         }
     }
 }

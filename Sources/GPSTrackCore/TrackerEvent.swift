@@ -89,7 +89,7 @@ public enum FixLoss: Sendable, Equatable {
     /// The reason in words, for the journal's message.
     public var text: String {
         switch self {
-        case .stale(let s): "no usable fix for \(Int(s)) s"
+        case .stale(let s): "no usable fix for \(Int(clamping: s, rounding: .towardZero)) s"
         case .gpsdLost: "gpsd lost"
         case .receiverRemoved: "receiver removed"
         }

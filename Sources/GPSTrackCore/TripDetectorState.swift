@@ -79,7 +79,7 @@ extension TripDetector {
                 let first = recent.firstIndex { $0.time >= v[0] } ?? 0
                 cluster = Cluster(
                     firstIndex: first, firstTime: v[0], origin: Coordinate(latitude: v[1], longitude: v[2]),
-                    dLat: v[3], dLon: v[4], count: Int(v[5]), legAtStart: atStart)
+                    dLat: v[3], dLon: v[4], count: Int(checking: v[5], rounding: .towardZero) ?? 0, legAtStart: atStart)
             }
         }
         if let s = fields["stay"] {
@@ -93,7 +93,7 @@ extension TripDetector {
             var stay = Stay(
                 figures: StopFigures(
                     arrival: v[0], departure: v[1].isNaN ? nil : v[1], at: at,
-                    afterTrip: v[4] == 0 ? nil : Int(v[4])),
+                    afterTrip: v[4] == 0 ? nil : Int(checking: v[4], rounding: .towardZero)),
                 samples: samples.isEmpty ? [at] : samples, lastIn: v[5])
             stay.figures.at = at
             self.stay = stay
@@ -118,7 +118,7 @@ extension TripDetector {
         l.traveledM = v[5]
         l.movingS = v[6]
         l.maxSpeed = v[7]
-        l.id = v[9] == 0 ? nil : Int(v[9])
+        l.id = v[9] == 0 ? nil : Int(checking: v[9], rounding: .towardZero)
         return l
     }
 }

@@ -89,7 +89,8 @@ extension ConfigParser {
             { c, v in
                 // Sent percent-encoded: any text but control characters (the parser refuses those).
                 guard v.utf8.count <= 128 else {
-                    return "expected the device's identifier (up to 128 bytes), got '\(v)'"
+                    // Not echoed: the identifier is what lets a sender into the server.
+                    return "expected the device's identifier (up to 128 bytes), got \(v.utf8.count) bytes"
                 }
                 c.traccar.deviceID = v
                 return nil
@@ -214,6 +215,8 @@ extension ConfigParser {
 
     /// Why `text` is no http or https URL with a host, or nil.
     static func httpURLProblem(_ text: String) -> String? {
+        // The URL is named without its userinfo and query (a password, a token).
+        let shown = URLText.shown(text)
         let lower = text.lowercased()
         let rest: Substring
         if lower.hasPrefix("http://") {
@@ -221,13 +224,13 @@ extension ConfigParser {
         } else if lower.hasPrefix("https://") {
             rest = Substring(text).dropFirst(8)
         } else {
-            return "expected an http:// or https:// URL, got '\(text)'"
+            return "expected an http:// or https:// URL, got '\(shown)'"
         }
         guard !text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
-            return "a URL has no blanks, got '\(text)'"
+            return "a URL has no blanks, got '\(shown)'"
         }
         let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard !host.isEmpty, !host.hasPrefix(":") else { return "the URL names no host: '\(text)'" }
+        guard !host.isEmpty, !host.hasPrefix(":") else { return "the URL names no host: '\(shown)'" }
         return nil
     }
 
@@ -281,7 +284,7 @@ extension ConfigParser {
     ) -> Setter {
         return { config, text in
             guard let v = Double(text), v.isFinite, v >= atLeast else {
-                return "expected a number of \(unit) >= \(Int(atLeast)), got '\(text)'"
+                return "expected a number of \(unit) >= \(Int(clamping: atLeast)), got '\(text)'"
             }
             config[keyPath: path] = v
             return nil

@@ -74,7 +74,7 @@ enum Clock {
     }
 
     static func duration(_ s: Double?) -> String {
-        guard let s, let m = Int(exactly: (s / 60).rounded()) else { return "–" }
+        guard let s, let m = Int(checking: s / 60) else { return "–" }
         return m >= 60 ? "\(m / 60) h \(m % 60) min" : "\(m) min"
     }
 }

@@ -17,7 +17,7 @@ struct SpeedProfile {
     init(_ b: ExportBounds) {
         first = b.first
         last = max(b.last, b.first + 1)
-        let n = Int(Self.x1 - Self.x0) + 1
+        let n = Int(clamping: Self.x1 - Self.x0, rounding: .towardZero) + 1
         speed = Array(repeating: nil, count: n)
         altLow = speed
         altHigh = speed
@@ -29,7 +29,7 @@ struct SpeedProfile {
     mutating func add(_ p: ExportPoint) {
         // Clamped before it is an Int: a time far outside the bounds (or NaN) would trap.
         let c = x(p.time) - Self.x0
-        let i = c.isNaN ? 0 : Int(min(max(c, 0), Double(speed.count - 1)))
+        let i = Int(clamping: min(max(c, 0), Double(speed.count - 1)), rounding: .towardZero)
         if p.segment { breaks[i] = true }
         if let v = p.speedMps { speed[i] = max(speed[i] ?? 0, v * 3.6) }
         if let a = p.alt {

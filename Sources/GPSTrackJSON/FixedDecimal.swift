@@ -17,8 +17,8 @@ public struct FixedDecimal: Encodable, Sendable, Equatable {
         for _ in 0..<places { scale *= 10 }
         let scaled = (abs(value) * scale).rounded()
         guard scaled < 9e15 else { return "\(value)" }
-        let n = Int64(scaled)
-        let s = Int64(scale)
+        let n = Int64(clamping: scaled)
+        let s = Int64(clamping: scale)
         var frac = places > 0 ? String(n % s) : ""
         frac = String(repeating: "0", count: max(0, places - frac.count)) + frac
         while frac.hasSuffix("0") { frac.removeLast() }

@@ -95,7 +95,7 @@ private struct ValueDecoder: Decoder, SingleValueDecodingContainer {
 
     private func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
         guard case .number(let n) = value else { throw fail("is not a number") }
-        guard n == n.rounded(), let i = I(exactly: n) else { throw fail("is not a whole number in range") }
+        guard n == n.rounded(), let i = I(checking: n) else { throw fail("is not a whole number in range") }
         return i
     }
 

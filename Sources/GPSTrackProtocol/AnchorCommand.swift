@@ -63,7 +63,8 @@ public enum AnchorCommand: Sendable, Equatable {
             guard let n = v.number, n.isFinite, range.contains(n) else {
                 return .failure(
                     .init(
-                        "\"\(key)\" must be a number from \(Int(range.lowerBound)) to \(Int(range.upperBound))"))
+                        "\"\(key)\" must be a number from \(Int(clamping: range.lowerBound)) to \(Int(clamping: range.upperBound))"
+                    ))
             }
             return .success(n)
         }

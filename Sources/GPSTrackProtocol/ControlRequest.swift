@@ -96,7 +96,7 @@ public enum ControlRequest: Sendable, Equatable {
                 guard let n = t.number, n == n.rounded(), n >= 1, n < 1e15 else {
                     return .failure(.init("\"trip\" must be a trip id"))
                 }
-                trip = Int64(n)
+                trip = Int64(clamping: n)
             }
             switch (time("since"), time("until")) {
             case (.failure(let e), _), (_, .failure(let e)): return .failure(e)
@@ -129,7 +129,7 @@ extension ControlRequest {
             guard let n = v.number, n == n.rounded(), n >= 0, n < 1e15 else {
                 return .failure(.init("\"\(key)\" must be an id"))
             }
-            return .success(Int(n))
+            return .success(Int(clamping: n))
         }
         if case .failure(let e) = id("limit") { return .failure(e) }
         let limit = (try? id("limit").get()) ?? nil

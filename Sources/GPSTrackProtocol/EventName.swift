@@ -67,6 +67,7 @@ public enum EventName: String, Sendable, CaseIterable {
     case stopping
     case stoppingNow = "stopping_now"
     case storageAtStop = "storage_at_stop"
+    case damagedRow = "damaged_row"
     case storageCorrupt = "storage_corrupt"
     case storageDegraded = "storage_degraded"
     case storageRecovered = "storage_recovered"
@@ -88,6 +89,7 @@ public enum EventName: String, Sendable, CaseIterable {
 
     private static let messageIDs: [EventName: String] = [
         .enter: "0a71d53a713d4db5b432af356eec29da",
+        .damagedRow: "2f30decfd6784b99a94838db5d3a2b1c",
         .exit: "e441d118a442459aa9889edfd8b5d9e5",
         .dwell: "b2fc5c0fd80c48089d9f2338f27b04ae",
         .state: "599070c975f6400ba2375f79f389b1db",

@@ -226,7 +226,7 @@ public enum Metrics {
         static func number(_ v: Double) -> String {
             if v.isNaN { return "NaN" }
             if v.isInfinite { return v > 0 ? "+Inf" : "-Inf" }
-            if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+            if v == v.rounded(), abs(v) < 1e15 { return String(Int64(clamping: v)) }
             return "\(v)"
         }
     }

@@ -4,7 +4,7 @@ public enum Timestamp {
     /// `null` for a time not in the years 0000 to 9999 (a damaged state file's 1e300 trapped).
     public static func iso8601(_ seconds: Double) -> String {
         guard seconds >= -62_167_219_200, seconds < 253_402_300_800 else { return "null" }
-        let millisTotal = Int64((seconds * 1000).rounded(.down))
+        let millisTotal = Int64(clamping: seconds * 1000, rounding: .down)
         var days = millisTotal / 86_400_000
         var millisOfDay = millisTotal % 86_400_000
         if millisOfDay < 0 {

@@ -23,7 +23,7 @@ enum Formatter {
         let r = (n * scale).rounded() / scale
         guard decimals == 0 else { return String(r) }
         // A reply's figure beyond Int (1e300 is valid JSON) is printed as it is, not trapped on.
-        return Int(exactly: r).map { String($0) } ?? String(r)
+        return Int(checking: r).map { String($0) } ?? String(r)
     }
 
     static func num(_ n: Int) -> String { String(n) }

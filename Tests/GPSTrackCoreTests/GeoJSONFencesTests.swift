@@ -31,7 +31,7 @@ import Testing
                 ))
         } throws: {
             ($0 as? FenceError)?.description.contains(
-                "feature 0 (id \"z\"): speed_limit_kmh must be a number of km/h > 0") == true
+                "feature 0 (id \"z\"): speed_limit_kmh must be a number of km/h above 0") == true
         }
     }
 
@@ -102,6 +102,37 @@ import Testing
                 #"{"type":"Feature","id":"c","properties":{"radius":"big"},"geometry":{"type":"Point","coordinates":[8,47]}}"#
             ),
             "(id \"c\")", "radius must be"
+        ),
+        // Physical bounds (gpstrackd-fences(5)): a radius of 1e19 trapped as OwnTracks' whole `rad`.
+        (
+            collection(
+                #"{"type":"Feature","id":"c","properties":{"radius":1e19},"geometry":{"type":"Point","coordinates":[8,47]}}"#
+            ),
+            "(id \"c\")", "radius must be a number of metres above 0, at most 100000"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"c","properties":{"radius":100000.5},"geometry":{"type":"Point","coordinates":[8,47]}}"#
+            ),
+            "(id \"c\")", "at most 100000"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"w","properties":{"width_m":1e300},"geometry":{"type":"LineString","coordinates":[[8,47],[8.1,47]]}}"#
+            ),
+            "(id \"w\")", "width_m must be a number of metres above 0, at most 10000"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"d","properties":{"radius":50,"dwell_s":1e300},"geometry":{"type":"Point","coordinates":[8,47]}}"#
+            ),
+            "(id \"d\")", "dwell_s must be a number of seconds above 0, at most 2592000"
+        ),
+        (
+            collection(
+                #"{"type":"Feature","id":"s","properties":{"radius":50,"speed_limit_kmh":1e300},"geometry":{"type":"Point","coordinates":[8,47]}}"#
+            ),
+            "(id \"s\")", "speed_limit_kmh must be a number of km/h above 0, at most 2000"
         ),
         (
             collection(

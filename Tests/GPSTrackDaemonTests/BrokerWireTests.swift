@@ -168,15 +168,17 @@ struct BrokerWireTests {
         #expect(ControlRequest.guard(false).line == #"{"cmd":"guard","on":false}"#)
     }
 
-    @Test func configurationDumpKeepsTheDeclarationOrder() {
+    @Test func configurationDumpKeepsTheDocumentedOrder() {
         let line = ConfigurationDump.json(Configuration(), tst: 5)
         #expect(
             line.hasPrefix(
-                #"{"_type":"configuration","tst":5,"gpstrackd":{"gpsdHost":"localhost","gpsdPort":2947,"fencesPath":null,"device":null,"socketPath":"/run/gpstrackd/gpstrackd.sock","stateDirectory":"/var/lib/gpstrackd","noDataTimeoutS":10.0,"#
+                #"{"_type":"configuration","tst":5,"gpstrackd":{"gpsd":"localhost:2947","device":null,"fences":null,"socket":"/run/gpstrackd/gpstrackd.sock","state_dir":"/var/lib/gpstrackd","socket_group":"gpstrack","mqtt_host":null,"mqtt_port":1883,"#
             ), "\(line)")
-        #expect(line.contains(#""mqtt":{"host":null,"port":1883,"#), "\(line)")
-        #expect(line.contains(#""commands":false,"commandAllow":["reportLocation","status","waypoints"]"#), "\(line)")
+        #expect(
+            line.contains(#""mqtt_commands":false,"mqtt_command_allow":["reportLocation","status","waypoints"]"#),
+            "\(line)")
+        #expect(line.contains(#""no_data_timeout_s":10.0,"#), "\(line)")
         #expect(!line.contains("origins"))
-        #expect(line.hasSuffix("}}"))
+        #expect(line.hasSuffix(#""anchor_margin_m":15.0}}"#), "\(line)")
     }
 }

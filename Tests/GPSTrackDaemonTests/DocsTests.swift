@@ -5,7 +5,7 @@ import Testing
 /// nowhere (a file moved or renamed without its links).
 @Suite struct DocsTests {
     static let root = ExecutableRunner.packageRoot
-    static let documents = ["ARCHITECTURE.md", "TESTING.md", "PERFORMANCE.md", "PROTOCOL.md"]
+    static let documents = ["ARCHITECTURE.md", "TESTING.md", "PERFORMANCE.md", "PROTOCOL.md", "SECURITY.md"]
 
     static func text(_ path: String) throws -> String {
         try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)

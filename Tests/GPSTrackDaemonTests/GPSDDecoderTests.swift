@@ -46,6 +46,34 @@ import Testing
         #expect(haeOnly.altitude.isNaN && haeOnly.altitudeHAE == 455.5)
     }
 
+    /// Figures beyond any vehicle's are taken as not reported (gpstrackd(8), GPSD); the edges
+    /// of each bound are still figures.
+    @Test func figuresBeyondAnyVehicleAreUnknown() {
+        let beyond =
+            #"{"class":"TPV","mode":3,"time":"2026-03-14T08:02:38.000Z","lat":52.5,"lon":13.4,"altMSL":1e30,"#
+            + #""epx":-1,"epy":2e7,"eph":1e300,"speed":2000.5,"track":400,"climb":-1e9}"#
+        guard case .tpv(let fix) = decode(beyond) else {
+            Issue.record("not a TPV")
+            return
+        }
+        #expect(fix.latitude == 52.5 && fix.longitude == 13.4 && fix.time == 1_773_475_358)
+        for (name, v) in [
+            ("alt", fix.altitude), ("epx", fix.epx), ("epy", fix.epy), ("eph", fix.eph), ("speed", fix.speed),
+            ("track", fix.track), ("climb", fix.climb),
+        ] {
+            #expect(v.isNaN, "\(name) = \(v)")
+        }
+        let edges =
+            #"{"class":"TPV","mode":3,"lat":52.5,"lon":13.4,"altMSL":100000,"eph":1e7,"speed":2000,"track":360,"#
+            + #""climb":-2000}"#
+        guard case .tpv(let edge) = decode(edges) else {
+            Issue.record("not a TPV")
+            return
+        }
+        #expect(edge.altitude == 100_000 && edge.eph == 1e7 && edge.speed == 2000 && edge.track == 360)
+        #expect(edge.climb == -2000)
+    }
+
     @Test func unknownValuesAreNaNOrNilNeverZero() {
         guard case .tpv(let fix) = decode(#"{"class":"TPV","mode":2,"lat":10.5,"lon":20.5}"#) else {
             Issue.record("not a TPV")

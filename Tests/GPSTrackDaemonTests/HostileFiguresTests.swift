@@ -49,8 +49,10 @@ import Testing
         #expect(SpeedProfile.monthsStep(200 * 86_400) == 2_592_000)
     }
 
-    /// The journal's and OwnTracks' whole figures from a damaged pedometer row and trip: said
-    /// as they are (journal) or 0 (an OwnTracks integer), where `Int(_:)` trapped.
+    /// The journal's and OwnTracks' whole figures from a damaged pedometer row and trip: the
+    /// row outside its bounds is not loaded (`RowBounds`), so its 1e300 m is never told; a
+    /// figure given anyway is said as it is (journal) or 0 (an OwnTracks integer), where
+    /// `Int(_:)` trapped.
     @Test func aDamagedPedometersTripIsToldAndReported() throws {
         #expect(EventLog.metres(1e300) == "1e+300 m")
         #expect(EventLog.metres(12.5) == "13 m")
@@ -68,7 +70,7 @@ import Testing
             #expect(db.changes == 1, "the pedometer's row is there to damage")
         }
         let entry = StepFigures(strideM: 0.7, databasePath: path).tripEntry()
-        #expect(entry.message.hasPrefix("Trip: 5 steps, 1e+300 m walked"), "\(entry.message)")
+        #expect(entry.message.hasPrefix("Trip: 0 steps, 0 m walked"), "\(entry.message)")
         let steps = try #require(
             ExecutableRunner.json(StepFigures.owntracks(steps: 5, distanceM: 1e300, from: 1e300, to: -1e300)))
         #expect(steps["distance"] as? Int == 0 && steps["from"] as? Int == 0 && steps["to"] as? Int == 0, "\(steps)")

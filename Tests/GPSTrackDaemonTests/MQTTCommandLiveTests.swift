@@ -138,14 +138,14 @@ struct MQTTCommandLiveTests {
             $0["_type"] as? String == "configuration"
         }
         let conf = dump["gpstrackd"] as? [String: Any] ?? [:]
-        let mqtt = conf["mqtt"] as? [String: Any] ?? [:]
         #expect(
-            mqtt["commands"] as? Bool == true
-                && mqtt["commandAllow"] as? [String] == [
+            conf["mqtt_commands"] as? Bool == true
+                && conf["mqtt_command_allow"] as? [String] == [
                     "reportLocation", "status", "dump", "waypoints", "guard", "trip",
                 ])
-        #expect(mqtt["passwordFile"] as? String == rig.dir + "/password" && mqtt["topic"] as? String == base)
-        #expect((conf["tracker"] as? [String: Any])?["tripMode"] as? String == "auto")
+        #expect(conf["mqtt_password_file"] as? String == rig.dir + "/password" && conf["mqtt_topic"] as? String == base)
+        #expect(conf["trip_mode"] as? String == "auto")
+        #expect(!"\(dump)".contains(Self.password), "the password file's contents stay on the box")
 
         // The ring (150 m east of the start, 60 m) as an OwnTracks waypoint; one more than the connect's.
         let waypoints = try rig.ask(#"{"_type":"cmd","action":"waypoints"}"#, on: base + "/waypoints")

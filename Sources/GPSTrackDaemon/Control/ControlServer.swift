@@ -178,7 +178,7 @@ public final class ControlServer: Sendable {
                     clients[id] = nil
                     continue
                 }
-                let ms = Int32(min(left * 1000, 3_600_000)) + 1
+                let ms = Int32(clamping: min(left * 1000, 3_600_000), rounding: .towardZero) + 1
                 timeoutMs = timeoutMs < 0 ? ms : min(timeoutMs, ms)
             }
             var fds = [

@@ -91,7 +91,8 @@ public final class ServiceGroup: Sendable {
             journal.log(
                 LogEntry(
                     event: .stopDeadline, priority: .err,
-                    message: "Stopping took over \(Int(seconds)) s (\(name)); exiting with what is committed",
+                    message:
+                        "Stopping took over \(Int(clamping: seconds, rounding: .towardZero)) s (\(name)); exiting with what is committed",
                     fields: [(.stage, name)]))
             _exit(ExitCode.software.rawValue)
         }

@@ -81,7 +81,7 @@ struct GPSDConnection {
             return .stopped
         case .timedOut:
             connection.close()
-            return .failed("no answer in \(Int(timeout)) s")
+            return .failed("no answer in \(Int(clamping: timeout, rounding: .towardZero)) s")
         case .ready: break
         }
         var code: Int32 = 0

@@ -142,15 +142,17 @@ public final class GPSDDecoder {
         let f = gpstrack_fix(data)!.pointee
         let hasTime = set & GPSTRACK_TIME_SET != 0
         let hasPosition = set & GPSTRACK_LATLON_SET != 0
+        let p = Physical.self
         var fix = Fix(
             mode: Int(f.mode),
             time: hasTime ? gpstrack_fix_time(data) : nil,
             latitude: hasPosition ? f.latitude : .nan,
             longitude: hasPosition ? f.longitude : .nan,
-            altitude: seaLevelHeight(msl: f.altMSL, hae: f.altHAE, geoidSeparation: f.geoid_sep),
-            eph: f.eph, epx: f.epx, epy: f.epy,
-            speed: f.speed, track: f.track, climb: f.climb)
-        fix.altitudeHAE = f.altHAE
+            altitude: p.within(
+                seaLevelHeight(msl: f.altMSL, hae: f.altHAE, geoidSeparation: f.geoid_sep), p.altitude),
+            eph: p.within(f.eph, p.error), epx: p.within(f.epx, p.error), epy: p.within(f.epy, p.error),
+            speed: p.within(f.speed, p.speed), track: p.within(f.track, p.track), climb: p.within(f.climb, p.climb))
+        fix.altitudeHAE = p.within(f.altHAE, p.altitude)
         return fix
     }
 
@@ -160,6 +162,18 @@ public final class GPSDDecoder {
         if msl.isFinite { return msl }
         guard hae.isFinite, geoidSeparation.isFinite else { return .nan }
         return hae - geoidSeparation
+    }
+
+    /// A receiver's figures beyond any vehicle's are no figures: unknown (NaN), as gpsd's
+    /// absent ones (gpstrackd(8), GPSD). The position and time are the screen's to judge.
+    enum Physical {
+        static let altitude = -20_000.0...100_000.0
+        static let error = 0.0...10_000_000.0
+        static let speed = 0.0...2_000.0
+        static let track = 0.0...360.0
+        static let climb = -2_000.0...2_000.0
+
+        static func within(_ v: Double, _ range: ClosedRange<Double>) -> Double { range.contains(v) ? v : .nan }
     }
 
     private static func string(from cString: UnsafePointer<CChar>?) -> String? {

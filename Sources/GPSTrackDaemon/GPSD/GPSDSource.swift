@@ -170,10 +170,13 @@ public final class GPSDSource: Sendable {
                 liveness.beat(.gpsdReader)
                 let left = noDataTimeout - (MonotonicClock.now() - lastReport)
                 if left <= 0 {
-                    reason = "no report from gpsd for \(Int(noDataTimeout)) s"
+                    reason = "no report from gpsd for \(Int(clamping: noDataTimeout, rounding: .towardZero)) s"
                     break
                 }
-                guard worker.waitFor(fd, timeoutMS: Int32(min(left, beatInterval) * 1000) + 1) != 0 else { continue }
+                guard
+                    worker.waitFor(
+                        fd, timeoutMS: Int32(clamping: min(left, beatInterval) * 1000, rounding: .towardZero) + 1) != 0
+                else { continue }
                 // gpsd writes an epoch as a burst of lines (a TPV per sentence, SKY, ...), one
                 // write each: a moment's wait lets the burst gather, so one wake-up reads it
                 // whole instead of one per line (a stop still ends the wait).

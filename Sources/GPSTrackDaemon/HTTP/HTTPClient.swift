@@ -37,7 +37,7 @@ final class HTTPClient: Sendable {
         handle = Mutex(gpstrack_curl_new())
         self.caFile = caFile
         self.tls = tls
-        timeoutMs = Int(timeoutS * 1000)
+        timeoutMs = Int(clamping: timeoutS * 1000)
     }
 
     deinit { handle.withLock { gpstrack_curl_free($0) } }

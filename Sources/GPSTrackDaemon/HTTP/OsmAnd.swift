@@ -22,7 +22,7 @@ enum OsmAnd {
     /// knots, time in Unix seconds, accuracy in whole metres (never 0).
     static func query(time: Double, at: Coordinate, fix: Fix?, _ x: Extras) -> String {
         var items: [(String, String)] = [
-            ("id", x.deviceID), ("timestamp", String(Int(time))),
+            ("id", x.deviceID), ("timestamp", String(Int(clamping: time, rounding: .towardZero))),
             ("lat", String(at.latitude)), ("lon", String(at.longitude)),
         ]
         if let fix {

@@ -37,8 +37,8 @@ final class UplinkClockCheck: Sendable {
                 LogEntry(
                     event: .uplinkFixTimeOff, priority: .warning,
                     message:
-                        "\(uplink): fixes dated \(Int(offset.rounded())) s from the system clock are not sent (more than \(Int(maxOffsetS)) s)",
-                    fields: [(.uplink, uplink), (.offsetS, String(Int(offset.rounded())))]))
+                        "\(uplink): fixes dated \(Int(clamping: offset)) s from the system clock are not sent (more than \(Int(clamping: maxOffsetS, rounding: .towardZero)) s)",
+                    fields: [(.uplink, uplink), (.offsetS, String(Int(clamping: offset)))]))
         }
         return false
     }

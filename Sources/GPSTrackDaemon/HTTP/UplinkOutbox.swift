@@ -151,7 +151,11 @@ final class UplinkOutbox: Sendable {
         db.withLock { db in
             state.withLock { s in
                 let row =
-                    (try? db?.query("SELECT count(*), min(queued) FROM uplink_outbox WHERE uplink = ?", [.text(uplink)]))??
+                    (try? db?.query(
+                        """
+                        SELECT count(*), min(CASE WHEN \(RowBounds.valid("uplink_outbox")) THEN queued END)
+                        FROM uplink_outbox WHERE uplink = ?
+                        """, [.text(uplink)]))??
                     .first
                 let count = Int(row?[0].int ?? 0) - s.delivered.count + s.unsaved.count
                 return (count, row?[1].double ?? s.unsaved.first?.queued, s.dropped, s.expired)

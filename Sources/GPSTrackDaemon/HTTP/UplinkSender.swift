@@ -144,7 +144,7 @@ final class UplinkSender: Sendable {
             let left = end - MonotonicClock.now()
             guard left > 0 else { break }
             fd.revents = 0
-            if poll(&fd, 1, Int32(min(left * 1000, 3_600_000).rounded(.up))) > 0 { wake.drain() }
+            if poll(&fd, 1, Int32(clamping: min(left * 1000, 3_600_000), rounding: .up)) > 0 { wake.drain() }
         }
     }
 

@@ -34,7 +34,7 @@ extension EventLog {
             return LogEntry(
                 event: .anchorNoPosition, priority: .crit,
                 message:
-                    "ANCHOR WATCH BLIND: no position for \(Int(silent.rounded())) s\(again); gpstrackctl anchor ack",
+                    "ANCHOR WATCH BLIND: no position for \(Int(clamping: silent)) s\(again); gpstrackctl anchor ack",
                 fields: fields)
         case .acknowledged:
             return LogEntry(event: .anchorAck, priority: .notice, message: "Anchor alarm acknowledged", fields: fields)

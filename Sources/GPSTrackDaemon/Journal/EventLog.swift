@@ -36,7 +36,7 @@ enum EventLog {
     static func metres(_ v: Double) -> String { "\(whole(v)) m" }
     /// `v` rounded to a whole number; beyond Int (a damaged state file's 1e300 trip) as Swift
     /// writes a Double, where `Int(_:)` trapped.
-    static func whole(_ v: Double) -> String { Int(exactly: v.rounded()).map { String($0) } ?? "\(v)" }
+    static func whole(_ v: Double) -> String { Int(checking: v).map { String($0) } ?? "\(v)" }
     static func coordinate(_ c: Coordinate) -> String {
         "\(ReplyEncoder.number(c.latitude, decimals: 6)),\(ReplyEncoder.number(c.longitude, decimals: 6))"
     }

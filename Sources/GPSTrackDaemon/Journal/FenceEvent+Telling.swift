@@ -38,7 +38,7 @@ extension FenceEvent {
             let how = crossed ? " (passed through between two fixes)" : ""
             return LogEntry(event: .exit, priority: .notice, message: "Left \(label)\(how)", fields: fields)
         case .dwell:
-            let secs = Int(dwellS ?? 0)
+            let secs = Int(clamping: dwellS ?? 0, rounding: .towardZero)
             return LogEntry(event: .dwell, priority: .notice, message: "In \(label) for \(secs) s", fields: fields)
         case .state(let state):
             fields.append((.state, state.rawValue))

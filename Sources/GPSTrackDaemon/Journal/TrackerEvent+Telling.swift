@@ -134,7 +134,7 @@ extension TrackerEvent {
             return LogEntry(
                 event: .guardNoPosition, priority: .crit,
                 message:
-                    "PARKED GUARD BLIND: no position for \(Int(silent.rounded())) s\(again); gpstrackctl guard ack",
+                    "PARKED GUARD BLIND: no position for \(Int(clamping: silent)) s\(again); gpstrackctl guard ack",
                 fields: fields)
         case .overspeedStart(let time, let at, let limit, let speed):
             fields +=
@@ -144,7 +144,7 @@ extension TrackerEvent {
                 ] + L.position(at)
             return LogEntry(
                 event: .overspeedStart, priority: .notice,
-                message: "Over the \(Int(limit.rounded())) km/h limit", fields: fields)
+                message: "Over the \(Int(clamping: limit)) km/h limit", fields: fields)
         case .overspeedEnd(let time, let at, let limit, let maxSpeed, let duration, let distance):
             fields +=
                 [
@@ -154,7 +154,7 @@ extension TrackerEvent {
                 ] + L.position(at)
             return LogEntry(
                 event: .overspeedEnd, priority: .notice,
-                message: "Back under the \(Int(limit.rounded())) km/h limit after \(Int(duration.rounded())) s, "
+                message: "Back under the \(Int(clamping: limit)) km/h limit after \(Int(clamping: duration)) s, "
                     + "\(L.metres(distance)) over it, at most \(L.whole(maxSpeed * 3.6)) km/h", fields: fields)
         case .discontinuity(let time, let at, let counted):
             fields += [(.time, Timestamp.iso8601(time)), (.counted, counted ? "1" : "0")] + L.position(at)

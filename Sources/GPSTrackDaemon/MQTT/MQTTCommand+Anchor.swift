@@ -76,5 +76,5 @@ extension AnchorCommand {
 
 extension Double {
     /// A range's bound as the refusal writes it: `5`, `0.1`, `10000`.
-    fileprivate var bound: String { self == rounded() ? String(Int(self)) : String(self) }
+    fileprivate var bound: String { self == rounded() ? String(Int(clamping: self)) : String(self) }
 }

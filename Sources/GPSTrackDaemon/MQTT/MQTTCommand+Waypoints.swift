@@ -24,8 +24,8 @@ extension MQTTCommand {
     /// What is wrong with a waypoint list, in words.
     struct Problem: Error { var text: String }
 
-    /// Largest radius pushed, metres (a fence file's circles are not bounded; a broker's are).
-    public static let maxRadiusM = 100_000.0
+    /// Largest radius pushed, metres: a fences file's bound (`GeoJSONFences.maxRadiusM`).
+    public static let maxRadiusM = GeoJSONFences.maxRadiusM
     static let waypointMembers: Set<String> = ["_type", "desc", "lat", "lon", "rad", "rid", "tst"]
 
     /// `waypoints`: OwnTracks' nested `{"_type":"waypoints","waypoints":[…]}` or the bare array.
@@ -86,7 +86,7 @@ extension MQTTCommand {
             return .failure(Problem(text: "\"lon\" must be a number from -180 to 180"))
         }
         guard let rad = o["rad"]?.number, rad > 0, rad <= maxRadiusM else {
-            return .failure(Problem(text: "\"rad\" must be metres above 0, at most \(Int(maxRadiusM))"))
+            return .failure(Problem(text: "\"rad\" must be metres above 0, at most \(Int(clamping: maxRadiusM))"))
         }
         if let t = o["tst"], t.number == nil {
             return .failure(Problem(text: "\"tst\" is \(describe(t)), not a number"))

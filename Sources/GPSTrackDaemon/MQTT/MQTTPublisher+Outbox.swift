@@ -93,8 +93,11 @@ extension MQTTPublisher {
 
     /// When the oldest waiting message was queued (Unix time): the table's, else memory's.
     func oldestQueued(_ s: State) -> Double? {
-        let acks = s.acked.isEmpty ? "" : " WHERE id NOT IN (\(s.acked.map(String.init).joined(separator: ",")))"
-        let table = (try? s.outbox?.query("SELECT min(queued) FROM outbox" + acks))??.first?.first?.double
+        let acks = s.acked.isEmpty ? "" : " AND id NOT IN (\(s.acked.map(String.init).joined(separator: ",")))"
+        // A damaged row's queue time (1e300) is no age to show (`RowBounds`).
+        let table =
+            (try? s.outbox?.query("SELECT min(queued) FROM outbox WHERE \(RowBounds.valid("outbox"))" + acks))??
+            .first?.first?.double
         return table ?? s.unsaved.first?.queued
     }
 

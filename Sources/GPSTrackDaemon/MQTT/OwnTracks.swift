@@ -14,7 +14,7 @@ enum OwnTracks {
         let items = fences.compactMap { f -> Waypoint? in
             guard case .circle(let c, let r) = f.shape else { return nil }
             return Waypoint(
-                desc: f.name ?? f.id, lat: c.latitude, lon: c.longitude, rad: Int(r.rounded()), rid: f.id,
+                desc: f.name ?? f.id, lat: c.latitude, lon: c.longitude, rad: Int(clamping: r), rid: f.id,
                 tst: loadedAt)
         }
         return ReplyEncoder.encode(Waypoints(waypoints: items))
@@ -28,7 +28,7 @@ enum OwnTracks {
     ) -> String {
         ReplyEncoder.encode(
             Location(
-                tid: tid, lat: fix.latitude, lon: fix.longitude, tst: Int(t),
+                tid: tid, lat: fix.latitude, lon: fix.longitude, tst: Int(clamping: t, rounding: .towardZero),
                 acc: accuracy(fix.horizontalError, assumed: assumedErrorM),
                 alt: whole(fix.altitude), vel: whole(fix.speed * 3.6), cog: whole(fix.track).map { $0 % 360 },
                 t: trigger, inregions: inRegions))
@@ -41,7 +41,8 @@ enum OwnTracks {
     ) -> String {
         ReplyEncoder.encode(
             Transition(
-                tid: tid, event: enter ? "enter" : "leave", desc: desc, rid: rid, wtst: wtst, tst: Int(time),
+                tid: tid, event: enter ? "enter" : "leave", desc: desc, rid: rid, wtst: wtst,
+                tst: Int(clamping: time, rounding: .towardZero),
                 lat: at?.latitude, lon: at?.longitude, acc: acc))
     }
 
@@ -49,14 +50,14 @@ enum OwnTracks {
     /// a receiver says, and `Int(_:)` traps from 9.2e18).
     static func whole(_ x: Double) -> Int? {
         guard x.isFinite, x.magnitude < 1e15 else { return nil }
-        return Int(x.rounded())
+        return Int(checking: x)
     }
 
     /// OwnTracks `acc`: whole metres, at least 1 (Home Assistant drops a location whose `acc`
     /// is missing or 0); the assumed error when the receiver gives none.
     static func accuracy(_ error: Double?, assumed: Double) -> Int {
         let e = error.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? assumed
-        return max(1, Int(min(e, 1e6).rounded()))
+        return max(1, Int(clamping: min(e, 1e6)))
     }
 
     // The messages' members in OwnTracks' order, as the daemon has always written them.

@@ -49,7 +49,8 @@ final class MetricsFile: Sendable {
                 journal.log(
                     LogEntry(
                         event: .metricsFailed, priority: .warning,
-                        message: "Metrics not written to \(path): \(error); retrying every \(Int(intervalS)) s",
+                        message:
+                            "Metrics not written to \(path): \(error); retrying every \(Int(clamping: intervalS, rounding: .towardZero)) s",
                         fields: [(.metricsFile, path)]))
             default: break
             }

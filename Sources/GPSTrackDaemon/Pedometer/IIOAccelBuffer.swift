@@ -76,6 +76,10 @@ final class IIOAccelBuffer {
             let offset =
                 IIODevice.readNumber(device.path + "/in_accel_\(axis)_offset") ?? IIODevice.readNumber(
                     device.path + "/in_accel_offset") ?? 0
+            // An offset in counts of a sample at most 64 bits wide: beyond 2^32 no driver's.
+            guard offset.isFinite, abs(offset) <= 4_294_967_296 else {
+                throw IIOError("\(device.path)/in_accel_offset is not an offset (counts)")
+            }
             axes.append((layout.channel("in_accel_\(axis)")!, scale, offset))
         }
         self.axes = axes
@@ -83,7 +87,7 @@ final class IIOAccelBuffer {
         var frequency = Self.wantedFrequency
         for file in ["in_accel_sampling_frequency", "sampling_frequency"]
         where IIODevice.exists(device.path + "/" + file) {
-            IIODevice.writeText(device.path + "/" + file, "\(Int(Self.wantedFrequency))")
+            IIODevice.writeText(device.path + "/" + file, "\(Int(clamping: Self.wantedFrequency))")
             if let f = IIODevice.readNumber(device.path + "/" + file), f >= 1, f <= 10_000 { frequency = f }
             break
         }

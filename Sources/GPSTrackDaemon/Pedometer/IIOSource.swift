@@ -10,6 +10,8 @@ import Glibc
 /// step detector. A device that vanishes or returns garbage is reported once and looked for
 /// again with capped exponential backoff; no device at all is reported once and ends the source.
 public final class IIOSource: Sendable {
+    /// The largest step count read from a counter (32 bits).
+    static let maxCounter = 4_294_967_295
     /// What the source reports. Times are the source's own (the counter's polls on the
     /// monotonic clock, an accelerometer's sample timestamps).
     public enum Event: Sendable {
@@ -113,7 +115,9 @@ public final class IIOSource: Sendable {
             guard let text = IIODevice.readText(device.path + "/in_steps_input") else {
                 return "\(device.label): in_steps_input cannot be read (device gone?)"
             }
-            guard let raw = Int(text), raw >= 0 else {
+            // A hardware counter is at most 32 bits wide; beyond, a restart's advance added to
+            // the total could overflow it (gpstrackd(8), PEDOMETER).
+            guard let raw = Int(text), raw >= 0, raw <= Self.maxCounter else {
                 return "\(device.label): in_steps_input holds '\(text.prefix(40))', not a step count"
             }
             if !announced {
@@ -141,7 +145,7 @@ public final class IIOSource: Sendable {
         var lastTick = -Double.infinity
         var latest: Double?
         // Wake-ups at least four times per watchdog limit, so that a quiet buffer is no stall.
-        let wait = Int32(min(5, max(Liveness.shared.limit / 4, 0.05)) * 1000)
+        let wait = Int32(clamping: min(5, max(Liveness.shared.limit / 4, 0.05)) * 1000, rounding: .towardZero)
         while !isStopping {
             Liveness.shared.beat(.pedometer)
             Liveness.shared.stallIfAsked(.pedometer)

@@ -181,8 +181,8 @@ struct StepFigures {
         ReplyEncoder.encode(
             OwnTracksSteps(
                 tst: Int(time(nil)), steps: steps, distance: OwnTracks.whole(distanceM) ?? 0, floorsup: 0,
-                floorsdown: 0, from: Int(exactly: from.rounded(.towardZero)) ?? 0,
-                to: Int(exactly: to.rounded(.towardZero)) ?? 0))
+                floorsdown: 0, from: Int(checking: from, rounding: .towardZero) ?? 0,
+                to: Int(checking: to, rounding: .towardZero) ?? 0))
     }
 }
 

@@ -37,19 +37,19 @@ final class StepLog {
                 (try? db?.query(
                     """
                     SELECT total, distance_m, walking_s, trip_steps, trip_distance_m, trip_walking_s, last_counter, learned_distance_m,
-                      learned_steps FROM pedometer WHERE id = 1
+                      learned_steps FROM pedometer WHERE id = 1 AND \(RowBounds.valid("pedometer"))
                     """))??.first
         else { return nil }
         var m = Pedometer.Memory()
-        m.total = Int(row[0].int ?? 0)
+        m.total = Int(checking: row[0].int ?? 0) ?? 0
         m.distanceM = row[1].double ?? 0
         m.walkingS = row[2].double ?? 0
-        m.tripSteps = Int(row[3].int ?? 0)
+        m.tripSteps = Int(checking: row[3].int ?? 0) ?? 0
         m.tripDistanceM = row[4].double ?? 0
         m.tripWalkingS = row[5].double ?? 0
-        m.lastCounter = row[6].int.map { Int($0) }
+        m.lastCounter = row[6].int.flatMap { Int(checking: $0) }
         m.learnedDistanceM = row[7].double ?? 0
-        m.learnedSteps = Int(row[8].int ?? 0)
+        m.learnedSteps = Int(checking: row[8].int ?? 0) ?? 0
         return m
     }
 
@@ -91,7 +91,8 @@ final class StepLog {
     /// seconds; either open), with what still waits to be written.
     func sum(since: Double?, until: Double?) -> (steps: Int, distanceM: Double, walkingS: Double) {
         var sql =
-            "SELECT coalesce(sum(steps), 0), coalesce(sum(distance_m), 0), coalesce(sum(walking_s), 0) FROM steps WHERE 1"
+            "SELECT coalesce(sum(steps), 0), coalesce(sum(distance_m), 0), coalesce(sum(walking_s), 0) FROM steps WHERE "
+            + RowBounds.valid("steps")
         var values: [SQLiteDatabase.Value] = []
         if let since {
             sql += " AND time >= ?"
@@ -102,7 +103,7 @@ final class StepLog {
             values.append(.real(until))
         }
         let row = (try? db?.query(sql, values))??.first
-        var out = (Int(row?[0].int ?? 0), row?[1].double ?? 0, row?[2].double ?? 0)
+        var out = (Int(checking: row?[0].int ?? 0) ?? 0, row?[1].double ?? 0, row?[2].double ?? 0)
         for w in waiting where (since.map { w.time >= $0 } ?? true) && (until.map { w.time <= $0 } ?? true) {
             out.0 += w.steps
             out.1 += w.distanceM

@@ -36,7 +36,7 @@ final class SQLiteDatabase {
         var int: Int64? {
             if case .int(let i) = self { return i }
             // A real beyond Int64 (or NaN) in a damaged file is no integer, not a trap.
-            return double.flatMap { Int64(exactly: $0.rounded(.towardZero)) }
+            return double.flatMap { Int64(checking: $0, rounding: .towardZero) }
         }
         var string: String? {
             if case .text(let s) = self { return s }

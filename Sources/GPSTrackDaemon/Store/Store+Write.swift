@@ -165,7 +165,7 @@ extension Store {
             LogEntry(
                 event: .storageRecovered, priority: .notice,
                 message: "State database \(path) writable again: \(written.events) waiting events and "
-                    + "\(written.points) track points written after \(Int(seconds.rounded())) s degraded\(thinned)",
+                    + "\(written.points) track points written after \(Int(clamping: seconds)) s degraded\(thinned)",
                 fields: [
                     (.writtenEvents, String(written.events)),
                     (.writtenPoints, String(written.points)),

@@ -49,6 +49,8 @@ public final class Store {
     var spellFull = false
     /// Bytes of the reserve file still in place (it is given up a page at a time).
     var reserveLeft = 0
+    /// Whether the damaged rows were named (once a run, at the first open).
+    var damageNamed = false
 
     public init(directory: String, journal: Journal) {
         path = directory + "/gpstrackd.db"
@@ -66,6 +68,10 @@ public final class Store {
             let database = try SQLiteDatabase(path: path)
             try Self.prepare(database)
             db = database
+            if !damageNamed {
+                damageNamed = true
+                nameDamage(database)
+            }
             loadTripID()
         } catch let failure {
             db = nil
@@ -137,7 +143,9 @@ public final class Store {
     func loadTripID() {
         guard let db else { return }
         tripID =
-            (try? db.query("SELECT id FROM trips WHERE ended_at IS NULL ORDER BY id DESC LIMIT 1"))?.first?.first?.int
+            (try? db.query(
+                "SELECT id FROM trips WHERE ended_at IS NULL AND \(RowBounds.valid("trips")) ORDER BY id DESC LIMIT 1"))?
+            .first?.first?.int
     }
 
     /// The stored trip, sequence number and fence memories to carry on from.
@@ -147,7 +155,7 @@ public final class Store {
         if let row = try? db.query(
             """
             SELECT state, started_at, start_lat, start_lon, traveled_m, straight_line_m, last_lat, last_lon, last_time, delivered
-            FROM trips WHERE ended_at IS NULL ORDER BY id DESC LIMIT 1
+            FROM trips WHERE ended_at IS NULL AND \(RowBounds.valid("trips")) ORDER BY id DESC LIMIT 1
             """
         ).first {
             let start = row[2].double.flatMap { lat in row[3].double.map { Coordinate(latitude: lat, longitude: $0) } }
@@ -155,21 +163,27 @@ public final class Store {
             result.trip = Trip(
                 state: row[0].string == "stopped" ? .stopped : .running, startedAt: row[1].double, start: start,
                 traveledM: row[4].double ?? 0, straightLineM: row[5].double ?? 0,
-                lastDelivered: last, lastDeliveredTime: row[8].double, deliveredCount: Int(row[9].int ?? 0))
+                lastDelivered: last, lastDeliveredTime: row[8].double,
+                deliveredCount: Int(checking: row[9].int ?? 0) ?? 0)
         }
         // Numbers no run reaches (a damaged file's; JSON's exact integers end at 2^53) are passed
         // over: a negative one trapped as UInt64, Int64's greatest as the next event's Int.
         let seq = (try? db.query("SELECT max(seq) FROM events WHERE seq BETWEEN 1 AND 9007199254740991"))?
             .first?.first?.int
-        result.seq = seq.flatMap { UInt64(exactly: $0) } ?? 0
+        result.seq = seq.flatMap { UInt64(checking: $0) } ?? 0
         result.motion = (try? db.query("SELECT state FROM motion WHERE id = 1"))?.first?.first?.string
-        for row in (try? db.query("SELECT id, membership, since, entered_at, dwell_sent FROM fences")) ?? [] {
+        for row
+            in (try? db.query(
+                "SELECT id, membership, since, entered_at, dwell_sent FROM fences WHERE \(RowBounds.valid("fences"))"))
+            ?? []
+        {
             guard let id = row[0].string else { continue }
             result.fences[id] = FenceMemory(
                 membership: row[1].int.map { $0 != 0 }, since: row[2].double,
                 enteredAt: row[3].double, dwellSent: row[4].int == 1)
         }
-        result.counters = Self.counters(from: (try? db.query("SELECT name, value FROM counters")) ?? [])
+        result.counters = Self.counters(
+            from: (try? db.query("SELECT name, value FROM counters WHERE \(RowBounds.valid("counters"))")) ?? [])
         return result
     }
 

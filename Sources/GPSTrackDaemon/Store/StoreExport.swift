@@ -47,12 +47,12 @@ extension Store {
             let r = try? db?.query(
                 """
                 SELECT COUNT(*), MIN(time), MAX(time), MIN(lat), MAX(lat), MIN(lon), MAX(lon), MIN(alt), MAX(alt)
-                FROM points WHERE 1\(sql)
+                FROM points WHERE \(RowBounds.valid("points"))\(sql)
                 """, values
             ).first, let n = r[0].int, n > 0
         else { return nil }
         return ExportBounds(
-            points: Int(n), first: r[1].double ?? 0, last: r[2].double ?? 0,
+            points: Int(checking: n) ?? 0, first: r[1].double ?? 0, last: r[2].double ?? 0,
             minLat: r[3].double ?? 0, maxLat: r[4].double ?? 0, minLon: r[5].double ?? 0,
             maxLon: r[6].double ?? 0, minAlt: r[7].double, maxAlt: r[8].double)
     }
@@ -73,7 +73,7 @@ extension Store {
         let rows =
             (try? db?.query(
                 """
-                SELECT id, trip_id, time, lat, lon, alt, eph, mode, hdop, sats FROM points WHERE 1\(sql)
+                SELECT id, trip_id, time, lat, lon, alt, eph, mode, hdop, sats FROM points WHERE \(RowBounds.valid("points"))\(sql)
                 ORDER BY time, id LIMIT \(limit)
                 """, values)) ?? []
         return rows.map { r in
@@ -81,8 +81,8 @@ extension Store {
                 id: r[0].int ?? 0, run: r[1].int ?? 0,
                 point: PointRow(
                     time: r[2].double ?? 0, latitude: r[3].double ?? 0, longitude: r[4].double ?? 0,
-                    altitude: r[5].double ?? .nan, eph: r[6].double ?? .nan, mode: Int(r[7].int ?? 0),
-                    hdop: r[8].double ?? .nan, satellites: r[9].int.map(Int.init)))
+                    altitude: r[5].double ?? .nan, eph: r[6].double ?? .nan, mode: Int(checking: r[7].int ?? 0) ?? 0,
+                    hdop: r[8].double ?? .nan, satellites: r[9].int.flatMap { Int(checking: $0) }))
         }
     }
 }

@@ -21,7 +21,7 @@ extension Store {
                 """
                 SELECT id, state, started_at,
                   CASE WHEN started_at IS NULL THEN NULL WHEN ended_at IS NULL OR ended_at = 0 THEN last_time ELSE ended_at END,
-                  traveled_m, straight_line_m FROM trips ORDER BY id
+                  traveled_m, straight_line_m FROM trips WHERE \(RowBounds.valid("trips")) ORDER BY id
                 """)) ?? []
         return rows.map { r in
             TripRow(
@@ -36,14 +36,14 @@ extension Store {
             (try? db?.query(
                 """
                 SELECT id, start, end, from_lat, from_lon, from_fences, to_lat, to_lon, to_fences, traveled_m, straight_line_m,
-                  moving_s, max_speed_mps FROM auto_trips ORDER BY id
+                  moving_s, max_speed_mps FROM auto_trips WHERE \(RowBounds.valid("auto_trips")) ORDER BY id
                 """)) ?? []
         return rows.map { r in
             func names(_ v: SQLiteDatabase.Value) -> [String] {
                 (v.string ?? "").split(separator: "\u{1F}").map(String.init)
             }
             var f = TripFigures(
-                id: Int(r[0].int ?? 0), start: r[1].double ?? 0, end: r[2].double ?? 0,
+                id: Int(checking: r[0].int ?? 0) ?? 0, start: r[1].double ?? 0, end: r[2].double ?? 0,
                 from: Coordinate(latitude: r[3].double ?? .nan, longitude: r[4].double ?? .nan),
                 to: Coordinate(latitude: r[6].double ?? .nan, longitude: r[7].double ?? .nan),
                 traveledM: r[9].double ?? 0, straightLineM: r[10].double ?? 0, movingS: r[11].double ?? 0,
@@ -57,14 +57,17 @@ extension Store {
     /// Stops, oldest first, with the names of the fences at their place.
     public func stops() -> [(StopFigures, [String])] {
         let rows =
-            (try? db?.query("SELECT arrival, departure, lat, lon, fences, after_trip FROM stops ORDER BY arrival"))
-            ?? []
+            (try? db?.query(
+                """
+                SELECT arrival, departure, lat, lon, fences, after_trip FROM stops
+                WHERE \(RowBounds.valid("stops")) ORDER BY arrival
+                """)) ?? []
         return rows.map { r in
             (
                 StopFigures(
                     arrival: r[0].double ?? 0, departure: r[1].double,
                     at: Coordinate(latitude: r[2].double ?? .nan, longitude: r[3].double ?? .nan),
-                    afterTrip: r[5].int.map { Int($0) }),
+                    afterTrip: r[5].int.flatMap { Int(checking: $0) }),
                 (r[4].string ?? "").split(separator: "\u{1F}").map(String.init)
             )
         }
@@ -88,7 +91,7 @@ extension Store {
 
     /// Track points grouped by trip, for GPX.
     public func points(trip: Int64?, since: Double?, until: Double?) -> [(Int64, [PointRow])] {
-        var sql = "SELECT trip_id, time, lat, lon, alt, eph, mode FROM points WHERE 1"
+        var sql = "SELECT trip_id, time, lat, lon, alt, eph, mode FROM points WHERE \(RowBounds.valid("points"))"
         var values: [SQLiteDatabase.Value] = []
         if let trip {
             sql += " AND trip_id = ?"
@@ -108,7 +111,7 @@ extension Store {
             let id = row[0].int ?? 0
             let p = PointRow(
                 time: row[1].double ?? 0, latitude: row[2].double ?? 0, longitude: row[3].double ?? 0,
-                altitude: row[4].double ?? .nan, eph: row[5].double ?? .nan, mode: Int(row[6].int ?? 0))
+                altitude: row[4].double ?? .nan, eph: row[5].double ?? .nan, mode: Int(checking: row[6].int ?? 0) ?? 0)
             if out.last?.0 == id { out[out.count - 1].1.append(p) } else { out.append((id, [p])) }
         }
         return out

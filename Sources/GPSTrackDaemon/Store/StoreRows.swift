@@ -75,7 +75,10 @@ extension Store {
     static func counters(from rows: [[SQLiteDatabase.Value]]) -> FixCounters? {
         guard !rows.isEmpty else { return nil }
         var values: [String: Int] = [:]
-        for row in rows { if let name = row[0].string, let v = row[1].int { values[name] = Int(v) } }
+        // The rows come within `RowBounds` (a count below 1e15), so incrementing one never traps.
+        for row in rows {
+            if let name = row[0].string, let v = row[1].int.flatMap({ Int(checking: $0) }) { values[name] = v }
+        }
         var rejected: [RejectReason: Int] = [:]
         for reason in RejectReason.allCases {
             if let n = values["rejected." + reason.rawValue] { rejected[reason] = n }

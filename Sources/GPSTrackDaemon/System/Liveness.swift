@@ -63,7 +63,7 @@ public final class Liveness: Sendable {
     }
 
     public func setLimit(_ seconds: Double) {
-        limitMS.store(Int64(seconds * 1000), ordering: .relaxed)
+        limitMS.store(Int64(clamping: seconds * 1000, rounding: .towardZero), ordering: .relaxed)
     }
 
     private func deadline(_ part: Part) -> Int64 {
@@ -84,12 +84,15 @@ public final class Liveness: Sendable {
         }
     }
 
-    private static func nowMS() -> Int64 { Int64(MonotonicClock.now() * 1000) }
+    private static func nowMS() -> Int64 { Int64(clamping: MonotonicClock.now() * 1000, rounding: .towardZero) }
 
     /// `part` made progress: it must make more within the limit (or `grace` seconds, for a
     /// step known to take long, such as a TCP connect).
     public func beat(_ part: Part, grace: Double? = nil) {
-        set(part, Self.nowMS() + (grace.map { Int64($0 * 1000) } ?? limitMS.load(ordering: .relaxed)))
+        set(
+            part,
+            Self.nowMS()
+                + (grace.map { Int64(clamping: $0 * 1000, rounding: .towardZero) } ?? limitMS.load(ordering: .relaxed)))
     }
 
     /// `part` waits for nothing of its own (the store between writes).

@@ -98,7 +98,9 @@ final class StoppableThread: Sendable {
             if left <= 0 { return .timedOut }
             // +1 ms: a wait truncated to 0 ms would spin until the deadline. poll(2) ignores a
             // negative descriptor: without `fd` only the wake pipe is watched.
-            let revents = waitFor(fd ?? -1, events: events, timeoutMS: Int32(min(left, slice) * 1000) + 1)
+            let revents = waitFor(
+                fd ?? -1, events: events, timeoutMS: Int32(clamping: min(left, slice) * 1000, rounding: .towardZero) + 1
+            )
             if fd != nil, revents != 0 { return .ready(revents) }
         }
         return .stopped

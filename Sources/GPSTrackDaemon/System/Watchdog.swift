@@ -14,7 +14,7 @@ enum Watchdog {
         while !Task.isCancelled {
             // The ping is not awaited here: a stuck actor must not stop this loop.
             if liveness.startPing() { Task { await service.ping() } }
-            try? await Task.sleep(nanoseconds: UInt64(tick * 1e9))
+            try? await Task.sleep(nanoseconds: UInt64(clamping: tick * 1e9, rounding: .towardZero))
             if Task.isCancelled { return }
             let stalled = liveness.stalled()
             let parts = Set(stalled.map(\.part))
@@ -22,7 +22,7 @@ enum Watchdog {
                 journal.log(
                     LogEntry(
                         event: .stalled, priority: .err,
-                        message: "Stalled: \(part.title) has made no progress for \(Int(seconds.rounded())) s; "
+                        message: "Stalled: \(part.title) has made no progress for \(Int(clamping: seconds)) s; "
                             + "the watchdog is no longer fed",
                         fields: [(.part, part.rawValue)]))
             }

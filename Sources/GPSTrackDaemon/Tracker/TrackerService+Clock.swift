@@ -45,6 +45,6 @@ extension TrackerService {
     }
 
     static func seconds(_ s: Double) -> String {
-        abs(s) >= 10 ? "\(Int(abs(s).rounded())) s" : "\(abs(s).rounded(decimals: 1)) s"
+        abs(s) >= 10 ? "\(Int(clamping: abs(s))) s" : "\(abs(s).rounded(decimals: 1)) s"
     }
 }

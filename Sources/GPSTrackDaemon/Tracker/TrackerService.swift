@@ -167,7 +167,7 @@ public actor TrackerService {
             gpsdConnected = true
             var message = "Receiving from gpsd at \(configuration.gpsdHost):\(configuration.gpsdPort)"
             if let after {
-                message += " again after \(Int(after.rounded())) s"
+                message += " again after \(Int(clamping: after)) s"
                 gpsdReconnects += 1
             }
             emit(
