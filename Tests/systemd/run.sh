@@ -439,8 +439,13 @@ useradd --system --no-create-home --shell /usr/sbin/nologin --user-group --group
 useradd --system --no-create-home --shell /usr/sbin/nologin --user-group gt-outsider
 useradd --system --no-create-home --shell /usr/sbin/nologin --user-group --groups "gpstrack,$TEST_GROUP" gt-admin
 verdict "root may reset" quiet ctl reset
-verdict "a member of admin_group (gpstrack, the default) may reset" quiet as_user gt-member reset
 verdict "a member of socket_group may read the status" quiet as_user gt-member status
+# Readers are not admins: admin_group is none by default, so gpstrack's members may not stop.
+for cmd in stop reset "guard off"; do
+    out=$(as_user gt-member $cmd 2>&1); rc=$?
+    verdict "a member of socket_group (gpstrack) may not $cmd by default (exit $rc: $out)" \
+        sh -c '[ "$1" -eq 1 ] && echo "$2" | grep -q "permission denied"' _ "$rc" "$out"
+done
 out=$(as_user gt-outsider status 2>&1); rc=$?
 verdict "a user outside socket_group cannot read the status (exit $rc: ${out%%$'\n'*})" [ $rc -eq 69 ]
 out=$(as_user gt-outsider reset 2>&1); rc=$?

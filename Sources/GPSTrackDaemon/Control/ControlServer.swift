@@ -53,7 +53,7 @@ public final class ControlServer: Sendable {
         self.path = path
         self.config = config
         self.journal = journal
-        adminGID = PeerCredentials.groupID(config.adminGroup)
+        adminGID = config.adminGroup.flatMap(PeerCredentials.groupID)
         do throws(ErrnoError) { worker = try StoppableThread() } catch { throw SetupError(description: "\(error)") }
         listenFD = try Self.listen(path: path, group: config.socketGroup, journal: journal)
     }
@@ -272,11 +272,14 @@ public final class ControlServer: Sendable {
             case .failure(let e):
                 enqueue(&c, e.line)
             case .success(let request):
-                if request.isMutating, !(c.peer?.mayAdminister(adminGroup: adminGID) ?? false) {
+                let name = Self.name(of: request)
+                if CommandRights.socketNeedsAdmin(name), !(c.peer?.mayAdminister(adminGroup: adminGID) ?? false) {
+                    let who = config.adminGroup.map { "root, the daemon's user or group \($0)" }
                     enqueue(
                         &c,
                         ControlError(
-                            "permission denied: \(Self.name(of: request)) needs root, the daemon's user or group \(config.adminGroup)"
+                            "permission denied: \(name) needs "
+                                + (who ?? "root or the daemon's user (admin_group names a group that may too)")
                         ).line)
                     continue
                 }

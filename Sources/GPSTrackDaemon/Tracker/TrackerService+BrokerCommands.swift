@@ -23,8 +23,9 @@ extension TrackerService {
     /// A command from `mqtt` (a broker or an HTTP server, see `CommandChannel`).
     func command(_ payload: [UInt8], from mqtt: any CommandChannel) {
         let parsed = MQTTCommand.parse(payload)
-        if case .success(.reportSteps(let from, let to)) = parsed {
-            stepsSink?.report(from: from, to: to)
+        // `CommandRights`: what runs even with mqtt_commands = off (reportSteps, as before the channel).
+        if case .success(let command) = parsed, CommandRights.sender(command.action, on: .broker) == .always {
+            _ = run(command, mqtt)
             return
         }
         guard mqtt.config.commands else {
