@@ -146,6 +146,14 @@ extension ConfigParser {
                     return nil
                 }
             ),
+            (
+                "allow_plaintext_credentials",
+                { c, v in
+                    guard let b = ["yes": true, "no": false][v] else { return "expected yes or no, got '\(v)'" }
+                    c.allowPlaintextCredentials = b
+                    return nil
+                }
+            ),
             ("max_clients", whole(\.maxClients, 1...4096)),
             ("idle_timeout_s", decimal(\.idleTimeoutS, atLeast: 1, "seconds")),
             ("watch_queue_bytes", whole(\.watchQueueBytes, 1024...Int.max)),

@@ -37,6 +37,9 @@ public struct Configuration: Sendable, Equatable {
     /// Members of this group (besides root and the daemon's own user) may start, stop, reset,
     /// reload and the rest of `CommandRights`' administrators' commands; none unless named.
     public var adminGroup: String?
+    /// Whether a password, token or URL userinfo may go in plaintext (a broker without TLS,
+    /// `http://`) to a host that is not loopback; without it such a configuration is refused.
+    public var allowPlaintextCredentials = false
     /// Control clients served at once; more are told so and closed.
     public var maxClients = 256
     /// A control client silent this long is closed (watchers excepted). Seconds.
