@@ -116,6 +116,9 @@ public struct MQTTConfig: Sendable, Equatable {
     public var outboxMax = 10_000
     /// Whether commands from `<base>/cmd` run (`mqtt_commands`); off, only `reportSteps` does.
     public var commands = false
+    /// An encrypted command's `tst` may differ from the fix clock by at most this much, and its
+    /// nonce is remembered this long (`command_max_age_s`). Seconds.
+    public var commandMaxAgeS = 300.0
     /// The actions a broker command may run (`mqtt_command_allow`).
     public var commandAllow = MQTTConfig.readOnlyActions
 

@@ -48,6 +48,7 @@ public enum JournalField: String, Sendable, CaseIterable {
     case raw = "GPSTRACK_RAW"
     case reason = "GPSTRACK_REASON"
     case result = "GPSTRACK_RESULT"
+    case secretBytes = "GPSTRACK_SECRET_BYTES"
     case seq = "GPSTRACK_SEQ"
     case skipped = "GPSTRACK_SKIPPED"
     case source = "GPSTRACK_SOURCE"

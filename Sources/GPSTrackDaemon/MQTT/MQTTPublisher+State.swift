@@ -34,6 +34,6 @@ extension MQTTPublisher {
         /// handshake, so this loop reconnects itself.
         var thread: NativeThread?
         var retryDelay = 1.0
-        var commandHandler: (@Sendable ([UInt8]) -> Void)?
+        var commandHandler: (@Sendable (InboundCommand) -> Void)?
     }
 }

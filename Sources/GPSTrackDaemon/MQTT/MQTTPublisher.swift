@@ -65,7 +65,7 @@ public final class MQTTPublisher: Sendable {
             }
         }
         self.password = password
-        crypto = try Self.crypto(config.secretFile, place: place("mqtt_secret_file"))
+        crypto = try Self.crypto(config.secretFile, place: place("mqtt_secret_file"), warn: journal)
         for (key, file) in [
             ("mqtt_ca_file", config.caFile), ("mqtt_cert_file", config.certFile), ("mqtt_key_file", config.keyFile),
         ] {
