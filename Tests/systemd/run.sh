@@ -534,6 +534,32 @@ line=$(ns systemd-analyze security gpstrackd --no-pager | grep "Overall exposure
 score=$(echo "$line" | grep -oE '[0-9]+\.[0-9]+' | head -1)
 verdict "exposure ${score:-?} <= 2.0 ($line)" "$PY" -c 'import sys; sys.exit(0 if float(sys.argv[1]) <= 2.0 else 1)' "${score:-99}"
 
+# ---- the unit's bounds (issue 38): what the kernel enforces, read where it enforces it ----
+section "MemoryMax=, TasksMax=, LimitNOFILE=, PrivateMounts= in force"
+cg=$(prop gpstrackd ControlGroup)
+mainpid=$(prop gpstrackd MainPID)
+verdict "MemoryMax=256M: the cgroup's memory.max is 268435456" \
+    [ "$(ns cat "/sys/fs/cgroup$cg/memory.max")" = 268435456 ]
+verdict "TasksMax=64: the cgroup's pids.max is 64" [ "$(ns cat "/sys/fs/cgroup$cg/pids.max")" = 64 ]
+nofile=$(ns sh -c "cat /proc/$mainpid/limits" | awk '/Max open files/ {print $4 "/" $5}')
+verdict "LimitNOFILE=512: the daemon's open-file limit is 512/512 ($nofile)" [ "$nofile" = 512/512 ]
+verdict "PrivateMounts=yes: the daemon's mount namespace is its own" \
+    [ "$(ns readlink /proc/$mainpid/ns/mnt)" != "$(ns readlink /proc/1/ns/mnt)" ]
+# A client that floods the socket with requests and reads nothing: the daemon stays within
+# its bound, well below MemoryMax, and keeps serving.
+ns "$PY" - "$(prop gpstrackd MainPID)" <<'FLOOD'
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.connect("/run/gpstrackd/gpstrackd.sock"); s.setblocking(False)
+chunk = b'{"cmd":"status"}\n' * 60000
+end = time.monotonic() + 5
+while time.monotonic() < end:
+    try: s.send(chunk)
+    except BlockingIOError: time.sleep(0.05)
+FLOOD
+current=$(ns cat "/sys/fs/cgroup$cg/memory.peak" 2>/dev/null || ns cat "/sys/fs/cgroup$cg/memory.current")
+verdict "after a 5 s request flood never read: the unit's memory peak ${current} < 64 MiB" [ "${current:-999999999}" -lt 67108864 ]
+verdict "...and the status is still served" quiet ctl status
+
 # ---- remove, then purge ----
 section "apt-get remove, then purge"
 ns env DEBIAN_FRONTEND=noninteractive apt-get remove -y -q -o DPkg::Lock::Timeout=300 gpstrackd > "$WORK/apt.log" 2>&1
