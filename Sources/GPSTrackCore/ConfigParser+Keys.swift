@@ -118,6 +118,16 @@ extension ConfigParser {
             ("mqtt_min_distance_m", decimal(\.mqtt.minDistanceM, atLeast: 0, "metres")),
             ("mqtt_outbox_max", whole(\.mqtt.outboxMax, 10...Int.max)),
             (
+                "command_max_age_s",
+                { c, v in
+                    guard let s = Double(v), s.isFinite, s >= 10, s <= 86_400 else {
+                        return "expected seconds from 10 to 86400, got '\(v)'"
+                    }
+                    c.mqtt.commandMaxAgeS = s
+                    return nil
+                }
+            ),
+            (
                 "mqtt_commands",
                 { c, v in
                     guard let on = ["on": true, "off": false][v] else { return "expected on or off, got '\(v)'" }
@@ -143,6 +153,14 @@ extension ConfigParser {
                 "admin_group",
                 { c, v in
                     c.adminGroup = v
+                    return nil
+                }
+            ),
+            (
+                "allow_plaintext_credentials",
+                { c, v in
+                    guard let b = ["yes": true, "no": false][v] else { return "expected yes or no, got '\(v)'" }
+                    c.allowPlaintextCredentials = b
                     return nil
                 }
             ),

@@ -60,6 +60,7 @@ public enum ConfigParser {
                 message: "guard = on needs trip_mode = auto (the guard arms at stops)")
         }
         try checkUplinks(config, seen: seen, file: file)
+        try checkPlaintextCredentials(config, seen: seen, file: file)
         return config
     }
 

@@ -34,9 +34,12 @@ public struct Configuration: Sendable, Equatable {
     public var uplinkMaxClockOffsetS = 86_400.0
     /// The group that owns the control socket (mode 0660): its members may read.
     public var socketGroup = "gpstrack"
-    /// Members of this group (besides root and the daemon's own user) may start, stop, reset
-    /// and reload.
-    public var adminGroup = "gpstrack"
+    /// Members of this group (besides root and the daemon's own user) may start, stop, reset,
+    /// reload and the rest of `CommandRights`' administrators' commands; none unless named.
+    public var adminGroup: String?
+    /// Whether a password, token or URL userinfo may go in plaintext (a broker without TLS,
+    /// `http://`) to a host that is not loopback; without it such a configuration is refused.
+    public var allowPlaintextCredentials = false
     /// Control clients served at once; more are told so and closed.
     public var maxClients = 256
     /// A control client silent this long is closed (watchers excepted). Seconds.
@@ -113,16 +116,16 @@ public struct MQTTConfig: Sendable, Equatable {
     public var outboxMax = 10_000
     /// Whether commands from `<base>/cmd` run (`mqtt_commands`); off, only `reportSteps` does.
     public var commands = false
+    /// An encrypted command's `tst` may differ from the fix clock by at most this much, and its
+    /// nonce is remembered this long (`command_max_age_s`). Seconds.
+    public var commandMaxAgeS = 300.0
     /// The actions a broker command may run (`mqtt_command_allow`).
     public var commandAllow = MQTTConfig.readOnlyActions
 
     /// Every action `mqtt_command_allow` may name: OwnTracks' and gpstrackd's own.
-    public static let commandActions = [
-        "reportLocation", "status", "dump", "waypoints", "setWaypoints", "setFences",
-        "guard", "trip", "reload", "anchor",
-    ]
+    public static let commandActions = CommandRights.allowListActions
     /// The default allow list: the actions that only report.
-    public static let readOnlyActions = ["reportLocation", "status", "waypoints"]
+    public static let readOnlyActions = CommandRights.defaultAllowed
 
     public init() {}
 }

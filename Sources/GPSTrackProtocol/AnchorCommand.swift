@@ -29,9 +29,6 @@ public enum AnchorCommand: Sendable, Equatable {
         }
     }
 
-    /// Whether it changes the daemon's state (everything but the status).
-    public var isMutating: Bool { self != .status }
-
     /// The fields an `anchor` request may have beside `cmd`.
     static let fields: Set<String> = ["action", "radius_m", "bearing", "distance_m", "rode_m", "depth_m"]
 

@@ -36,15 +36,6 @@ public enum ControlRequest: Sendable, Equatable {
     /// Longest request line accepted.
     public static let maxLineBytes = 64 * 1024
 
-    /// Commands that change the daemon's state and need a privileged peer.
-    public var isMutating: Bool {
-        switch self {
-        case .start, .stop, .reset, .reload, .guard, .guardAck: true
-        case .anchor(let a): a.isMutating
-        default: false
-        }
-    }
-
     /// Parses one request line; the error is the message for the client.
     public static func parse(_ line: ArraySlice<UInt8>) -> Result<ControlRequest, ControlError> {
         guard let value = try? JSONValue.parse(Array(line)) else { return .failure(.init("invalid JSON")) }

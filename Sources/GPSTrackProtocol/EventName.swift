@@ -45,6 +45,7 @@ public enum EventName: String, Sendable, CaseIterable {
     case mqttOutboxDegraded = "mqtt_outbox_degraded"
     case mqttOutboxRecovered = "mqtt_outbox_recovered"
     case mqttRefused = "mqtt_refused"
+    case mqttSecretShort = "mqtt_secret_short"
     case mqttTlsFailed = "mqtt_tls_failed"
     case networkCheckSkipped = "network_check_skipped"
     case networkForbidden = "network_forbidden"

@@ -204,6 +204,8 @@ public struct StatusReply: Codable, Sendable, Equatable {
         public var oldestAgeS: Double?
         /// When the broker last acknowledged a message; null before the first.
         public var lastSuccess: String?
+        /// Why TLS, asked for, is not set up (the client does not connect); absent when it is.
+        @Omitted public var tlsError: String?
         public init() {}
         enum CodingKeys: String, CodingKey {
             case connected, outbox
@@ -212,6 +214,7 @@ public struct StatusReply: Codable, Sendable, Equatable {
             case broker, topic
             case oldestAgeS = "oldest_age_s"
             case lastSuccess = "last_success"
+            case tlsError = "tls_error"
         }
     }
 }

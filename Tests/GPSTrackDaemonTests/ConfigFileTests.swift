@@ -77,6 +77,23 @@ import Testing
         }
         try? FileManager.default.removeItem(atPath: state)
     }
+
+    /// A password to a broker without TLS off the box: exit 78 naming the key's line, unless
+    /// `allow_plaintext_credentials = yes` (issue 38).
+    @Test func aPlaintextPasswordOffTheBoxExits78NamingTheKey() throws {
+        let state = NSTemporaryDirectory() + "gpstrackd-plain-\(getpid())"
+        let pw = try Self.file("plain-password", Array("secret\n".utf8))
+        let conf = try Self.file(
+            "plain.conf", Array("mqtt_host = 192.0.2.7\nmqtt_password_file = \(pw)\n".utf8))
+        let r = try ExecutableRunner.run([
+            "--config", conf, "--log", "stderr", "--state-dir", state, "--socket", state + ".sock", "--gpsd",
+            "127.0.0.1:1",
+        ])
+        #expect(r.status == 78)
+        #expect(r.stderr.contains("\(conf):2: mqtt_password_file: "), "\(r.stderr)")
+        #expect(r.stderr.contains("allow_plaintext_credentials = yes"), "\(r.stderr)")
+        try? FileManager.default.removeItem(atPath: state)
+    }
 }
 
 enum GPSDLogHeader {

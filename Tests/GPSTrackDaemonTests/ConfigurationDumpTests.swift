@@ -28,6 +28,7 @@ import Testing
         let config = try ConfigParser.parse(
             """
             mqtt_host = broker.example.org
+            allow_plaintext_credentials = yes
             mqtt_user = van7
             mqtt_password_file = \(dir)/password
             mqtt_secret_file = \(dir)/secret

@@ -116,6 +116,33 @@ struct ControlSocketTests {
         #expect(daemon.stop() == 0)
     }
 
+    /// Readers are not admins (issue 38): with `admin_group` unset, a member of the socket's
+    /// group may read but not stop, reset, reload or turn the guard off; naming the group as
+    /// `admin_group` lets it.
+    @Test(.needs(.root)) func aSocketGroupMemberMayReadButNotStopByDefault() throws {
+        let nobody = (uid: 65534, gid: 65534)  // nogroup: the socket's group below
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())"], extraConfig: "socket_group = nogroup\n")
+        try daemon.waitFor("started", timeout: 20)
+        #expect(try Self.run(["--socket", daemon.socketPath, "status"], as: nobody).status == 0, "a reader reads")
+        for cmd in [["stop"], ["reset"], ["reload"], ["guard", "off"], ["anchor", "raise"]] {
+            let refused = try Self.run(["--socket", daemon.socketPath] + cmd, as: nobody)
+            #expect(
+                refused.status == 1 && refused.stderr.contains("permission denied")
+                    && refused.stderr.contains("root or the daemon's user"), "\(cmd): \(refused.stderr)")
+        }
+        let status = try #require(try SocketClient(path: daemon.socketPath).request(#"{"cmd":"status"}"#))
+        #expect((status["trip"] as? [String: Any])?["state"] as? String == "running", "the stop did not happen")
+        #expect(daemon.stop() == 0)
+
+        let named = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())"],
+            extraConfig: "socket_group = nogroup\nadmin_group = nogroup\n")
+        try named.waitFor("started", timeout: 20)
+        #expect(try Self.run(["--socket", named.socketPath, "stop"], as: nobody).status == 0, "admin_group may")
+        #expect(named.stop() == 0)
+    }
+
     @Test func hostileRequestsGetErrorsAndNoCrash() throws {
         let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(LiveHarness.freePort())"])
         try daemon.waitFor("started", timeout: 20)

@@ -15,6 +15,83 @@ struct MQTTEncryptionTests {
 
     static let secret = "s3cret for the fleet"
 
+    /// The walk's last fix time, whole seconds: once the feed is over, the daemon's fix clock
+    /// (a command's `tst` must match it) is that plus the seconds since.
+    static func lastFixTime(_ trace: SimulatedTrace) throws -> Int {
+        Int(try #require(trace.fixes.last(where: { $0.mode >= 2 })?.time))
+    }
+
+    /// Publishes `message` on `topic` with mosquitto_pub.
+    static func publish(_ message: String, port: Int, topic: String) throws {
+        let r = try ExecutableRunner.run(
+            ["-h", "127.0.0.1", "-p", String(port), "-q", "1", "-t", topic, "-m", message],
+            executable: "/usr/bin/mosquitto_pub")
+        #expect(r.status == 0)
+    }
+
+    /// Commands cannot be replayed (issue 38): before the first fix an encrypted command is
+    /// refused; after it, the same sealed command published twice runs once, the second refused
+    /// as a replay and journaled; one without `tst`, and one dated an hour from the fixes, are
+    /// refused too.
+    @Test(.enabled(if: OwnTracksCryptoTests.haveNaCl, "python3-nacl is installed by `make test`"))
+    func theSameEncryptedCommandSentTwiceRunsOnce() throws {
+        let dir = NSTemporaryDirectory() + "gpstrackd-mqtt-replay-\(getpid())"
+        try? FileManager.default.removeItem(atPath: dir)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let secretFile = dir + "/secret"
+        try (Self.secret + "\n").write(toFile: secretFile, atomically: true, encoding: .utf8)
+        let (mqttPort, broker, sub) = try MQTTTests.brokerWithSubscriber(dir: dir)
+        defer { broker.stop() }
+        let topic = "owntracks/fleet/replay/cmd"
+        let gpsPort = LiveHarness.freePort()
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(gpsPort)"],
+            extraConfig: "mqtt_host = 127.0.0.1\nmqtt_port = \(mqttPort)\nmqtt_topic = owntracks/fleet/replay\n"
+                + "mqtt_secret_file = \(secretFile)\nmqtt_commands = on\nmqtt_command_allow = status,trip\n")
+        try daemon.waitFor("mqtt_connected", timeout: 30)
+        // A 20-byte secret: zero-padded as OwnTracks does, and said at start.
+        let short = try daemon.entries("mqtt_secret_short")
+        #expect(short.count == 1 && short.first?["GPSTRACK_SECRET_BYTES"] as? String == "20", "\(short)")
+        // No fix yet: nothing to judge its tst against.
+        let early = try OwnTracksCryptoTests.nacl(
+            "seal", key: Self.secret, input: #"{"_type":"cmd","action":"status","tst":1773475201}"# + "\n")[0]
+        // Published again every 2 s until judged: the subscription may trail mqtt_connected.
+        var published = 0
+        try LiveHarness.waitFor("the early command refused", timeout: 40) {
+            if try !daemon.entries("mqtt_command_refused", containing: "no fix yet").isEmpty { return true }
+            if published % 20 == 0 { try Self.publish(early, port: mqttPort, topic: topic) }
+            published += 1
+            return false
+        }
+
+        let trace = LiveDaemonTests.walk(seconds: 120, seed: 38)
+        let feed = try LiveHarness.Feed(
+            log: try LiveHarness.nmeaFile("replay.nmea", fixes: trace.fixes, padding: 600), port: gpsPort)
+        defer { feed.stop() }
+        try daemon.waitFor("gpsd_lost", containing: "no report", timeout: 90)
+        let tst = try Self.lastFixTime(trace)
+        let lines = try OwnTracksCryptoTests.nacl(
+            "seal", key: Self.secret,
+            input: [
+                #"{"_type":"cmd","action":"trip","trip":"reset","tst":\#(tst)}"#,
+                #"{"_type":"cmd","action":"status"}"#,
+                #"{"_type":"cmd","action":"status","tst":\#(tst - 3600)}"#,
+            ].joined(separator: "\n") + "\n")
+        try #require(lines.count == 3)
+        for message in [lines[0], lines[0], lines[1], lines[2]] { try Self.publish(message, port: mqttPort, topic: topic) }
+        try daemon.waitFor("mqtt_command_refused", containing: "before the fix clock", timeout: 30)
+        let ran = try daemon.entries("mqtt_command").map { $0["GPSTRACK_ACTION"] as? String ?? "" }
+        #expect(ran == ["trip"], "the reset ran once: \(ran)")
+        let reasons = try daemon.entries("mqtt_command_refused").map { $0["GPSTRACK_REASON"] as? String ?? "" }
+        #expect(reasons.count == 4, "\(reasons)")
+        #expect(reasons.contains { $0.hasPrefix("no fix yet") })
+        #expect(reasons.contains { $0.hasPrefix("replayed") })
+        #expect(reasons.contains { $0.hasPrefix("no tst") })
+        #expect(reasons.contains { $0.contains("3600 s before the fix clock") || $0.contains("before the fix clock") })
+        _ = sub
+        #expect(daemon.stop() == 0)
+    }
+
     @Test(.enabled(if: OwnTracksCryptoTests.haveNaCl, "python3-nacl is installed by `make test`"))
     func everyMessageIsEncryptedAndPlaintextCommandsAreRefused() throws {
         let dir = NSTemporaryDirectory() + "gpstrackd-mqtt-secret-\(getpid())"
@@ -79,9 +156,10 @@ struct MQTTEncryptionTests {
         }
         try daemon.waitFor("mqtt_command_refused", containing: "too short", timeout: 30)
 
-        // A command PyNaCl sealed: obeyed, the status sealed on <base>/status.
+        // A command PyNaCl sealed, dated by the fixes: obeyed, the status sealed on <base>/status.
+        let tst = try Self.lastFixTime(trace)
         let sealed = try OwnTracksCryptoTests.nacl(
-            "seal", key: Self.secret, input: #"{"_type":"cmd","action":"status"}"# + "\n")[0]
+            "seal", key: Self.secret, input: #"{"_type":"cmd","action":"status","tst":\#(tst)}"# + "\n")[0]
         let r = try ExecutableRunner.run(
             ["-h", "127.0.0.1", "-p", String(mqttPort), "-q", "1", "-t", "owntracks/fleet/sealed/cmd", "-m", sealed],
             executable: "/usr/bin/mosquitto_pub")

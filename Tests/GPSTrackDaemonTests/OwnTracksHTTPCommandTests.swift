@@ -136,7 +136,9 @@ struct OwnTracksHTTPCommandTests {
         defer { feed.stop() }
         try LiveHarness.waitFor("a location POSTed", timeout: 60) { Self.bodies(server).count >= 2 }
         let cmd = #"{"_type":"cmd","action":"status"}"#
-        let ours = try OwnTracksCryptoTests.nacl("seal", key: secret, input: cmd + "\n")[0]
+        // Dated by the fixes (whose times the feed takes from the clock now), as a sealed command must be.
+        let dated = #"{"_type":"cmd","action":"status","tst":\#(Int(Date().timeIntervalSince1970))}"#
+        let ours = try OwnTracksCryptoTests.nacl("seal", key: secret, input: dated + "\n")[0]
         let theirs = try OwnTracksCryptoTests.nacl("seal", key: "another key", input: cmd + "\n")[0]
         try server.mode("cmdonce\n[" + [cmd, theirs, theirs, cmd, ours].joined(separator: ",") + "]")
         func opened() throws -> [[String: Any]] {

@@ -439,8 +439,13 @@ useradd --system --no-create-home --shell /usr/sbin/nologin --user-group --group
 useradd --system --no-create-home --shell /usr/sbin/nologin --user-group gt-outsider
 useradd --system --no-create-home --shell /usr/sbin/nologin --user-group --groups "gpstrack,$TEST_GROUP" gt-admin
 verdict "root may reset" quiet ctl reset
-verdict "a member of admin_group (gpstrack, the default) may reset" quiet as_user gt-member reset
 verdict "a member of socket_group may read the status" quiet as_user gt-member status
+# Readers are not admins: admin_group is none by default, so gpstrack's members may not stop.
+for cmd in stop reset "guard off"; do
+    out=$(as_user gt-member $cmd 2>&1); rc=$?
+    verdict "a member of socket_group (gpstrack) may not $cmd by default (exit $rc: $out)" \
+        sh -c '[ "$1" -eq 1 ] && echo "$2" | grep -q "permission denied"' _ "$rc" "$out"
+done
 out=$(as_user gt-outsider status 2>&1); rc=$?
 verdict "a user outside socket_group cannot read the status (exit $rc: ${out%%$'\n'*})" [ $rc -eq 69 ]
 out=$(as_user gt-outsider reset 2>&1); rc=$?
@@ -528,6 +533,32 @@ section "systemd-analyze security gpstrackd"
 line=$(ns systemd-analyze security gpstrackd --no-pager | grep "Overall exposure level")
 score=$(echo "$line" | grep -oE '[0-9]+\.[0-9]+' | head -1)
 verdict "exposure ${score:-?} <= 2.0 ($line)" "$PY" -c 'import sys; sys.exit(0 if float(sys.argv[1]) <= 2.0 else 1)' "${score:-99}"
+
+# ---- the unit's bounds (issue 38): what the kernel enforces, read where it enforces it ----
+section "MemoryMax=, TasksMax=, LimitNOFILE=, PrivateMounts= in force"
+cg=$(prop gpstrackd ControlGroup)
+mainpid=$(prop gpstrackd MainPID)
+verdict "MemoryMax=256M: the cgroup's memory.max is 268435456" \
+    [ "$(ns cat "/sys/fs/cgroup$cg/memory.max")" = 268435456 ]
+verdict "TasksMax=64: the cgroup's pids.max is 64" [ "$(ns cat "/sys/fs/cgroup$cg/pids.max")" = 64 ]
+nofile=$(ns sh -c "cat /proc/$mainpid/limits" | awk '/Max open files/ {print $4 "/" $5}')
+verdict "LimitNOFILE=512: the daemon's open-file limit is 512/512 ($nofile)" [ "$nofile" = 512/512 ]
+verdict "PrivateMounts=yes: the daemon's mount namespace is its own" \
+    [ "$(ns readlink /proc/$mainpid/ns/mnt)" != "$(ns readlink /proc/1/ns/mnt)" ]
+# A client that floods the socket with requests and reads nothing: the daemon stays within
+# its bound, well below MemoryMax, and keeps serving.
+ns "$PY" - "$(prop gpstrackd MainPID)" <<'FLOOD'
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.connect("/run/gpstrackd/gpstrackd.sock"); s.setblocking(False)
+chunk = b'{"cmd":"status"}\n' * 60000
+end = time.monotonic() + 5
+while time.monotonic() < end:
+    try: s.send(chunk)
+    except BlockingIOError: time.sleep(0.05)
+FLOOD
+current=$(ns cat "/sys/fs/cgroup$cg/memory.peak" 2>/dev/null || ns cat "/sys/fs/cgroup$cg/memory.current")
+verdict "after a 5 s request flood never read: the unit's memory peak ${current} < 64 MiB" [ "${current:-999999999}" -lt 67108864 ]
+verdict "...and the status is still served" quiet ctl status
 
 # ---- remove, then purge ----
 section "apt-get remove, then purge"

@@ -34,6 +34,13 @@ public final class ControlServer: Sendable {
         var closing = false
     }
 
+    /// Most bytes of requests a client may have waiting while one of its requests is busy or
+    /// its replies are unread: beyond it the server stops reading from it, and the kernel's
+    /// socket buffer stops the client (two longest lines; a pipelined burst fits).
+    static let maxWaitingInput = 2 * ControlRequest.maxLineBytes
+    /// Unread reply bytes beyond which a client's next request waits (its reply would pile up).
+    static let maxUnreadOutput = 1 << 20
+
     public let path: String
     let config: Configuration
     let journal: Journal
@@ -53,7 +60,7 @@ public final class ControlServer: Sendable {
         self.path = path
         self.config = config
         self.journal = journal
-        adminGID = PeerCredentials.groupID(config.adminGroup)
+        adminGID = config.adminGroup.flatMap(PeerCredentials.groupID)
         do throws(ErrnoError) { worker = try StoppableThread() } catch { throw SetupError(description: "\(error)") }
         listenFD = try Self.listen(path: path, group: config.socketGroup, journal: journal)
     }
@@ -188,9 +195,12 @@ public final class ControlServer: Sendable {
             let order = Array(clients.keys)
             for id in order {
                 let c = clients[id]!
-                var ev = Int16(POLLIN)
+                // A client whose input waits (busy, or its replies unread) is not read from: its
+                // memory here stays bounded, and the kernel holds the rest against it.
+                var ev = c.inbuf.count < Self.maxWaitingInput ? Int16(POLLIN) : 0
                 if !c.outbuf.isEmpty { ev |= Int16(POLLOUT) }
-                fds.append(pollfd(fd: c.fd, events: ev, revents: 0))
+                // Nothing wanted: left out of the poll (-1), so that a hang-up does not spin it.
+                fds.append(pollfd(fd: ev == 0 ? -1 : c.fd, events: ev, revents: 0))
             }
             _ = try? syscall("poll") { poll(&fds, nfds_t(fds.count), timeoutMs) }
 
@@ -201,6 +211,8 @@ public final class ControlServer: Sendable {
                 guard re != 0, clients[id] != nil else { continue }
                 if re & Int16(POLLIN | POLLHUP | POLLERR) != 0 { readFrom(id, &clients, requests) }
                 if clients[id] != nil { flush(id, &clients) }
+                // Replies read: requests that waited for room go on.
+                if re & Int16(POLLOUT) != 0 { process(id, &clients, requests) }
             }
             if fds[0].revents & Int16(POLLIN) != 0 { accept(&clients, &nextID) }
         }
@@ -225,7 +237,9 @@ public final class ControlServer: Sendable {
 
     func readFrom(_ id: Int, _ clients: inout [Int: Client], _ requests: AsyncStream<Incoming>.Continuation) {
         guard var c = clients[id] else { return }
-        var chunk = [UInt8](repeating: 0, count: 65536)
+        let room = min(65536, Self.maxWaitingInput - c.inbuf.count)
+        guard room > 0 || c.watching || c.closing else { return }
+        var chunk = [UInt8](repeating: 0, count: max(room, 4096))
         let n: Int
         do {
             n = try syscall("recv") { chunk.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, $0.count, 0) } }
@@ -253,7 +267,7 @@ public final class ControlServer: Sendable {
     func process(_ id: Int, _ clients: inout [Int: Client], _ requests: AsyncStream<Incoming>.Continuation) {
         guard var c = clients[id] else { return }
         defer { clients[id] = c }
-        while !c.busy && !c.closing && !c.watching {
+        while !c.busy && !c.closing && !c.watching && c.outbuf.count < Self.maxUnreadOutput {
             guard let nl = c.inbuf.firstIndex(of: 10) else {
                 if c.inbuf.count > ControlRequest.maxLineBytes {
                     refuse(&c, "request longer than \(ControlRequest.maxLineBytes) bytes")
@@ -272,11 +286,14 @@ public final class ControlServer: Sendable {
             case .failure(let e):
                 enqueue(&c, e.line)
             case .success(let request):
-                if request.isMutating, !(c.peer?.mayAdminister(adminGroup: adminGID) ?? false) {
+                let name = Self.name(of: request)
+                if CommandRights.socketNeedsAdmin(name), !(c.peer?.mayAdminister(adminGroup: adminGID) ?? false) {
+                    let who = config.adminGroup.map { "root, the daemon's user or group \($0)" }
                     enqueue(
                         &c,
                         ControlError(
-                            "permission denied: \(Self.name(of: request)) needs root, the daemon's user or group \(config.adminGroup)"
+                            "permission denied: \(name) needs "
+                                + (who ?? "root or the daemon's user (admin_group names a group that may too)")
                         ).line)
                     continue
                 }

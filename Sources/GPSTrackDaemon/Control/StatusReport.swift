@@ -38,6 +38,7 @@ public enum StatusReport {
             m.topic = mqtt.baseTopic
             m.oldestAgeS = Reports.age(st.outbox, st.oldest)
             m.lastSuccess = st.lastSuccess.map(Timestamp.iso8601)
+            m.tlsError = st.tlsFailure
             r.mqtt = m
         }
         r.uplinks = uplinks(s.uplinks, mqtt: mqttStats?.1)
@@ -56,7 +57,10 @@ public enum StatusReport {
     /// (the reply is then as it was before uplinks).
     static func uplinks(
         _ http: [String: StatusReply.UplinkStatus],
-        mqtt st: (connected: Bool, outbox: Int, outboxFailure: String?, oldest: Double?, lastSuccess: Double?)?
+        mqtt st: (
+            connected: Bool, outbox: Int, outboxFailure: String?, oldest: Double?, lastSuccess: Double?,
+            tlsFailure: String?
+        )?
     ) -> StatusReply.UplinksStatus? {
         var u = StatusReply.UplinksStatus()
         if let st {
@@ -65,7 +69,7 @@ public enum StatusReport {
             m.queued = st.outbox
             m.oldestAgeS = Reports.age(st.outbox, st.oldest)
             m.lastSuccess = st.lastSuccess.map(Timestamp.iso8601)
-            m.lastError = st.outboxFailure
+            m.lastError = st.tlsFailure ?? st.outboxFailure
             u.mqtt = m
         }
         u.traccar = http["traccar"]

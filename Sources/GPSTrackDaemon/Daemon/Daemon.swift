@@ -80,8 +80,8 @@ public enum Daemon {
         }
         await service.publishWaypoints()
         // Each channel's commands through one inlet, so that they run in the order they came.
-        let mqttInlet = CommandInlet { for payload in $0 { await service.mqttCommand(payload) } }
-        mqtt?.setCommandHandler { payload in mqttInlet.take([payload]) }
+        let mqttInlet = CommandInlet { for command in $0 { await service.mqttCommand(command) } }
+        mqtt?.setCommandHandler { command in mqttInlet.take([command]) }
         for channel in commandChannels {
             let inlet = CommandInlet { await service.commands($0, from: channel) }
             channel.setHandler { payloads in inlet.take(payloads) }

@@ -22,7 +22,7 @@ final class OwnTracksHTTPCommands: CommandChannel {
     private let journal: Journal
     private let crypto: OwnTracksCrypto?
     private struct State {
-        var handler: (@Sendable ([[UInt8]]) -> Void)?
+        var handler: (@Sendable ([InboundCommand]) -> Void)?
         var refusalsLogged: Set<String> = []
     }
     private let state = Mutex(State())
@@ -35,7 +35,7 @@ final class OwnTracksHTTPCommands: CommandChannel {
     }
 
     /// Where the commands of one reply go, in their order (the tracker's `commands`).
-    func setHandler(_ handler: @escaping @Sendable ([[UInt8]]) -> Void) {
+    func setHandler(_ handler: @escaping @Sendable ([InboundCommand]) -> Void) {
         state.withLock { $0.handler = handler }
     }
 
@@ -49,18 +49,20 @@ final class OwnTracksHTTPCommands: CommandChannel {
     /// secret; other members (friends' locations, cards) are not ours to read.
     func read(_ body: [UInt8]) {
         guard !body.isEmpty, let json = try? JSONValue.parse(body), case .array(let items) = json else { return }
-        var commands: [[UInt8]] = []
+        var commands: [InboundCommand] = []
         var actions: [String] = []
         for item in items {
             var command = item
+            var nonce: [UInt8]?
             switch item["_type"]?.string {
             case "cmd" where crypto != nil:
                 refused("not encrypted, and mqtt_secret_file is set", action: item["action"]?.string)
                 continue
             case "encrypted":
                 guard let crypto else { continue }
-                switch crypto.open(Array(ReplyEncoder.encode(item).utf8)) {
-                case .success(let plain):
+                switch crypto.openWithNonce(Array(ReplyEncoder.encode(item).utf8)) {
+                case .success(let (plain, sealedWith)):
+                    nonce = sealedWith
                     guard let opened = try? JSONValue.parse(plain), opened["_type"]?.string == "cmd" else {
                         continue
                     }
@@ -76,7 +78,7 @@ final class OwnTracksHTTPCommands: CommandChannel {
             case "cmd": break
             default: continue
             }
-            commands.append(Array(ReplyEncoder.encode(command).utf8))
+            commands.append(InboundCommand(payload: Array(ReplyEncoder.encode(command).utf8), nonce: nonce))
             actions.append(MQTTCommand.printable(command["action"]?.string ?? "?"))
         }
         guard !commands.isEmpty else { return }

@@ -63,7 +63,9 @@ public final class OwnTracksHTTPUplink: UplinkSink, LocationReporter {
             throw ConfigError(file: configFile, line: nil, message: "owntracks_http: \(error)")
         }
         clock = UplinkClockCheck(uplink: name, maxOffsetS: configuration.uplinkMaxClockOffsetS, journal: journal)
-        let crypto = try MQTTPublisher.crypto(configuration.mqtt.secretFile, place: place("mqtt_secret_file"))
+        let crypto = try MQTTPublisher.crypto(
+            configuration.mqtt.secretFile, place: place("mqtt_secret_file"),
+            warn: configuration.mqtt.host == nil ? journal : nil)  // said once: by MQTT when both
         commands = OwnTracksHTTPCommands(config: configuration.mqtt, sender: sender, journal: journal, crypto: crypto)
         let channel = commands
         let url = config.url ?? ""

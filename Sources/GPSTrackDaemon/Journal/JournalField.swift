@@ -50,6 +50,7 @@ public enum JournalField: String, Sendable, CaseIterable {
     case reason = "GPSTRACK_REASON"
     case result = "GPSTRACK_RESULT"
     case row = "GPSTRACK_ROW"
+    case secretBytes = "GPSTRACK_SECRET_BYTES"
     case seq = "GPSTRACK_SEQ"
     case skipped = "GPSTRACK_SKIPPED"
     case source = "GPSTRACK_SOURCE"

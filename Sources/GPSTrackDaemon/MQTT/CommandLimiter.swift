@@ -9,11 +9,14 @@ final class CommandLimiter: Sendable {
     static let window = 60.0
     static let maxEntries = 5
     static let maxAnswers = 10
+    /// Commands run a window: allowed ones are limited too, not only refusals.
+    static let maxRuns = 30
 
     private struct State {
         var logged: [String: Double] = [:]
         var entries: [Double] = []
         var answers: [Double] = []
+        var runs: [Double] = []
         var held = 0
         var lastError: String?
     }
@@ -41,6 +44,16 @@ final class CommandLimiter: Sendable {
             s.answers.removeAll { now - $0 >= Self.window }
             guard s.answers.count < Self.maxAnswers else { return false }
             s.answers.append(now)
+            return true
+        }
+    }
+
+    /// Whether a command allowed may run now (at most `maxRuns` a window).
+    func run(now: Double) -> Bool {
+        state.withLock { s in
+            s.runs.removeAll { now - $0 >= Self.window }
+            guard s.runs.count < Self.maxRuns else { return false }
+            s.runs.append(now)
             return true
         }
     }

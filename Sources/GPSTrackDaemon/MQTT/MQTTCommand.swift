@@ -90,9 +90,12 @@ public enum MQTTCommand: Sendable, Equatable {
         func refuse(_ reason: String) -> Result<MQTTCommand, Refusal> {
             .failure(Refusal(action: echo, reason: reason))
         }
-        let known = MQTTConfig.commandActions + ["reportSteps"]
+        let known = CommandRights.table.filter { $0.channel == .broker }.map(\.name)
         guard known.contains(action) else { return refuse("unknown action") }
-        let extra = o.keys.filter { $0 != "_type" && $0 != "action" && !(members[action] ?? []).contains($0) }.sorted()
+        // `tst` (OwnTracks' time of the message) any command may carry; an encrypted one must.
+        let extra = o.keys.filter {
+            $0 != "_type" && $0 != "action" && $0 != "tst" && !(members[action] ?? []).contains($0)
+        }.sorted()
         if let first = extra.first {
             return refuse(
                 "unknown member \(ReplyEncoder.quote(printable(first)))"

@@ -22,7 +22,8 @@ extension MQTTPublisher {
     struct PasswordProblem: Error { var message: String }
 
     /// The encryption for `mqtt_secret_file`, if set: its first line is the secret.
-    static func crypto(_ file: String?, place: String) throws(ConfigError) -> OwnTracksCrypto? {
+    /// `warn` is where a short secret is said (nil: another channel with the same secret said it).
+    static func crypto(_ file: String?, place: String, warn journal: Journal?) throws(ConfigError) -> OwnTracksCrypto? {
         guard let file else { return nil }
         let bytes: [UInt8]
         do { bytes = try FileIO.readAll(file, maxBytes: 4096, regularOnly: true) } catch {
@@ -30,9 +31,23 @@ extension MQTTPublisher {
         }
         switch password(from: bytes) {
         case .success(let secret):
-            do { return try OwnTracksCrypto(secret: Array(secret.utf8)) } catch {
+            let crypto: OwnTracksCrypto
+            do { crypto = try OwnTracksCrypto(secret: Array(secret.utf8)) } catch {
                 throw ConfigError(file: place, line: nil, message: error.message)
             }
+            if let journal, crypto.secretBytes < OwnTracksCrypto.keyBytes {
+                // Zero-padded to the key's 32 bytes as OwnTracks does (for its apps to read us):
+                // a short secret is a weak key, said at start, not refused.
+                journal.log(
+                    LogEntry(
+                        event: .mqttSecretShort, priority: .warning,
+                        message:
+                            "mqtt_secret_file \(file): the secret has \(crypto.secretBytes) bytes, fewer than the key's "
+                            + "\(OwnTracksCrypto.keyBytes); it is zero-padded as OwnTracks does, and weaker for it: "
+                            + "use a random secret of 32 bytes or more",
+                        fields: [(.secretBytes, String(crypto.secretBytes))]))
+            }
+            return crypto
         case .failure(let problem):
             throw ConfigError(file: place, line: nil, message: "mqtt_secret_file \(file): \(problem.message)")
         }
@@ -40,12 +55,12 @@ extension MQTTPublisher {
 
     /// A command's plaintext: as it came without a secret; with one, opened, and refused
     /// (logged once a kind until a good one comes) when plaintext, under another key or malformed.
-    func opened(_ payload: [UInt8]) -> [UInt8]? {
-        guard let crypto else { return payload }
-        switch crypto.open(payload) {
-        case .success(let plain):
+    func opened(_ payload: [UInt8]) -> InboundCommand? {
+        guard let crypto else { return InboundCommand(payload: payload) }
+        switch crypto.openWithNonce(payload) {
+        case .success(let (plain, nonce)):
             guarded.withLock { $0.refusalsLogged = [] }
-            return plain
+            return InboundCommand(payload: plain, nonce: nonce)
         case .failure(let refusal):
             let why: String
             switch refusal {

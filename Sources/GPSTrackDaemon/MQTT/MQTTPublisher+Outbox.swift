@@ -128,14 +128,14 @@ extension MQTTPublisher {
 
     /// Hands each message published to `<base>/cmd` (OwnTracks commands) to `handler`, on
     /// libmosquitto's thread.
-    public func setCommandHandler(_ handler: @escaping @Sendable ([UInt8]) -> Void) {
+    func setCommandHandler(_ handler: @escaping @Sendable (InboundCommand) -> Void) {
         guarded.withLock { $0.commandHandler = handler }
     }
 
     func onCommand(_ payload: [UInt8]) {
-        guard let plain = opened(payload) else { return }
+        guard let command = opened(payload) else { return }
         let handler = guarded.withLock { $0.commandHandler }
-        handler?(plain)
+        handler?(command)
     }
 
     /// The waypoints message (circular fences), sent on every connect and now if connected.

@@ -27,10 +27,13 @@ extension MQTTPublisher {
         var lastSuccess: Double?
         /// TLS problems already logged in this outage (one entry per problem, not per retry).
         var tlsProblems: Set<String> = []
+        /// Why TLS, asked for, could not be set up (`mosquitto_tls_set` failed): while set, the
+        /// client does not connect at all, and `status` says why.
+        var tlsFailure: String?
         /// The network thread: libmosquitto's `loop_forever` ends for good on a failed TLS
         /// handshake, so this loop reconnects itself.
         var thread: NativeThread?
         var retryDelay = 1.0
-        var commandHandler: (@Sendable ([UInt8]) -> Void)?
+        var commandHandler: (@Sendable (InboundCommand) -> Void)?
     }
 }

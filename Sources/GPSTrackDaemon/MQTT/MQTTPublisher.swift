@@ -65,7 +65,7 @@ public final class MQTTPublisher: Sendable {
             }
         }
         self.password = password
-        crypto = try Self.crypto(config.secretFile, place: place("mqtt_secret_file"))
+        crypto = try Self.crypto(config.secretFile, place: place("mqtt_secret_file"), warn: journal)
         for (key, file) in [
             ("mqtt_ca_file", config.caFile), ("mqtt_cert_file", config.certFile), ("mqtt_key_file", config.keyFile),
         ] {
@@ -156,29 +156,23 @@ public final class MQTTPublisher: Sendable {
         let will = Array((crypto?.seal(Array(lwt.utf8)) ?? lwt).utf8)
         _ = dl_mosquitto_will_set(m, baseTopic, Int32(will.count), will, 1, false)
         if config.user != nil || password != nil { _ = dl_mosquitto_username_pw_set(m, config.user, password) }
-        if let ca = config.caFile {
-            let rc = dl_mosquitto_tls_set(m, ca, nil, config.certFile, config.keyFile, nil)
-            if rc != MOSQ_ERR_SUCCESS.rawValue {
-                journal.log(
-                    LogEntry(
-                        event: .mqttTlsFailed, priority: .err,
-                        message:
-                            "MQTT TLS not set up (\(String(cString: dl_mosquitto_strerror(rc)))): check mqtt_ca_file \(ca)"
-                            + (config.certFile.map { ", mqtt_cert_file \($0), mqtt_key_file \(config.keyFile ?? "")" }
-                                ?? "")))
-            }
-        }
         _ = dl_mosquitto_threaded_set(m, true)
-        _ = dl_mosquitto_connect_async(m, config.host ?? "localhost", Int32(config.port), 30)
+        // TLS asked for and not set up: no connection at all (fails closed); the network loop
+        // tries the set-up again on its backoff.
+        let ready = setUpTLS(m)
+        if ready { _ = dl_mosquitto_connect_async(m, config.host ?? "localhost", Int32(config.port), 30) }
         let thread = NativeThread { [self] in
-            if let m = OpaquePointer(bitPattern: guarded.withLock { Int(bitPattern: $0.mosq) }) { network(m) }
+            if let m = OpaquePointer(bitPattern: guarded.withLock { Int(bitPattern: $0.mosq) }) {
+                network(m, connectCalled: ready)
+            }
         }
         guarded.withLock { $0.thread = thread }
     }
 
     /// Runs libmosquitto's network loop until stopped; after a failure waits (1 s doubling to
     /// 30 s, in slices so that stopping is prompt) and reconnects.
-    func network(_ m: OpaquePointer) {
+    func network(_ m: OpaquePointer, connectCalled: Bool) {
+        var connectCalled = connectCalled
         var stopDeadline: Double?
         while true {
             let rc = dl_mosquitto_loop(m, 1000, 1)
@@ -200,7 +194,14 @@ public final class MQTTPublisher: Sendable {
                 if stopping.load(ordering: .acquiring) { return }
                 usleep(100_000)
             }
-            _ = dl_mosquitto_reconnect_async(m)
+            // A failed set-up left libmosquitto without a CA: never (re)connect until one works.
+            guard guarded.withLock({ $0.tlsFailure == nil }) || setUpTLS(m) else { continue }
+            if connectCalled {
+                _ = dl_mosquitto_reconnect_async(m)
+            } else {
+                _ = dl_mosquitto_connect_async(m, config.host ?? "localhost", Int32(config.port), 30)
+                connectCalled = true
+            }
         }
     }
 
@@ -226,8 +227,15 @@ public final class MQTTPublisher: Sendable {
     /// Whether the broker is connected, how many messages wait, why the outbox table cannot be
     /// written (nil when it can), when the oldest waiting message was queued and when the broker
     /// last acknowledged one (Unix times).
-    public var state: (connected: Bool, outbox: Int, outboxFailure: String?, oldest: Double?, lastSuccess: Double?) {
-        guarded.withLock { s in (s.connected, waiting(s), s.outboxFailure, oldestQueued(s), s.lastSuccess) }
+    public var state:
+        (
+            connected: Bool, outbox: Int, outboxFailure: String?, oldest: Double?, lastSuccess: Double?,
+            tlsFailure: String?
+        )
+    {
+        guarded.withLock { s in
+            (s.connected, waiting(s), s.outboxFailure, oldestQueued(s), s.lastSuccess, s.tlsFailure)
+        }
     }
 
     /// Messages waiting, in the table and in memory.

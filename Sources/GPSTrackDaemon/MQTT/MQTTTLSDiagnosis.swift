@@ -24,6 +24,26 @@ extension MQTTPublisher {
         }
     }
 
+    /// Sets up TLS when `mqtt_ca_file` asks for it; whether the client may connect. A failure
+    /// (a file that vanished or turned unreadable since the start-up check) is logged once a
+    /// problem, kept for `status`, and leaves the client unconnected: a failed
+    /// `mosquitto_tls_set` has dropped the CA, and a connection then would go in plaintext.
+    func setUpTLS(_ m: OpaquePointer) -> Bool {
+        guard let ca = config.caFile else { return true }
+        let rc = dl_mosquitto_tls_set(m, ca, nil, config.certFile, config.keyFile, nil)
+        guard rc != MOSQ_ERR_SUCCESS.rawValue else {
+            guarded.withLock { $0.tlsFailure = nil }
+            return true
+        }
+        let files =
+            "mqtt_ca_file \(ca)"
+            + (config.certFile.map { ", mqtt_cert_file \($0), mqtt_key_file \(config.keyFile ?? "")" } ?? "")
+        let why = "TLS could not be set up (\(String(cString: dl_mosquitto_strerror(rc)))): check \(files); not connecting without it"
+        guarded.withLock { $0.tlsFailure = why }
+        tlsProblem(why)
+        return false
+    }
+
     /// Logs a TLS problem once per outage; a broker's alert about our certificate names the
     /// keys to check.
     func tlsProblem(_ description: String) {

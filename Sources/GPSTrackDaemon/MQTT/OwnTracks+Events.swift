@@ -36,7 +36,8 @@ extension OwnTracks {
             case .guardBreach(let time, let at, _, _):
                 let payload = transition(
                     tid: tid, enter: false, desc: "parked", rid: "parked",
-                    wtst: Int(clamping: session.tracker.parkedGuard.armedSince ?? time, rounding: .towardZero), time: time, at: at, acc: acc)
+                    wtst: Int(clamping: session.tracker.parkedGuard.armedSince ?? time, rounding: .towardZero),
+                    time: time, at: at, acc: acc)
                 return EventMessage(payload: payload, time: time, isAlarm: true)
             case .anchor(let a):
                 return anchor(a, tid: tid, acc: acc, session: session)
@@ -63,7 +64,8 @@ extension OwnTracks {
         }
         let payload = transition(
             tid: tid, enter: enter, desc: "anchor", rid: "anchor",
-            wtst: Int(clamping: session.anchor.state?.droppedAt ?? a.time, rounding: .towardZero), time: a.time, at: at, acc: acc)
+            wtst: Int(clamping: session.anchor.state?.droppedAt ?? a.time, rounding: .towardZero), time: a.time, at: at,
+            acc: acc)
         return EventMessage(payload: payload, time: a.time, isAlarm: !enter)
     }
 }

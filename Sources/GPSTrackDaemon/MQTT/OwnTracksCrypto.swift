@@ -20,10 +20,15 @@ public struct OwnTracksCrypto: Sendable {
         case wrongKey
     }
 
+    /// How many bytes the secret had: one shorter than the key is zero-padded, as OwnTracks
+    /// does (kept for compatibility), and weaker for it; the daemon warns at start.
+    public let secretBytes: Int
+
     /// The key from a secret: its bytes, zero-padded or cut to 32.
     public init(secret: [UInt8]) throws(ConfigError) {
         try Self.loadLibrary(place: "mqtt_secret_file")
         key = Array((secret + [UInt8](repeating: 0, count: Self.keyBytes)).prefix(Self.keyBytes))
+        secretBytes = secret.count
     }
 
     /// Loads libsodium; its absence is a configuration error naming the package.
@@ -47,6 +52,12 @@ public struct OwnTracksCrypto: Sendable {
 
     /// The plaintext of an encrypted message, or why it is refused.
     public func open(_ message: [UInt8]) -> Result<[UInt8], Refusal> {
+        openWithNonce(message).map(\.plain)
+    }
+
+    /// The plaintext of an encrypted message and its nonce (what a replay repeats), or why it
+    /// is refused.
+    public func openWithNonce(_ message: [UInt8]) -> Result<(plain: [UInt8], nonce: [UInt8]), Refusal> {
         guard let json = try? JSONValue.parse(message), json["_type"]?.string == "encrypted" else {
             return .failure(.notEncrypted)
         }
@@ -60,7 +71,7 @@ public struct OwnTracksCrypto: Sendable {
         guard dl_crypto_secretbox_open_easy(&plain, box, UInt64(box.count), nonce, key) == 0 else {
             return .failure(.wrongKey)
         }
-        return .success(plain)
+        return .success((plain, nonce))
     }
 }
 

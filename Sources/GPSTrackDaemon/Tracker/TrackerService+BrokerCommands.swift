@@ -15,16 +15,22 @@ extension TrackerService {
     /// An OwnTracks command from `<base>/cmd`, already opened when `mqtt_secret_file` is set.
     /// With `mqtt_commands = off` only `reportSteps` runs (as before the channel); anything else
     /// is ignored, unanswered, its entry (`mqtt_command_ignored`) rate-limited.
-    public func mqttCommand(_ payload: [UInt8]) {
+    func mqttCommand(_ inbound: InboundCommand) {
         guard let mqtt else { return }
-        command(payload, from: mqtt)
+        command(inbound, from: mqtt)
     }
 
-    /// A command from `mqtt` (a broker or an HTTP server, see `CommandChannel`).
-    func command(_ payload: [UInt8], from mqtt: any CommandChannel) {
-        let parsed = MQTTCommand.parse(payload)
-        if case .success(.reportSteps(let from, let to)) = parsed {
-            stepsSink?.report(from: from, to: to)
+    /// A command from `mqtt` (a broker or an HTTP server, see `CommandChannel`): parsed; an
+    /// encrypted one judged for replay (`replayProblem`); rate-limited; run when allowed.
+    func command(_ inbound: InboundCommand, from mqtt: any CommandChannel) {
+        let parsed = MQTTCommand.parse(inbound.payload)
+        // `CommandRights`: what runs even with mqtt_commands = off (reportSteps, as before the channel).
+        if case .success(let command) = parsed, CommandRights.sender(command.action, on: .broker) == .always {
+            if let why = admissionProblem(inbound, mqtt) {
+                refuse(.init(action: command.action, reason: why), mqtt)
+            } else {
+                _ = run(command, mqtt)
+            }
             return
         }
         guard mqtt.config.commands else {
@@ -42,6 +48,10 @@ extension TrackerService {
         case .success(let command) where !mqtt.config.commandAllow.contains(command.action):
             refuse(.init(action: command.action, reason: "\(command.action) is not in mqtt_command_allow"), mqtt)
         case .success(let command):
+            if let why = admissionProblem(inbound, mqtt) {
+                refuse(.init(action: command.action, reason: why), mqtt)
+                return
+            }
             let outcome = run(command, mqtt)
             if case .failure(let problem) = outcome {
                 mqtt.commandLimits.lastError = "\(command.action): \(problem.message)"
@@ -146,7 +156,7 @@ extension TrackerService {
 
     /// A refused command: logged (`mqtt_command_refused`, warning) and answered with
     /// `result: refused`, each within the limits.
-    private func refuse(_ refusal: MQTTCommand.Refusal, _ mqtt: any CommandChannel) {
+    func refuse(_ refusal: MQTTCommand.Refusal, _ mqtt: any CommandChannel) {
         let now = clock()
         mqtt.commandLimits.lastError = "refused: \(refusal.reason)"
         let limit = mqtt.commandLimits.entry((refusal.action ?? "") + "\u{0}" + refusal.reason, now: now)
@@ -194,8 +204,8 @@ extension Result where Failure == ControlError {
 
 extension TrackerService {
     /// Commands from a channel, run in order.
-    func commands(_ payloads: [[UInt8]], from channel: any CommandChannel) {
-        for payload in payloads { command(payload, from: channel) }
+    func commands(_ inbound: [InboundCommand], from channel: any CommandChannel) {
+        for c in inbound { command(c, from: channel) }
     }
 
     /// `reportLocation`: the last accepted fix as a `location` with `t: "r"` on MQTT and on each

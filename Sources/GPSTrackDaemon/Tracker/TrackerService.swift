@@ -41,6 +41,9 @@ public actor TrackerService {
     var clockOffsetS: Double?
     var clockOutOfLine = false
     var lastClockCheck = -Double.infinity
+    /// The nonces of encrypted commands let in, with their `tst`, kept `command_max_age_s`
+    /// (`TrackerService+Replay`).
+    var seenNonces: [[UInt8]: Double] = [:]
     /// When the tracker was made, on `clock`.
     let startedAt: Double
     /// The gpsd source this tracker follows, for its stats in `status` (none in replay).
