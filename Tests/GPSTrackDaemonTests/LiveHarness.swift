@@ -79,7 +79,7 @@ enum LiveHarness {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if try condition() { return }
-            usleep(100_000)
+            usleep(100_000)  // polls the condition
         }
         throw Timeout(what: what)
     }
