@@ -23,14 +23,14 @@ done
 # design, which the clock check would report (gpstrackd(8), THE SYSTEM CLOCK).
 printf 'clock_offset_warn_s = 315360000\n' > "$state/demo.conf"
 "$BIN" --config "$state/demo.conf" --gpsd "127.0.0.1:$port" --fences "$FENCES" --log stderr \
-  --state-dir "$state" --socket "$state/gpstrackd.sock" &
+  --state-dir "$state" --socket "$state/gpstrackd.sock" 2> >(tee "$state/daemon.log" >&2) &
 daemon=$!
 trap 'kill -9 $feed 2>/dev/null || true; kill $daemon 2>/dev/null || true; rm -rf "$state"' EXIT
 wait "$feed" || true
-# gpsfake's gpsd is gone with it: the daemon has read gpsd to the end once it has closed its
-# connection (none established or half-closed to the port any more).
+# gpsfake removes its receiver at the end of the route: the daemon has taken in every fix
+# once it says so.
 for _ in $(seq 1 100); do
-    [ -z "$(ss -Htn state established state close-wait "( dport = :$port )")" ] && break
+    grep -q "receiver .* removed" "$state/daemon.log" && break
     sleep 0.1  # polls, bounded
 done
 kill -TERM "$daemon"

@@ -88,7 +88,11 @@ extension LiveHarness {
                     logs[k].file = "(stopped) " + Feed.tail(errorFile)
                 }
             }
-            try? FileManager.default.removeItem(atPath: directory)
+            do {
+                try FileManager.default.removeItem(atPath: directory)
+            } catch {
+                Issue.record("the feed's directory \(directory) is left: \(error)")
+            }
         }
 
         deinit { stop() }
