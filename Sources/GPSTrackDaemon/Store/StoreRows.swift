@@ -73,7 +73,11 @@ extension Store {
     static func counters(from rows: [[SQLiteDatabase.Value]]) -> FixCounters? {
         guard !rows.isEmpty else { return nil }
         var values: [String: Int] = [:]
-        for row in rows { if let name = row[0].string, let v = row[1].int { values[name] = Int(v) } }
+        // A count no run writes (negative, or past 2^53 - 1: Int64's greatest trapped at the
+        // next fix) is damage: that counter starts again from 0.
+        for row in rows {
+            if let name = row[0].string, let v = row[1].int, (0...(1 << 53 - 1)).contains(v) { values[name] = Int(v) }
+        }
         var rejected: [RejectReason: Int] = [:]
         for reason in RejectReason.allCases {
             if let n = values["rejected." + reason.rawValue] { rejected[reason] = n }
