@@ -34,11 +34,7 @@ struct GPSDConnectTests {
     /// network namespace: a SYN_SENT socket (state 02) in its /proc/PID/net/tcp, the address as
     /// the kernel prints it (little-endian hex).
     func connecting(_ process: Process) -> Bool {
-        let table = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/net/tcp", encoding: .utf8)) ?? ""
-        return table.split(separator: "\n").contains { line in
-            let f = line.split(separator: " ")
-            return f.count > 3 && f[2] == "1E0200C0:0B83" && f[3] == "02"
-        }
+        !LiveHarness.connectsUnderWay(process.processIdentifier, to: "1E0200C0:0B83").isEmpty
     }
 
     /// Stops with SIGTERM and returns how long the exit took.
@@ -69,8 +65,10 @@ struct GPSDConnectTests {
         try LiveHarness.waitFor("the daemon to start", timeout: 20) {
             try !LiveHarness.journal(["_PID=\(process.processIdentifier)"], since: started).isEmpty
         }
+        // Whichever attempt it is (beside a CPU hog the journal may be read after the first
+        // one's 10 s are over, and its gpsd_lost said: make test-repeat found that), a connect
+        // is under way when the stop comes.
         try LiveHarness.waitFor("the connect to gpsd under way", timeout: 20) { connecting(process) }
-        #expect(try entries(process, "gpsd_lost", since: started).isEmpty, "still connecting: nothing said yet")
         let took = stop(process)
         #expect(
             took < Self.stopReferee, "the stop took \(took) s (the connect used to hold it until the 10 s deadline)")

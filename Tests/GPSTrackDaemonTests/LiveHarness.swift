@@ -151,6 +151,19 @@ enum LiveHarness {
         } == 0
     }
 
+    /// The local ends of process `pid`'s TCP connects under way (SYN_SENT, state 02 in its
+    /// network namespace's /proc/PID/net/tcp) to `remote`, as the kernel prints it
+    /// (little-endian hex address, hex port: 192.0.2.10:1883 is `0A0200C0:075B`). A new local
+    /// end is a new attempt.
+    static func connectsUnderWay(_ pid: Int32, to remote: String) -> Set<String> {
+        let table = (try? String(contentsOfFile: "/proc/\(pid)/net/tcp", encoding: .utf8)) ?? ""
+        return Set(
+            table.split(separator: "\n").compactMap { line in
+                let f = line.split(separator: " ")
+                return f.count > 3 && f[2] == remote && f[3] == "02" ? String(f[1]) : nil
+            })
+    }
+
     /// An NMEA log of `fixes` after `padding` seconds without a fix (gpsd needs a moment
     /// to find the receiver; the daemon may connect a little after the feed starts).
     static func nmeaFile(_ name: String, fixes: [Fix], padding: Int = 60) throws -> String {
