@@ -46,7 +46,10 @@ extension LiveHarness {
                     except OSError: pass  # already a session's leader: its group is its own
                     os.execv(sys.argv[1], sys.argv[1:])
                     """,
-                    "/usr/bin/gpsfake", "-q", "-1", "-P", String(port), "-c", String(cycle),
+                    // -W: gpsfake gives up on a gpsd that has not read a finished log in 60 s
+                    // ("Test timed out: maybe increase WRITE_PAD"), as a starved one beside
+                    // make test-repeat's CPU hog did; 600 s is a referee, stop() ends it.
+                    "/usr/bin/gpsfake", "-q", "-1", "-W", "600", "-P", String(port), "-c", String(cycle),
                 ] + logs
             process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": directory]) { $1 }
             process.standardOutput = FileHandle.nullDevice
