@@ -5,7 +5,7 @@ SWIFT ?= swift
 SAMPLE ?= samples/walk-and-drive.gpsd.json
 FENCES ?= config/fences.geojson
 
-.PHONY: all build deps test-deps demo replay-demo test check format test-systemd fuzz soak bench sample install install-files man deb clean docs-screenshot
+.PHONY: all build deps test-deps demo replay-demo test test-repeat check format test-systemd fuzz soak bench sample install install-files man deb clean docs-screenshot
 
 all: build
 
@@ -43,7 +43,8 @@ format:
 	$(SWIFT) format --in-place --recursive --parallel Sources Tests
 
 # scripts/test-counts.py counts the Swift tests and the system test's checks, prints every skip
-# with its reason and ends with `N passed, N failed, N skipped`; under CI=true a skip fails.
+# with its reason and ends with `N passed, N failed, N skipped`; under CI=true a skip fails, and
+# a gpsfake socket or feed directory left in /tmp by the run fails too.
 # The Swift suites run in TEST_SHARDS processes at once: most live tests wait on real processes,
 # and one process runs only as many tests at a time as the machine has cores (15 min against 6).
 TEST_SHARDS ?= 4
@@ -61,6 +62,17 @@ test: test-deps
 	  wait $$fuzz; fuzzed=$$?; \
 	  echo "soak: exit $$soak; fuzzers: exit $$fuzzed"; [ $$soak -eq 0 ] && [ $$fuzzed -eq 0 ]
 	scripts/test-counts.py judge
+
+# The flake hunt: the Swift tests whose id (`Module.Suite/test()`) matches the regular expression
+# FILTER, N runs one after another, each dealt to TEST_SHARDS processes at once, beside a busy
+# process per core at normal priority. Each failed run's logs stay in .build/test-repeat/run-I;
+# the output ends with `repeat: R runs, F failed` (docs/TESTING.md).
+N ?= 20
+FILTER ?= GPSTrackDaemonTests
+test-repeat: test-deps
+	$(SWIFT) build --build-tests
+	bin=$$($(SWIFT) build --show-bin-path); GPSTRACKD_BIN=$$bin/gpstrackd \
+	  scripts/test-counts.py repeat $(N) '$(FILTER)' --shards $(TEST_SHARDS) -- $$bin/gpstrackdPackageTests.xctest
 
 # docs/export-day.png: the seeded day's map page (`export --format html`) as MapPageTests renders
 # and checks it (scripts/page-screenshot.sh, headless Chromium with the network off).

@@ -31,7 +31,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 wait_for() { # wait_for TRIES COMMAND...: polls every 0.2 s
     local n=$1; shift
-    for _ in $(seq 1 "$n"); do "$@" && return 0; sleep 0.2; done
+    for _ in $(seq 1 "$n"); do "$@" && return 0; sleep 0.2; done  # polls, bounded
     return 1
 }
 

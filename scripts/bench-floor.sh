@@ -40,7 +40,7 @@ idle() {
     /usr/bin/time -f %M -o "$work/d" "$BIN" --config "$1" --gpsd 127.0.0.1:1 --fences "$work/fences.geojson" \
         --log stderr --state-dir "$work/state" --socket "$work/d.sock" 2>/dev/null &
     daemon=$!
-    sleep 3
+    sleep 3  # the idle span whose peak RSS is measured (not a wait)
     pkill -TERM -P "$daemon" 2>/dev/null || true
     wait "$daemon" 2>/dev/null || true
     daemon=

@@ -38,14 +38,14 @@ broker=$!
 printf "no_data_timeout_s = 2\n${groups}mqtt_host = 127.0.0.1\nmqtt_port = %s\n" "$mport" > "$work/mqtt.conf"
 for _ in $(seq 1 100); do
     (exec 3<>"/dev/tcp/127.0.0.1/$mport") 2>/dev/null && break
-    sleep 0.1
+    sleep 0.1  # polls, bounded
 done
 gpsfake -q -1 -P "$port" -c "$CYCLE" "$ROUTE" >/dev/null 2>&1 &
 feed=$!
 # Both clients connect once gpsd listens (gpxlogger gives up at once when it cannot connect).
 for _ in $(seq 1 100); do
     (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-    sleep 0.1
+    sleep 0.1  # polls, bounded
 done
 # gpxlogger's default export is D-Bus where libgps was built with it: ask for gpsd's socket.
 /usr/bin/time -f "%M %U %S" -o "$work/gpxlogger.time" \
@@ -62,12 +62,12 @@ mqttd=$!
 # gpsd's pid, to stop it afterwards (gpsfake leaves it running when killed).
 for _ in $(seq 1 50); do
     pgrep -f "gpsd .*-S $port " > "$work/gpsd.pid" 2>/dev/null && break
-    sleep 0.1
+    sleep 0.1  # polls, bounded
 done
 # The feed is over when gpstrackd notices gpsd fall silent (2 s after the last report).
 for _ in $(seq 1 900); do
     grep -q "no report from gpsd" "$work/daemon.log" 2>/dev/null && grep -q "no report from gpsd" "$work/mqttd.log" 2>/dev/null && break
-    sleep 0.2
+    sleep 0.2  # polls, bounded
 done
 # SIGTERM to each program (the children of the two `time` processes).
 pkill -TERM -P "$daemon" 2>/dev/null || true

@@ -40,8 +40,20 @@ def wait_for(what, timeout, cond):
     while time.time() < end:
         if cond():
             return
-        time.sleep(0.1)
+        time.sleep(0.1)  # polls the condition
     raise SystemExit(f"soak: FAIL timed out waiting for {what}")
+
+
+def journal_sync():
+    """Returns once journald has stored every entry sent to it before: a marker sent to the same
+    datagram socket after them (journald reads it in order) is found by journalctl."""
+    marker = f"gpstrackd-soak-sync-{os.getpid()}-{time.monotonic_ns()}"
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    s.sendto(f"MESSAGE={marker}\nSYSLOG_IDENTIFIER=gpstrackd-soak\n".encode(), "/run/systemd/journal/socket")
+    s.close()
+    wait_for("journald to store the soak's marker", 60, lambda: marker in subprocess.run(
+        ["journalctl", "-o", "cat", "--no-pager", "SYSLOG_IDENTIFIER=gpstrackd-soak", f"MESSAGE={marker}"],
+        capture_output=True, text=True).stdout)
 
 
 def journald_listening():
@@ -126,7 +138,7 @@ def feed():
     for i, epoch in enumerate(epochs):
         delay = feed_start + i / RATE - time.time()
         if delay > 0:
-            time.sleep(delay)
+            time.sleep(delay)  # paces the feed at RATE, as a receiver does (not a wait)
         try:
             os.write(master, epoch.encode())
         except BlockingIOError:
@@ -143,7 +155,17 @@ def watchers(n=50):
         s.connect(f"{work}/gpstrackd.sock")
         s.sendall(b'{"cmd":"watch"}\n')
         socks.append(s)
-    time.sleep(1)
+    # Each is a watcher once the daemon has answered it (PROTOCOL.md, WatchReply).
+    for s in socks:
+        s.settimeout(30)
+        reply = b""
+        while b"\n" not in reply:
+            chunk = s.recv(4096)
+            if not chunk:
+                raise SystemExit("soak: FAIL a watcher was hung up on before its reply")
+            reply += chunk
+        if b'"watching":true' not in reply:
+            raise SystemExit(f"soak: FAIL a watcher got {reply[:200]!r}")
     for i, s in enumerate(socks):
         if i % 2:   # half vanish with a reset, half with a plain close
             s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
@@ -168,8 +190,9 @@ def inject(k):
         gpsd.kill(); gpsd.wait()
         gpsd = start_gpsd()
     elif kind == "broker restart":
+        # wait() returns once mosquitto has exited: its connections are closed (the daemon sees
+        # them end) and its port is free (mosquitto binds it with SO_REUSEADDR).
         broker.terminate(); broker.wait()
-        time.sleep(1)
         broker = start_broker()
     elif kind.startswith("SIGHUP"):
         open(fences, "w").write(good if "good" in kind else bad)
@@ -200,12 +223,12 @@ for lap in range(1, LAPS):
         if time.time() - feed_start > 0 and int((time.time() - feed_start) % FAULT_S) == FAULT_S // 2 \
                 and (not samples or time.time() - feed_start - samples[-1][0] > 2):
             sample()
-        time.sleep(0.2)
+        time.sleep(0.2)  # the scenario's clock: faults and samples at set times of the feed
     inject(lap)
 while time.time() < feed_end + 3:
     if int((time.time() - feed_start) % FAULT_S) == FAULT_S // 2 and (not samples or time.time() - feed_start - samples[-1][0] > 2):
         sample()
-    time.sleep(0.2)
+    time.sleep(0.2)  # the scenario's clock, as above
 daemon.send_signal(signal.SIGTERM)
 daemon.wait(timeout=30)
 for p in procs:
@@ -236,7 +259,7 @@ def seconds(iso):
 
 
 entries = []
-time.sleep(1)   # journald may still be writing the last entries
+journal_sync()   # the daemons have ended: everything they sent is stored once the marker is
 for pid in pids:
     out = subprocess.run(["journalctl", "-o", "json", "--no-pager", "--since", f"@{int(started) - 1}", f"_PID={pid}"],
                          capture_output=True, text=True).stdout

@@ -10,7 +10,14 @@
   scripts/test-counts.py checks NAME -- CMD... CMD prints a line per check: PASS, FAIL or SKIP,
                                                two spaces, its name (Tests/systemd/run.sh)
   scripts/test-counts.py judge                 every skip with its reason, the counts, and
-                                               exit 1 on a failure or, under CI=true, a skip
+                                               exit 1 on a failure, on a gpsfake file left in
+                                               /tmp since `reset`, or, under CI=true, a skip
+  scripts/test-counts.py repeat N REGEX --shards S -- BIN
+                                               the Swift tests of BIN matching REGEX, N runs one
+                                               after another, each in S shards, with a CPU hog
+                                               (a busy process per core); ends with one line
+                                               `repeat: R runs, F failed`, keeping the logs of
+                                               each failed run (`make test-repeat`)
 
 Each part passes CMD's output through and ends with the counts so far, alone on a line in the
 form `N passed, N failed, N skipped` (CI's reader looks for it): the run ends with that line
@@ -21,6 +28,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -133,56 +141,132 @@ def counted(name, status, lines, reports):
     return passed, failed, skipped
 
 
-def part_shards(n, binary):
-    """Runs the Swift Testing suites of `binary` in n processes at once, each suite whole in one
-    of them (a `.serialized` suite keeps its order). Most daemon tests wait on real processes
-    (gpsfake's real-time feeds, brokers, journald) and a waiting test holds one of the
-    cooperative pool's threads, which are as many as the cores: one process is bound by those
-    threads, not by the CPU. Each shard's console is printed whole when it ends."""
-    os.makedirs(STATE, exist_ok=True)
+def listed_tests(binary):
+    """(test ids, failures): the Swift Testing tests of `binary`, as `Module.Suite/test()`."""
     xctest = subprocess.run([binary, "--list-tests"], capture_output=True, text=True)
     listed = subprocess.run([binary, "--testing-library", "swift-testing", "--list-tests"], capture_output=True, text=True)
     failed = []
     if xctest.returncode != 0 or listed.returncode != 0:
         failed.append({"test": "swift test", "reason": f"listing the tests of {binary} failed: {xctest.stderr}{listed.stderr}"})
-        return {"part": "swift", "passed": 0, "failed": failed, "skipped": []}, 1
+        return [], failed
     # The shards run Swift Testing only: an XCTest case would go uncounted, so it fails here.
     stray = [l for l in xctest.stdout.splitlines() if "/" in l]
     if stray:
         failed.append({"test": "swift test", "reason": f"XCTest cases are not run by the shards: {stray[:3]}"})
-    suites = sorted({line.split("/", 1)[0] for line in listed.stdout.splitlines() if "/" in line})
+    return [line for line in listed.stdout.splitlines() if "/" in line], failed
+
+
+def run_shards(n, binary, tests, directory, quiet=False):
+    """Runs `tests` (ids of `binary`) in n processes at once, each suite whole in one of them (a
+    `.serialized` suite keeps its order); logs and reports go to `directory`. Returns (shards,
+    passed, failed, skipped). Unless `quiet`, each shard's console is printed whole when it ends."""
+    os.makedirs(directory, exist_ok=True)
+    suites = sorted({t.split("/", 1)[0] for t in tests})
     procs = []
     for k in range(n):
-        mine = suites[k::n]
+        mine = set(suites[k::n])
         if not mine:
             continue
-        pattern = "^(" + "|".join(re.escape(s) for s in mine) + ")/"
-        report_path = os.path.join(STATE, f"shard-{k}.xml")
-        log_path = os.path.join(STATE, f"shard-{k}.log")
+        chosen = [t for t in tests if t.split("/", 1)[0] in mine]
+        # The chosen tests by id: a filter may pick some tests of a suite.
+        pattern = "^(" + "|".join(re.escape(t) for t in chosen) + ")"
+        report_path = os.path.join(directory, f"shard-{k}.xml")
+        log_path = os.path.join(directory, f"shard-{k}.log")
         for path in (report_path, log_path):
             if os.path.exists(path):
                 os.remove(path)
         log = open(log_path, "w")
         cmd = [binary, "--testing-library", "swift-testing", "--filter", pattern, "--xunit-output", report_path]
-        # Each shard gives test ports from its own share of the range (LiveHarness.freePort).
-        env = dict(os.environ, GPSTRACKD_TEST_SHARD=f"{k}/{n}")
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
         procs.append((k, len(mine), proc, log, log_path, report_path))
-    print(f"swift tests: {len(suites)} suites in {len(procs)} processes at once", flush=True)
-    passed, skipped = 0, []
+    passed, failed, skipped = 0, [], []
     for k, count, proc, log, log_path, report_path in procs:
         status = proc.wait()
         log.close()
         with open(log_path, errors="replace") as f:
             lines = [l.rstrip("\n") for l in f]
-        print(f"--- shard {k} ({count} suites), exit status {status} ---")
-        sys.stdout.write("\n".join(lines) + "\n")
-        sys.stdout.flush()
+        if not quiet:
+            print(f"--- shard {k} ({count} suites), exit status {status} ---")
+            sys.stdout.write("\n".join(lines) + "\n")
+            sys.stdout.flush()
         p, f_, s = counted(f"shard {k}", status, lines, [report_path])
         passed += p
         failed += f_
         skipped += s
+    return len(procs), passed, failed, skipped
+
+
+def part_shards(n, binary):
+    """Runs the Swift Testing suites of `binary` in n processes at once. Most daemon tests wait
+    on real processes (gpsfake's real-time feeds, brokers, journald) and a waiting test holds one
+    of the cooperative pool's threads, which are as many as the cores: one process is bound by
+    those threads, not by the CPU. Test ports are reserved across the processes
+    (Tests/GPSTrackDaemonTests/TestPorts.swift)."""
+    tests, failed = listed_tests(binary)
+    if not tests and failed:
+        return {"part": "swift", "passed": 0, "failed": failed, "skipped": []}, 1
+    suites = {t.split("/", 1)[0] for t in tests}
+    print(f"swift tests: {len(suites)} suites in {min(n, len(suites))} processes at once", flush=True)
+    _, passed, f_, skipped = run_shards(n, binary, tests, STATE)
+    failed += f_
     return {"part": "swift", "passed": passed, "failed": failed, "skipped": skipped}, 1 if failed else 0
+
+
+def repeat(runs, regex, n, binary):
+    """The flake hunt: the tests matching `regex`, `runs` times one after another, each run in n
+    shards, beside a busy process per core at normal priority (a loaded CI machine). A run
+    fails when any of its tests fails; its logs stay in .build/test-repeat/run-I, a passed
+    run's are removed. Ends with one line: `repeat: R runs, F failed`."""
+    import shutil
+    tests, failed = listed_tests(binary)
+    if failed:
+        for f in failed:
+            print(f"FAILED  {f['test']}: {f['reason']}")
+        print(f"repeat: 0 runs, {runs} failed")
+        sys.exit(1)
+    pattern = re.compile(regex)
+    chosen = [t for t in tests if pattern.search(t)]
+    if not chosen:
+        print(f"no Swift test matches {regex!r}")
+        print(f"repeat: 0 runs, {runs} failed")
+        sys.exit(1)
+    suites = sorted({t.split("/", 1)[0] for t in chosen})
+    print(f"test-repeat: {len(chosen)} tests in {len(suites)} suites, {runs} runs of {min(n, len(suites))} shards, "
+          f"{os.cpu_count()} busy processes beside them", flush=True)
+    top = os.path.join(ROOT, ".build", "test-repeat")
+    shutil.rmtree(top, ignore_errors=True)
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 1)]
+    bad = 0
+    try:
+        for i in range(1, runs + 1):
+            directory = os.path.join(top, f"run-{i}")
+            started = time.monotonic()
+            _, passed, f_, skipped = run_shards(n, binary, chosen, directory, quiet=True)
+            took = time.monotonic() - started
+            print(f"run {i}: {passed} passed, {len(f_)} failed, {len(skipped)} skipped in {took:.0f} s", flush=True)
+            for s in skipped:
+                print(f"  SKIPPED {s['test']}: {s['reason']}")
+            if f_:
+                bad += 1
+                for f in f_:
+                    print(f"  FAILED  {f['test']}: {f['reason'][:300]}")
+                print(f"  logs kept in {directory}")
+            else:
+                shutil.rmtree(directory, ignore_errors=True)
+    finally:
+        for h in hogs:
+            h.kill()
+            h.wait()
+    print(f"repeat: {runs} runs, {bad} failed")
+    sys.exit(1 if bad else 0)
+
+
+def left_in_tmp():
+    """gpsfake's control sockets and the test feeds' directories now in /tmp."""
+    return sorted(n for n in os.listdir("/tmp") if n.startswith("gpsfake-") or n.startswith("gpstrackd-feed-"))
+
+
+TMP_BEFORE = os.path.join(STATE, "tmp-before.txt")
 
 
 def part_checks(name, cmd):
@@ -217,6 +301,10 @@ def main(argv):
     if argv[:1] == ["reset"]:
         for name in os.listdir(STATE) if os.path.isdir(STATE) else []:
             os.remove(os.path.join(STATE, name))
+        # What other programs on the machine left in /tmp is theirs: judge looks for new files.
+        os.makedirs(STATE, exist_ok=True)
+        with open(TMP_BEFORE, "w") as f:
+            f.write("\n".join(left_in_tmp()) + "\n")
         return
     if argv[:1] == ["judge"]:
         parts = load()
@@ -224,11 +312,20 @@ def main(argv):
             for s in p["skipped"]:
                 print(f"SKIPPED {s['test']}: {s['reason']}")
         line, failed, skipped = counts_line(parts)
+        # Every feed owns its directory and removes it when it stops (LiveHarness.Feed).
+        before = set(open(TMP_BEFORE).read().split()) if os.path.exists(TMP_BEFORE) else set()
+        left = [n for n in left_in_tmp() if n not in before]
+        for name in left:
+            print(f"FAILED  left in /tmp since the run began: {name}")
+        failed += len(left)
         ci = os.environ.get("CI") == "true"
         if ci and skipped:
             print(f"CI=true: {skipped} skipped; CI's machine has every tool (scripts/deps.sh) and ../shared")
         print(line)
         sys.exit(1 if failed or (ci and skipped) or not parts else 0)
+    if len(argv) == 7 and argv[0] == "repeat" and argv[1].isdigit() and argv[3] == "--shards" and argv[4].isdigit() \
+            and argv[5] == "--":
+        repeat(int(argv[1]), argv[2], int(argv[4]), argv[6])
     if len(argv) == 5 and argv[0] == "swift" and argv[1] == "--shards" and argv[2].isdigit() and argv[3] == "--":
         report(*part_shards(int(argv[2]), argv[4]))
     if len(argv) >= 3 and argv[0] == "swift" and argv[1] == "--":

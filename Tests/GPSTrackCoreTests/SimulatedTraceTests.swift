@@ -26,25 +26,32 @@ import Testing
         return tracker
     }
 
-    @Test(arguments: seeds)
-    func odometerNeverDecreasesAndDeliveriesRespectTheFilter(seed: UInt64) {
+    /// Each delivered hop is GeodSolve's distance between the two delivered points, and at
+    /// least the 10 m filter.
+    @Test(
+        .enabled(
+            if: GeodSolveTruth.path != nil, "needs GeodSolve (geographiclib-tools); scripts/deps.sh test installs it"),
+        arguments: seeds)
+    func odometerNeverDecreasesAndDeliveriesRespectTheFilter(seed: UInt64) throws {
         var rng = SeededRandom(seed: seed)
         let trace = Simulator.run(.drive(lengthM: 4000, rng: &rng), seed: seed)
         var previous = 0.0
         var lastDelivered: Coordinate?
-        var closest = Double.infinity
+        var hops: [(from: Coordinate, to: Coordinate, hop: Double)] = []
         _ = run(trace) { t in
             #expect(t.trip.traveledM >= previous)
             previous = t.trip.traveledM
             if case .accepted(true, let hop) = t.lastOutcome, let p = t.trip.lastDelivered {
-                if let l = lastDelivered {
-                    closest = min(closest, Geodesic.distance(l, p))
-                    #expect(abs(Geodesic.distance(l, p) - hop) < 1e-6)
-                }
+                if let l = lastDelivered { hops.append((l, p, hop)) }
                 lastDelivered = p
             }
         }
-        #expect(closest >= 10)
+        #expect(hops.count > 10)
+        let truth = try GeodSolveTruth.lengths(hops.map { [$0.from, $0.to] })
+        for (h, d) in zip(hops, truth) {
+            #expect(abs(d - h.hop) < 1e-6, "hop \(h.hop) m, GeodSolve \(d) m")
+            #expect(d >= 10, "a delivery \(d) m from the last, under the 10 m filter")
+        }
     }
 
     @Test(arguments: seeds)

@@ -1,3 +1,4 @@
+import GPSTrackSim
 import Testing
 
 @testable import GPSTrackCore
@@ -11,7 +12,7 @@ import Testing
         return c
     }()
 
-    @Test func distanceFilterDeliversOnlyBeyondTenMetres() {
+    @Test func distanceFilterDeliversOnlyBeyondTenMetres() throws {
         var tracker = Tracker(config: Self.odometer)
         var delivered: [Coordinate] = []
         for i in 0...40 {
@@ -20,9 +21,9 @@ import Testing
         }
         // 120 m in 3 m steps with a 10 m filter: a delivery every 12 m (every 4th fix).
         #expect(delivered.count == 11)
-        for (a, b) in zip(delivered, delivered.dropFirst()) {
-            #expect(Geodesic.distance(a, b) >= 10)
-        }
+        // GeodSolve measures the deliveries' spacing, not the code under test.
+        let spacing = try GeodSolveTruth.lengths(zip(delivered, delivered.dropFirst()).map { [$0, $1] })
+        #expect(spacing.count == 10 && spacing.allSatisfy { $0 >= 10 }, "\(spacing)")
         #expect(abs(tracker.trip.traveledM - 120) < 0.01)
         #expect(abs(tracker.trip.straightLineM - 120) < 0.01)
     }

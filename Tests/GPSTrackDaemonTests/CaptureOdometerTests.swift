@@ -33,17 +33,9 @@ import Testing
     /// by a row.
     static func captures() throws -> [Capture] {
         let table = folder.appendingPathComponent("curated.tsv")
-        guard let text = try? String(contentsOf: table, encoding: .utf8) else {
-            throw Malformed(description: "\(table.path): missing or unreadable (the shared captures are required)")
-        }
-        var out: [Capture] = []
-        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard f.count > 1, ["STATIONARY", "MOVING"].contains(f[1]) else { continue }
-            guard f.count > 9, let filtered = Double(f[9]) else {
-                throw Malformed(description: "\(table.path):\(n + 1): field 10 (filt10_acc50_dist_m) is not a number")
-            }
-            out.append(Capture(name: f[0], kind: f[1], filteredM: filtered))
+        // One reader of the table (SharedCaptureTests'): missing or malformed, it throws.
+        let out = try SharedCaptureTests.table().map {
+            Capture(name: $0.name, kind: $0.kind, filteredM: $0.filteredNaiveM)
         }
         let logs = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("json").path)
             .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }

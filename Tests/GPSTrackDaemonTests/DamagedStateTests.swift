@@ -37,7 +37,12 @@ import Testing
         """,
         "INSERT INTO stops VALUES (1e300, -1e300, 1e300, 1e300, 'gate', 99999999999)",
         "INSERT OR REPLACE INTO motion VALUES (1, 'v=1 state=garbage since=1e300')",
-        "INSERT OR REPLACE INTO counters VALUES ('fixes_total', 1e300), ('fixes_accepted', -99999999999)",
+        // The names the store reads (Store.counters(from:)): Int64's greatest trapped at the
+        // next fix (total += 1); a negative count and a real are no count either.
+        """
+        INSERT OR REPLACE INTO counters VALUES ('total', 9223372036854775807), ('accepted', -99999999999),
+          ('delivered', 1e300), ('rejected.duplicate', -5)
+        """,
         "INSERT OR REPLACE INTO anchor VALUES (1, '{\"lat\":1e300,\"lon\":\"x\"}')",
         "INSERT INTO outbox VALUES (1, 'location', 'owntracks/x/y', '{\"_type\":', 99999999999, 1e300)",
         "INSERT INTO uplink_outbox VALUES (1, 'traccar', 'location', 'id=x', -1e300, 1e300)",
@@ -47,6 +52,21 @@ import Testing
         """,
         "INSERT INTO steps VALUES (1, 1e300, 1e300, 1e300, -1e300), (2, -1e300, -5, 0, 0)",
     ]
+
+    /// Each fix counter of a status reply is a count (0 to 2^53 - 1) and no more fixes were
+    /// accepted, delivered or rejected than offered.
+    static func expectSaneCounters(_ status: [String: Any], _ when: String) throws {
+        let counters = try #require(status["counters"] as? [String: Any], "\(when): \(status)")
+        let count = 0...(1 << 53 - 1)
+        let total = try #require(counters["fixes_total"] as? Int, "\(when): \(counters)")
+        let accepted = try #require(counters["fixes_accepted"] as? Int, "\(when): \(counters)")
+        let delivered = try #require(counters["fixes_delivered"] as? Int, "\(when): \(counters)")
+        let rejected = (counters["fixes_rejected"] as? [String: Any] ?? [:]).values.compactMap { $0 as? Int }
+        #expect(
+            ([total, accepted, delivered] + rejected).allSatisfy(count.contains) && accepted <= total
+                && delivered <= accepted && rejected.reduce(0, +) <= total,
+            "\(when): \(counters)")
+    }
 
     @Test func theDaemonStartsOnItAnswersEveryCommandAndStops() throws {
         let fences = try ExecutableRunner.temporaryFile("damaged-\(getpid()).geojson", contents: Self.fences)
@@ -102,12 +122,18 @@ import Testing
             }
         }
         try everyCommand()
+        // The damaged counters were read as none: sane figures to count on from.
+        let restored = try #require(try SocketClient(path: daemon.socketPath).request(#"{"cmd":"status"}"#))
+        try Self.expectSaneCounters(restored, "after the start")
         let steps = try ExecutableRunner.run(["--socket", daemon.socketPath, "steps"], executable: ctl)
         #expect(steps.status == 0, "the pedometer's damaged figures are answered: \(steps.stderr)")
 
         // Tracking carries on from the damaged trip, fences and counters.
         let trace = LiveDaemonTests.walk(seconds: 120, seed: 41)
-        let log = try LiveHarness.nmeaFile("damaged-\(getpid()).nmea", fixes: trace.fixes, padding: 30)
+        // The commands above took long enough for the daemon's gpsd reconnects to back off to
+        // their 30 s cap: 1,200 epochs without a fix (about 48 s at this cycle) before the walk,
+        // so it is connected when the walk leaves the gate (with 30 it missed the exit).
+        let log = try LiveHarness.nmeaFile("damaged-\(getpid()).nmea", fixes: trace.fixes, padding: 1200)
         let feed = try LiveHarness.Feed(log: log, port: gpsd, cycle: 0.01)
         defer { feed.stop() }
         try daemon.waitFor("exit", timeout: 120)
@@ -130,6 +156,7 @@ import Testing
         let status = try #require(try SocketClient(path: daemon.socketPath).request(#"{"cmd":"status"}"#))
         let accepted = (status["counters"] as? [String: Any])?["fixes_accepted"] as? Int ?? -1
         #expect(accepted > 0, "\(status)")
+        try Self.expectSaneCounters(status, "after the walk")
         try everyCommand()
         #expect(daemon.stop() == 0)
     }

@@ -58,7 +58,7 @@ final class FakeGPSD: Sendable {
                 send(line)
                 usleep(UInt32(gap * 1_000_000))  // paces the feed, as a receiver's epochs (not a wait)
             }
-            while !state.isStopped { usleep(50_000) }
+            while !state.isStopped { usleep(50_000) }  // polls for the stop
         }
     }
 

@@ -2,9 +2,10 @@ import Foundation
 import GPSTrackSim
 import Testing
 
-/// gpsd killed and another started on the same port (gpstrackd(8), GPSD): the daemon connects
-/// again with exponential backoff (0.5 s doubling), one `gpsd_lost` and one `gpsd_connected` for
-/// the outage, and sends its WATCH anew (a new gpsd reports nothing without one).
+/// gpsd killed and another started on the same port (gpstrackd(8), GPSD): the daemon tries
+/// again (the waits between tries are ReconnectBackoffTests'), one `gpsd_lost` and one
+/// `gpsd_connected` for the outage, and sends its WATCH anew (a new gpsd reports nothing without
+/// one).
 @Suite(.serialized, .needsLiveParts)
 struct GPSDReconnectTests {
     init() throws { try LiveHarness.ensureJournald() }
@@ -36,34 +37,25 @@ struct GPSDReconnectTests {
         #expect(lost.contains("gpsd closed the connection"), "the kill: \(lost)")
 
         // Attempts, seen by a listener on gpsd's port that hangs up at once (each a failure
-        // like the first): their spacing doubles. From a 2 s gap on, a loaded machine's delay
-        // of a few tenths cannot hide the doubling.
+        // like the first): the daemon keeps trying. How long it waits between attempts is the
+        // policy's (ReconnectBackoffTests, without a clock), not measured here.
         let accepts = try ExecutableRunner.temporaryFile("reconnect-accepts-\(getpid()).txt", contents: "")
         let listener = try LiveHarness.hangingListener(port: port, file: accepts)
         defer {
             if listener.isRunning { listener.terminate() }
             listener.waitUntilExit()
         }
-        var gaps: [Double] = []
-        // 0.5 + 1 + 2 + 4 + 8 s of backoff, and the attempts before the listener: 120 s is a
-        // referee (over 7x, plus the first 30 s of a capped backoff never reached).
-        try LiveHarness.waitFor("attempts 2, 4 and 8 s apart", timeout: 120) {
-            let times = ((try? String(contentsOfFile: accepts, encoding: .utf8)) ?? "").split(separator: "\n")
-                .compactMap { Double($0) }
-            gaps = zip(times.dropFirst(), times).map { $0 - $1 }
-            return gaps.filter { $0 >= 1.9 }.count >= 3
+        // 0.5 + 1 + 2 s of backoff: 60 s is a referee.
+        try LiveHarness.waitFor("three attempts after the kill", timeout: 60) {
+            ((try? String(contentsOfFile: accepts, encoding: .utf8)) ?? "").split(separator: "\n").count >= 3
         }
         listener.terminate()
         listener.waitUntilExit()
-        let late = Array(gaps.drop { $0 < 1.9 }.prefix(3))
-        #expect(late.count == 3, "\(gaps)")
-        for (a, b) in zip(late, late.dropFirst()) {
-            #expect(b / a > 1.6 && b / a < 2.5, "each wait twice the one before: \(gaps)")
-        }
-        #expect(gaps.allSatisfy { $0 >= 0.45 }, "never sooner than the first backoff: \(gaps)")
+        #expect(try daemon.entries("gpsd_lost").count == 1, "failed attempts are one outage")
         let before = Self.accepted(daemon)
 
-        // A new gpsd on the same port; the next attempt (16 s on) finds it.
+        // A new gpsd on the same port (the stopped listener's gone: stop() waited); a next
+        // attempt (at most 30 s on) finds it.
         feed = try LiveHarness.Feed(log: second, port: port, cycle: 0.02)
         try daemon.waitFor("gpsd_connected", count: 2, timeout: 90)
         try LiveHarness.waitFor("fixes from the new gpsd", timeout: 60) { Self.accepted(daemon) >= before + 20 }

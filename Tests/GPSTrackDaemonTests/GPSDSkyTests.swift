@@ -8,7 +8,7 @@ import Testing
 @Suite struct GPSDSkyTests {
     static let folder = SharedCaptureTests.folder.appendingPathComponent("json")
 
-    @Test(SharedCaptureTests.gate) func everySkyOfTheCapturesReadsAsGpsdPrintedIt() throws {
+    @Test func everySkyOfTheCapturesReadsAsGpsdPrintedIt() throws {
         let decoder = GPSDDecoder()
         decoder.skyIntervalS = 0
         var checked = 0

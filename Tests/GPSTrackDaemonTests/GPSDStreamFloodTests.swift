@@ -17,11 +17,12 @@ import Testing
         let events = source.start()
         // Nothing is taken from the stream until gpsd has sent everything and gone away.
         let deadline = Date().addingTimeInterval(60)
+        // Polls the count, with the deadline.
         while source.droppedFixes < extra, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
         #expect(source.droppedFixes == extra, "every fix beyond \(GPSDSource.maxPending) waiting is counted")
         gpsd.stop()
         while source.outagesReported.load(ordering: .relaxed) == 0, Date() < deadline {
-            try await Task.sleep(nanoseconds: 20_000_000)
+            try await Task.sleep(nanoseconds: 20_000_000)  // polls the count
         }
         await source.stop()
         var fixes = 0

@@ -18,19 +18,34 @@ import Testing
         #expect(Clock.duration(3 * 3600 + 5 * 60) == "3 h 5 min")
     }
 
-    @Test func aPointFarOutsideTheBoundsLandsAtTheEdgeOfTheProfile() {
+    /// Points timed 1e300 s before and after a day's bounds land on the plot's left and right
+    /// edges (x0 and x1 of its geometry), a point in the middle of the day in the middle, each at
+    /// the height of its own speed on an axis of 100 km/h (the round ceiling of 72 km/h).
+    @Test func aPointFarOutsideTheBoundsLandsAtTheEdgeOfTheProfile() throws {
         let bounds = ExportBounds(
             points: 3, first: 1000, last: 2000, minLat: 52, maxLat: 52.1, minLon: 13, maxLon: 13.1, minAlt: nil,
             maxAlt: nil)
         var profile = SpeedProfile(bounds)
-        for t in [1e300, -1e300, 1500] {
+        // Speeds that tell the points apart: 5, 10 and 20 m/s are 18, 36 and 72 km/h.
+        for (t, v) in [(1e300, 20.0), (-1e300, 5.0), (1500, 10.0)] {
             profile.add(
                 ExportPoint(
-                    id: 1, time: t, lat: 52, lon: 13, alt: nil, eph: 5, mode: 3, speedMps: 10, courseDeg: nil,
+                    id: 1, time: t, lat: 52, lon: 13, alt: nil, eph: 5, mode: 3, speedMps: v, courseDeg: nil,
                     segment: false))
         }
         let context = ExportContext(trips: [], stops: [], events: [], fences: [], bounds: bounds)
-        #expect(profile.svg(context).contains("<svg"))
+        let svg = profile.svg(context)
+        let line = try #require(
+            svg.firstMatch(of: #/<polyline class="sp" points="([^"]*)"/>/#), "no speed line in \(svg)")
+        let points = line.1.split(separator: " ").map { $0.split(separator: ",").compactMap { Double($0) } }
+        // The plot spans x 50 to 950 and y 200 (0 km/h) up to 16 (the axis' top).
+        func y(_ kmh: Double) -> Double { 200 - kmh / 100 * (200 - 16) }
+        let expected: [[Double]] = [[50, y(18)], [500, y(36)], [950, y(72)]]
+        #expect(points.count == 3, "\(line.1)")
+        for (got, want) in zip(points, expected) {
+            #expect(
+                got.count == 2 && abs(got[0] - want[0]) <= 0.05 && abs(got[1] - want[1]) <= 0.05, "\(got) for \(want)")
+        }
     }
 
     /// The time axis over a damaged file's span (1e300 s): at most 10 ticks, 30 days apart or a

@@ -13,9 +13,14 @@ import Testing
         #"{"class":"DEVICE","path":"/dev/pts/5","activated":0}"# + "\r"
         + #"{"class":"DEVICE","path":"/dev/pts/5","activated":0}"# + "\r\n"
 
+    /// How long a replay or a stop may take before it counts as hung: a referee. A hang is for
+    /// ever; the debug binary starts, replays these few lines and exits in about 0.1 s here,
+    /// and 30 s is far over ten times that on a loaded machine.
+    static let hung = 30.0
+
     /// Runs `gpstrackd replay` on `path`; the process is killed (and the test fails) if it
     /// has not ended within `limit` seconds.
-    static func replay(_ path: String, limit: Double) throws -> (status: Int32, stdout: String, stderr: String) {
+    static func replay(_ path: String, limit: Double = hung) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ExecutableRunner.binary)
         process.arguments = ["replay", path]
@@ -25,7 +30,7 @@ import Testing
         process.standardError = err
         try process.run()
         let deadline = Date().addingTimeInterval(limit)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
+        while process.isRunning && Date() < deadline { usleep(10_000) }  // polls the exit
         let hung = process.isRunning
         if hung { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
@@ -40,7 +45,7 @@ import Testing
     @Test func theCRJoinedDeviceLineIsMalformedAndReplayEnds() throws {
         #expect(Array(Self.crJoined.utf8).count == 107)
         let path = try ExecutableRunner.temporaryFile("cr-joined.json", contents: Self.crJoined)
-        let (status, stdout, stderr) = try Self.replay(path, limit: 1)
+        let (status, stdout, stderr) = try Self.replay(path)
         #expect(status == 0)
         let summary = try #require(
             ExecutableRunner.json(stdout.split(separator: "\n").last.map(String.init) ?? "")?["summary"]
@@ -56,7 +61,7 @@ import Testing
     @Test func theLongParityLineFoundByFuzzingDoesNotHang() throws {
         let tpv = #"{"class":"TPV","mode":3,"time":"2026-03-14T08:00:00.000Z","lat":52.5,"lon":13.4,"eph":3.0}"#
         let path = try ExecutableRunner.temporaryFile("parity.json", contents: Self.longParity + "\n" + tpv + "\n")
-        let (status, stdout, _) = try Self.replay(path, limit: 1)
+        let (status, stdout, _) = try Self.replay(path)
         #expect(status == 0)
         let summary = try #require(
             ExecutableRunner.json(stdout.split(separator: "\n").last.map(String.init) ?? "")?["summary"]
@@ -65,7 +70,7 @@ import Testing
         // A TPV that libgps's schema refuses is malformed (it would have hung gps_unpack too).
         let bad = try ExecutableRunner.temporaryFile(
             "bad-tpv.json", contents: #"{"class":"TPV","mode":3,"device":"/dev/x","status":"high"}"# + "\n")
-        let r = try Self.replay(bad, limit: 1)
+        let r = try Self.replay(bad)
         #expect(r.status == 0 && r.stderr.contains("libgps refused the TPV report"), "\(r.stderr)")
     }
 
@@ -193,12 +198,12 @@ import Testing
             return cmd.contains("replay") && stat.split(separator: ")").last?.split(separator: " ").first == "S"
         }
         kill(pid, sig)
-        let deadline = Date().addingTimeInterval(1)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
+        let deadline = Date().addingTimeInterval(HostileGPSDTests.hung)
+        while process.isRunning && Date() < deadline { usleep(5_000) }  // polls the exit
         let running = process.isRunning
         if running { kill(pid, SIGKILL) }
         process.waitUntilExit()
-        #expect(!running, "replay still running 1 s after signal \(sig)")
+        #expect(!running, "replay still running \(HostileGPSDTests.hung) s after signal \(sig)")
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == sig)
     }
 }

@@ -2,7 +2,6 @@ import Foundation
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackSim
-import Synchronization
 
 /// Real parts for the live daemon's tests: systemd-journald (started when no journal socket
 /// exists), gpsd through gpsfake on a free port, and the built daemon.
@@ -68,7 +67,10 @@ enum LiveHarness {
 
     struct Timeout: Error, CustomStringConvertible {
         var what: String
-        var description: String { "timed out waiting for \(what)" }
+        /// The stderr of the test's gpsfake and gpsd (`Feed`), taken when it timed out.
+        var feeds = Feed.logsOfCurrentTest()
+        init(what: String) { self.what = what }
+        var description: String { "timed out waiting for \(what)" + feeds }
     }
 
     /// Polls `condition` until it holds; a condition that never holds fails the test (the
@@ -77,7 +79,7 @@ enum LiveHarness {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if try condition() { return }
-            usleep(100_000)
+            usleep(100_000)  // polls the condition
         }
         throw Timeout(what: what)
     }
@@ -130,34 +132,9 @@ enum LiveHarness {
         .lines.compactMap(ExecutableRunner.json)
     }
 
-    /// Ports handed out in this run, never handed out twice.
-    private static let givenPorts = Mutex<Set<Int>>([])
-
-    /// A loopback TCP port for a test's gpsd or broker: free now, never given before in this
-    /// run, and below the kernel's ephemeral range, so that no outgoing connection (the
-    /// daemon's own to gpsd or a broker, from other tests running at the same time) can hold
-    /// it when the server comes to bind it (a port the kernel picked for `bind(0)` could be).
-    static func freePort() -> Int {
-        let range =
-            (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
-            .split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).compactMap { Int($0) } ?? []
-        let below = max(range.first ?? 32768, 12_000)
-        // `make test`'s shards are processes of their own: each gives its share of the range
-        // alone (GPSTRACKD_TEST_SHARD=k/n from scripts/test-counts.py), else two could give
-        // one port, and a gpsd or broker found its port taken by another shard's.
-        let shard = (ProcessInfo.processInfo.environment["GPSTRACKD_TEST_SHARD"] ?? "").split(separator: "/")
-            .compactMap { Int($0) }
-        var (low, high) = (10_000, below)
-        if shard.count == 2, shard[1] > 0, (0..<shard[1]).contains(shard[0]) {
-            let span = below - 10_000
-            (low, high) = (10_000 + span * shard[0] / shard[1], 10_000 + span * (shard[0] + 1) / shard[1])
-        }
-        while true {
-            let port = Int.random(in: low..<high)
-            guard givenPorts.withLock({ $0.insert(port).inserted }) else { continue }
-            if onLoopback(port, bind) { return port }
-        }
-    }
+    /// A loopback TCP port for a test's gpsd, broker or HTTP server, reserved across processes
+    /// until this test process ends (`TestPorts`).
+    static func freePort() -> Int { TestPorts.draw() }
 
     /// Whether `call` (bind or connect) succeeds on a fresh TCP socket for 127.0.0.1:`port`.
     static func onLoopback(_ port: Int, _ call: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Bool {
@@ -174,6 +151,19 @@ enum LiveHarness {
         } == 0
     }
 
+    /// The local ends of process `pid`'s TCP connects under way (SYN_SENT, state 02 in its
+    /// network namespace's /proc/PID/net/tcp) to `remote`, as the kernel prints it
+    /// (little-endian hex address, hex port: 192.0.2.10:1883 is `0A0200C0:075B`). A new local
+    /// end is a new attempt.
+    static func connectsUnderWay(_ pid: Int32, to remote: String) -> Set<String> {
+        let table = (try? String(contentsOfFile: "/proc/\(pid)/net/tcp", encoding: .utf8)) ?? ""
+        return Set(
+            table.split(separator: "\n").compactMap { line in
+                let f = line.split(separator: " ")
+                return f.count > 3 && f[2] == remote && f[3] == "02" ? String(f[1]) : nil
+            })
+    }
+
     /// An NMEA log of `fixes` after `padding` seconds without a fix (gpsd needs a moment
     /// to find the receiver; the daemon may connect a little after the feed starts).
     static func nmeaFile(_ name: String, fixes: [Fix], padding: Int = 60) throws -> String {
@@ -184,44 +174,6 @@ enum LiveHarness {
         }
         for f in fixes where f.mode != 2 { lines += NMEAWriter.sentences(f) }
         return try ExecutableRunner.temporaryFile(name, contents: lines.joined(separator: "\n") + "\n")
-    }
-
-    /// gpsfake, playing a log once into a real gpsd on `port`.
-    final class Feed {
-        let process = Process()
-        let port: Int
-
-        /// gpsfake's gpsd control socket (`+PATH` adds a device, `-PATH` removes it).
-        var controlSocket: String {
-            (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/gpsfake-\(process.processIdentifier).sock"
-        }
-
-        convenience init(log: String, port: Int, cycle: Double = 0.004) throws {
-            try self.init(logs: [log], port: port, cycle: cycle)
-        }
-
-        /// Several logs at once: one pty, one receiver, each.
-        init(logs: [String], port: Int, cycle: Double = 0.004) throws {
-            self.port = port
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
-            process.arguments = ["-q", "-1", "-P", String(port), "-c", String(cycle)] + logs
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-        }
-
-        /// Stops gpsfake and kills its gpsd (as a crash would).
-        func stop() {
-            let pkill = Process()
-            pkill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
-            pkill.arguments = ["-9", "-f", "gpsd .*-S \(port) "]
-            try? pkill.run()
-            pkill.waitUntilExit()
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
-
-        deinit { stop() }
     }
 
     /// The built daemon, logging to the journal.

@@ -147,7 +147,10 @@ struct MetricsDayTests {
             "one receiver, gpsfake's pty: \(devices)")
         let device = devices.first ?? ""
         #expect(Self.v(stop, "gpstrackd_fix_mode", device) == 3)
-        #expect((Self.v(stop, "gpstrackd_fix_age_seconds", device) ?? 99) < 5, "a fix of the feed (a generous referee)")
+        // A bracket, not a bound on speed: a fix of this feed is no older than the test (a fix's
+        // own time, March 2026, against the system clock would be months).
+        let age = try #require(Self.v(stop, "gpstrackd_fix_age_seconds", device))
+        #expect(age >= 0 && age <= Date().timeIntervalSince1970 - began, "a fix of the feed: \(age) s")
         // The written GSA: nine satellites used; the GSV: twelve seen; PDOP 1.6 and VDOP 1.2 x HDOP.
         #expect(Self.v(stop, "gpstrackd_satellites_used", device) == 9)
         #expect(Self.v(stop, "gpstrackd_satellites_seen", device) == 12)
@@ -176,7 +179,8 @@ struct MetricsDayTests {
         let checked = try MetricsTests.promtoolAccepts(text)
         #expect(checked.status == 0, "promtool check metrics:\n\(checked.stdout)\(checked.stderr)")
         var end = ""
-        try LiveHarness.waitFor("node_exporter serving the feed's end with the outbox empty", timeout: 60) {
+        // A referee: beside make test-repeat's CPU hog, 60 s ran out once (run 2 of 3).
+        try LiveHarness.waitFor("node_exporter serving the feed's end with the outbox empty", timeout: 300) {
             end = Self.scrape(webPort)
             return Self.v(end, "gpstrackd_gpsd_connected", #"{address="127.0.0.1:\#(port)"}"#) == 0
                 && Self.v(end, "gpstrackd_outbox_messages", #"{uplink="mqtt"}"#) == 0

@@ -50,7 +50,7 @@ import Testing
         let referee = NativeThread {
             var waited = 0
             while counts.begun.load(ordering: .acquiring) < n && waited < 3_000 {
-                usleep(10_000)
+                usleep(10_000)  // polls the count, for at most 30 s
                 waited += 1
             }
             if counts.begun.load(ordering: .acquiring) < n { counts.starved.store(true, ordering: .releasing) }

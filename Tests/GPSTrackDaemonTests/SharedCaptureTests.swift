@@ -2,14 +2,12 @@ import Foundation
 import Testing
 
 /// Real receiver captures from gpsd's regression suite, in `../shared/gpsd-captures` beside the
-/// checkout. These tests skip only when that folder is absent; a folder that is there but lacks
-/// a capture, or a table row they cannot read, fails them.
+/// checkout. The folder is required (CI's machine has it): missing, lacking a capture, or with a
+/// table row they cannot read, it fails these tests, as it fails CaptureOdometerTests; neither
+/// skips.
 @Suite struct SharedCaptureTests {
     static let folder = ExecutableRunner.packageRoot.deletingLastPathComponent()
         .appendingPathComponent("shared/gpsd-captures")
-    static let gate = ConditionTrait.enabled(
-        if: FileManager.default.fileExists(atPath: folder.path),
-        Comment(rawValue: "needs \(folder.path) (CI's machine has ../shared)"))
 
     struct Capture: Sendable, CustomTestStringConvertible {
         var name: String
@@ -35,6 +33,11 @@ import Testing
         ("myguide-3100", "STATIONARY"),
     ]
 
+    struct Missing: Error, CustomStringConvertible {
+        var path: String
+        var description: String { "\(path) is missing or unreadable (the shared captures are required)" }
+    }
+
     struct BadRow: Error, CustomStringConvertible {
         var line: Int
         var problem: String
@@ -44,7 +47,10 @@ import Testing
     /// Every capture row of `curated.tsv`. Blank lines, `#` comments, `[SECTION]` titles and the
     /// `name` header rows are the only other lines; anything else is an error naming its line.
     static func table() throws -> [Capture] {
-        let text = try String(contentsOf: folder.appendingPathComponent("curated.tsv"), encoding: .utf8)
+        let path = folder.appendingPathComponent("curated.tsv").path
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw Missing(path: path)
+        }
         var rows: [Capture] = []
         for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix("[") || line.hasPrefix("name\t") { continue }
@@ -62,7 +68,7 @@ import Testing
         try #require(try table().first { $0.name == name }, "\(name) has no row in curated.tsv")
     }
 
-    @Test(gate) func theTableHoldsTheExpectedCaptures() throws {
+    @Test func theTableHoldsTheExpectedCaptures() throws {
         let rows = try Self.table()
         #expect(rows.count == 24)
         #expect(rows.map(\.name) == Self.expected.map(\.name))
@@ -90,7 +96,7 @@ import Testing
 
     func summary(_ c: Capture) throws -> [String: Any] { try replay(c).summary }
 
-    @Test(gate, arguments: expected.map(\.name))
+    @Test(arguments: expected.map(\.name))
     func replaysEveryCaptureSanely(_ name: String) throws {
         let c = try Self.capture(name)
         // The odometer itself: one manual trip over the whole capture.
@@ -113,7 +119,7 @@ import Testing
         }
     }
 
-    @Test(gate)
+    @Test
     func boatTrackMatchesTheFilteredDistance() throws {
         // bundg_zeus_9: a boat at ~3 m/s on a nearly straight course; the 10 m-filtered sum
         // of its 148 epochs is 422.1 m (curated.tsv).

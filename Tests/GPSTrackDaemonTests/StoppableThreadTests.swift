@@ -32,7 +32,7 @@ import Testing
     static func eventually(_ condition: () -> Bool) -> Bool {
         for _ in 0..<3_000 {
             if condition() { return true }
-            usleep(10_000)
+            usleep(10_000)  // polls the condition
         }
         return condition()
     }

@@ -75,7 +75,7 @@ class Handler(BaseHTTPRequestHandler):
                 for _ in range(60):
                     self.wfile.write(b"x")
                     self.wfile.flush()
-                    time.sleep(1)
+                    time.sleep(1)  # paces the slow answer, a byte a second (not a wait)
             except OSError:
                 pass
             self.close_connection = True

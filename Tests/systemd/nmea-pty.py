@@ -33,15 +33,15 @@ def drain():
 
 while not os.path.exists(go_file):
     drain()
-    time.sleep(0.05)
+    time.sleep(0.05)  # polls for the go file
 for line in lines:
     os.write(master, (line + "\r\n").encode())
     drain()
-    time.sleep(cycle)
+    time.sleep(cycle)  # paces the sentences, as a receiver does (not a wait)
 with open(go_file + ".done", "w") as f:
     f.write("done\n")
 while True:
     for line in last_epoch:
         os.write(master, (line + "\r\n").encode())
     drain()
-    time.sleep(0.5)
+    time.sleep(0.5)  # paces the last epoch's repeats (not a wait)

@@ -36,7 +36,7 @@ wait_until() {
     local end=$((SECONDS + timeout))
     until "$@" >/dev/null 2>&1; do
         [ $SECONDS -ge $end ] && return 1
-        sleep 0.2
+        sleep 0.2  # polls the condition
     done
 }
 
@@ -87,6 +87,15 @@ entries() {
     ns journalctl --no-pager -o json --cursor="$c" "$@" | "$PY" "$HERE/journal.py" --skip-cursor "$c" "${fields[@]}"
 }
 count() { entries "$@" | grep -c . ; }
+# Returns once the namespace's journald has stored every entry sent to it before: a marker sent
+# after them to the same datagram socket (journald reads it in order) is found. A wait on a
+# condition, where a sleep would guess.
+journal_sync() {
+    local c m
+    c=$(cursor); m="gpstrack-test-sync-$$-$RANDOM$RANDOM"
+    printf 'MESSAGE=%s\nSYSLOG_IDENTIFIER=gpstrack-test\n' "$m" | ns logger --journald
+    wait_until 30 has_entry "$c" MESSAGE -- SYSLOG_IDENTIFIER=gpstrack-test "MESSAGE=$m"
+}
 has_entry() { [ "$(count "$@")" -gt 0 ]; }
 no_entry() { ! has_entry "$@"; }
 ctl() { ns gpstrackctl "$@"; }
@@ -125,7 +134,7 @@ cleanup() {
         ns systemctl poweroff >/dev/null 2>&1
     fi
     if [ -n "$UNSHARE_PID" ]; then
-        for _ in $(seq 1 50); do kill -0 "$UNSHARE_PID" 2>/dev/null || break; sleep 0.2; done
+        for _ in $(seq 1 50); do kill -0 "$UNSHARE_PID" 2>/dev/null || break; sleep 0.2; done  # polls the exit, bounded
         # PID 1 of the namespace gone, the kernel ends every process in it.
         kill -0 "$UNSHARE_PID" 2>/dev/null && { note "systemd did not power off; killing it"; kill -KILL "$SD" "$UNSHARE_PID" 2>/dev/null; }
         wait "$UNSHARE_PID" 2>/dev/null
@@ -332,7 +341,11 @@ write_inside /run/gpstrack-test/fences.geojson < "$WORK/fences2.geojson"
 C1=$(cursor)
 ns systemctl reload gpstrackd
 verdict "the reload is logged once (fences_reloaded)" wait_until 10 has_entry "$C1" GPSTRACK_EVENT -- -u gpstrackd GPSTRACK_EVENT=fences_reloaded
-sleep 2
+# The reload has been judged once its summary is in; anything the daemon logged for it came
+# before the summary, and the status answer and the journal's marker close the window.
+verdict "the reload's fences_determined arrives" wait_until 30 has_entry "$C1" GPSTRACK_EVENT -- -u gpstrackd GPSTRACK_EVENT=fences_determined
+quiet ctl status
+verdict "the journal has stored what came before (a marker after it is found)" journal_sync
 after_reload=$(entries "$C1" GPSTRACK_EVENT GPSTRACK_FENCE GPSTRACK_STATE MESSAGE -- _SYSTEMD_UNIT=gpstrackd.service)
 note "entries after the reload:"; echo "$after_reload" | sed 's/^/        /'
 # No line per fence: only the fences the receiver is inside are named (issue 11's summary,
@@ -377,7 +390,7 @@ ns sh -c 'rm -rf /var/lib/gpstrackd/*'   # a fresh trip for this feed
 printf 'gpsd = 127.0.0.1:%s\nfences = /run/gpstrack-test/fences.geojson\n%s\n' "$PORT" "$CLOCK" | write_inside /run/gpstrack-test/gpstrackd.conf
 write_inside /run/gpstrack-test/fences.geojson < "$FENCES"
 C2=$(cursor)
-setsid gpsfake -q -1 -P "$PORT" -c 0.015 "$ROUTE" > "$WORK/gpsfake.log" 2>&1 &
+TMPDIR=$WORK setsid gpsfake -q -1 -P "$PORT" -c 0.015 "$ROUTE" > "$WORK/gpsfake.log" 2>&1 &
 FEED_PID=$!
 ns systemctl start gpstrackd
 restarts() { prop gpstrackd NRestarts; }
@@ -494,7 +507,7 @@ ns cat /run/gpstrack-test/gpstrackd.conf > "$WORK/conf.before"
   printf 'traccar_url = http://127.0.0.1:%s/\ntraccar_device_id = systest-van\nuplink_max_clock_offset_s = 315360000\n' "$UP_PORT"; } \
     | write_inside /run/gpstrack-test/gpstrackd.conf
 C7=$(cursor)
-setsid gpsfake -q -1 -P "$PORT" -c 0.015 "$ROUTE" > "$WORK/gpsfake.log" 2>&1 &
+TMPDIR=$WORK setsid gpsfake -q -1 -P "$PORT" -c 0.015 "$ROUTE" > "$WORK/gpsfake.log" 2>&1 &
 FEED_PID=$!
 ns systemctl restart gpstrackd
 arrived() { grep -q '"query": "[^"]*id=systest-van' "$WORK/uplink.log"; }
@@ -521,7 +534,10 @@ echo '{"type": "FeatureCollection", "features": [ {"type": "Feature", "id": "x",
 C5=$(cursor)
 ns systemctl reload gpstrackd
 verdict "the refusal is logged" wait_until 10 has_entry "$C5" GPSTRACK_EVENT -- -u gpstrackd GPSTRACK_EVENT=fences_reload_failed
-sleep 1
+# The daemon has answered a status after the refusal; what it logged before is stored once the
+# journal's marker is.
+quiet ctl status
+verdict "the journal has stored what came before (a marker after it is found)" journal_sync
 verdict "one error entry (fences_reload_failed, priority err) and nothing else at warning or worse" \
     [ $'3\tfences_reload_failed' = "$(entries "$C5" PRIORITY GPSTRACK_EVENT -- _SYSTEMD_UNIT=gpstrackd.service -p warning)" ]
 after=$(ctl --json fences | "$PY" -c 'import json, sys; print(" ".join(sorted(f["id"] for f in json.load(sys.stdin)["fences"])))')

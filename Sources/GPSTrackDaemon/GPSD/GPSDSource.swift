@@ -127,7 +127,7 @@ public final class GPSDSource: Sendable {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var inOutage = false
         var outageSince: Double?
-        var backoff = 0.5
+        var backoff = ReconnectBackoff(cap: maxBackoff)
         var first = true
 
         func fail(_ reason: String) {
@@ -142,8 +142,7 @@ public final class GPSDSource: Sendable {
         defer { liveness.idle(.gpsdReader) }
         while !isStopping {
             if !first {
-                guard pause(backoff) else { break }
-                backoff = min(backoff * 2, maxBackoff)
+                guard pause(backoff.take()) else { break }
             }
             first = false
             // Connect and send WATCH, interruptible by a stop; the lines that come back are
@@ -211,7 +210,7 @@ public final class GPSDSource: Sendable {
                             batch.append(.restored(afterSeconds: outageSince.map { lastReport - $0 }))
                             inOutage = false
                             outageSince = lastReport
-                            backoff = 0.5
+                            backoff.reset()
                         }
                     }
                     // SKY, VERSION, WATCH and the like inform nothing downstream: no need to

@@ -1,0 +1,146 @@
+import Foundation
+import Synchronization
+import Testing
+
+extension LiveHarness {
+    /// gpsfake, playing logs once into a real gpsd on `port`, owning what it makes: a directory
+    /// of its own as its TMPDIR (gpsfake's control socket, `gpsfake-<pid>.sock`, follows TMPDIR,
+    /// so a reused PID never finds another run's socket), its stderr and gpsd's kept there, and
+    /// a process group of its own, so that `stop()` ends gpsd and gpsfake together and waits for
+    /// both.
+    final class Feed {
+        let process = Process()
+        let port: Int
+        /// gpsfake's TMPDIR, removed by `stop()`.
+        let directory: String
+        private let errorFile: String
+        private let stopped = Mutex(false)
+
+        /// gpsfake's gpsd control socket (`+PATH` adds a device, `-PATH` removes it).
+        var controlSocket: String { directory + "/gpsfake-\(process.processIdentifier).sock" }
+
+        convenience init(log: String, port: Int, cycle: Double = 0.004) throws {
+            try self.init(logs: [log], port: port, cycle: cycle)
+        }
+
+        /// Several logs at once: one pty, one receiver, each. Returns once gpsd accepts
+        /// connections on `port`; throws, with gpsfake's stderr, when gpsfake exits first.
+        init(logs: [String], port: Int, cycle: Double = 0.004) throws {
+            self.port = port
+            var template = Array(
+                ((ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/gpstrackd-feed-XXXXXX").utf8CString)
+            guard let made = mkdtemp(&template) else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+            directory = String(cString: made)
+            errorFile = directory + "/stderr"
+            _ = FileManager.default.createFile(atPath: errorFile, contents: nil)
+            // A session of its own (gpsd, gpsfake's child, joins its process group), signals
+            // unblocked (a Swift worker thread's blocked SIGTERM would pass on to gpsd).
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments =
+                [
+                    "-c",
+                    """
+                    import os, signal, sys
+                    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+                    try: os.setsid()
+                    except OSError: pass  # already a session's leader: its group is its own
+                    os.execv(sys.argv[1], sys.argv[1:])
+                    """,
+                    // -W: gpsfake gives up on a gpsd that has not read a finished log in 60 s
+                    // ("Test timed out: maybe increase WRITE_PAD"), as a starved one beside
+                    // make test-repeat's CPU hog did; 600 s is a referee, stop() ends it.
+                    "/usr/bin/gpsfake", "-q", "-1", "-W", "600", "-P", String(port), "-c", String(cycle),
+                ] + logs
+            process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": directory]) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle(forWritingAtPath: errorFile)
+            try process.run()
+            Feed.logs.withLock { $0.append((Test.current?.id, port, errorFile)) }
+            // gpsd accepts on its port once gpsfake has started it; gpsfake exiting first is a
+            // failure of the feed, not of the code under test.
+            let deadline = Date().addingTimeInterval(60)
+            while !LiveHarness.onLoopback(port, connect) {
+                if !process.isRunning || Date() > deadline {
+                    let why = process.isRunning ? "gpsd did not accept within 60 s" : "gpsfake exited"
+                    let text = Feed.tail(errorFile)
+                    stop()
+                    throw FeedFailed(port: port, why: why, stderr: text)
+                }
+                usleep(20_000)  // polls the condition above
+            }
+        }
+
+        /// Kills gpsfake and its gpsd (as a crash would), waits until both have ended (gpsd no
+        /// longer holds its port when this returns), and removes gpsfake's directory.
+        func stop() {
+            guard
+                stopped.withLock({ done in
+                    defer { done = true }
+                    return !done
+                })
+            else { return }
+            let group = process.processIdentifier
+            kill(-group, SIGKILL)
+            kill(group, SIGKILL)  // in case it was stopped before it made its group
+            process.waitUntilExit()
+            // gpsd, orphaned, may stay a zombie (nobody need reap it): a zombie holds no port.
+            let deadline = Date().addingTimeInterval(30)
+            while Feed.liveMembers(ofGroup: group) && Date() < deadline { usleep(10_000) }
+            Feed.logs.withLock { logs in
+                for k in logs.indices where logs[k].file == errorFile {
+                    logs[k].file = "(stopped) " + Feed.tail(errorFile)
+                }
+            }
+            do {
+                try FileManager.default.removeItem(atPath: directory)
+            } catch {
+                Issue.record("the feed's directory \(directory) is left: \(error)")
+            }
+        }
+
+        deinit { stop() }
+
+        struct FeedFailed: Error, CustomStringConvertible {
+            var port: Int
+            var why: String
+            var stderr: String
+            var description: String { "gpsfake on port \(port): \(why); its stderr:\n\(stderr)" }
+        }
+
+        /// Each feed's test, port and stderr (its file while it runs, the text once stopped).
+        private static let logs = Mutex<[(test: Test.ID?, port: Int, file: String)]>([])
+
+        /// The stderr of gpsfake and gpsd of each feed the current test started, for its
+        /// failure message (`LiveHarness.Timeout`).
+        static func logsOfCurrentTest() -> String {
+            let id = Test.current?.id
+            return logs.withLock { logs in
+                logs.filter { id != nil && $0.test == id }.map { entry in
+                    let text =
+                        entry.file.hasPrefix("(stopped) ")
+                        ? String(entry.file.dropFirst("(stopped) ".count)) : tail(entry.file)
+                    return "\n--- gpsfake and gpsd on port \(entry.port), stderr ---\n" + text
+                }.joined()
+            }
+        }
+
+        /// The last 4000 characters of `file`.
+        static func tail(_ file: String) -> String {
+            String(((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").suffix(4000))
+        }
+
+        /// Whether a process of group `group` has not ended yet (a zombie has).
+        static func liveMembers(ofGroup group: Int32) -> Bool {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            return entries.contains { name in
+                guard Int32(name) != nil,
+                    let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                    let close = stat.lastIndex(of: ")")
+                else { return false }
+                // After the command's closing parenthesis: state, ppid, pgrp, ...
+                let fields = stat[stat.index(after: close)...].split(separator: " ")
+                return fields.count > 2 && fields[2] == "\(group)" && fields[0] != "Z" && fields[0] != "X"
+            }
+        }
+    }
+}
