@@ -39,7 +39,8 @@ build_module() {   # NAME
     local name=$1 lib="$OUT/lib/lib$1.a"
     if [ -f "$lib" ] && [ -z "$(find "$S/$name" -name '*.swift' -newer "$lib" | head -1)" ]; then return; fi
     echo "fuzz: building $name" >&2
-    swiftc "${FLAGS[@]}" -emit-library -static -emit-module -module-name "$name" -I "$OUT/lib" "${C_INCLUDES[@]}" \
+    # -enable-testing: a harness may reach the internals it exercises (@testable import).
+    swiftc "${FLAGS[@]}" -enable-testing -emit-library -static -emit-module -module-name "$name" -I "$OUT/lib" "${C_INCLUDES[@]}" \
         $(find "$S/$name" -name '*.swift' | sort) -o "$lib" -emit-module-path "$OUT/lib/$name.swiftmodule"
 }
 build_module GPSTrackJSON

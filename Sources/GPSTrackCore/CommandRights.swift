@@ -98,6 +98,8 @@ public enum CommandRights {
     /// The table as docs/SECURITY.md shows it: a Markdown table, one line a row.
     public static var markdown: [String] {
         ["| channel | command | who may send it | changes state |", "|---|---|---|---|"]
-            + table.map { "| \($0.channel.rawValue) | `\($0.name)` | \($0.sender.rawValue) | \($0.changes ? "yes" : "no") |" }
+            + table.map { row in
+                "| \(row.channel.rawValue) | `\(row.name)` | \(row.sender.rawValue) | \(row.changes ? "yes" : "no") |"
+            }
     }
 }

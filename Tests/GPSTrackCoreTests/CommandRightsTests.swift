@@ -11,7 +11,9 @@ import Testing
 
     @Test func everyCommandThatChangesStateNeedsAnAdministratorOnTheSocket() {
         // Written out by hand from the issue: these change what the daemon does.
-        for name in ["start", "stop", "reset", "reload", "guard", "guard_ack", "anchor drop", "anchor raise", "anchor ack"] {
+        for name in [
+            "start", "stop", "reset", "reload", "guard", "guard_ack", "anchor drop", "anchor raise", "anchor ack",
+        ] {
             #expect(CommandRights.socketNeedsAdmin(name), "\(name)")
         }
         for name in ["status", "fences", "state", "watch", "trips", "stops", "events", "steps", "export", "anchor"] {

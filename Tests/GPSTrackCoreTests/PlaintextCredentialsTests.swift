@@ -7,8 +7,10 @@ import Testing
     @Test(arguments: [
         ("mqtt_host = broker.example.net\nmqtt_password_file = /p\n", 2, "mqtt_password_file: "),
         ("mqtt_host = 10.0.0.2\nmqtt_user = van\nmqtt_password_file = /p\n", 3, "mqtt_password_file: "),
-        ("owntracks_http_url = http://rec.example.net/pub\nowntracks_http_user = u\nowntracks_http_password_file = /p\n",
-         3, "owntracks_http_password_file: "),
+        (
+            "owntracks_http_url = http://rec.example.net/pub\nowntracks_http_user = u\nowntracks_http_password_file = /p\n",
+            3, "owntracks_http_password_file: "
+        ),
         ("webhook_url = HTTP://ntfy.example.net:8080/van\nwebhook_token_file = /t\n", 2, "webhook_token_file: "),
         ("traccar_url = http://u:pw@traccar.example.net:5055/\ntraccar_device_id = v\n", 1, "traccar_url: "),
         ("webhook_url = http://[2001:db8::1]:80/x\nwebhook_token_file = /t\n", 2, "webhook_token_file: "),
@@ -42,7 +44,9 @@ import Testing
     }
 
     @Test func theKeyTakesYesOrNo() {
-        #expect(throws: ConfigError.self) { _ = try ConfigParser.parse("allow_plaintext_credentials = on\n", file: "t") }
+        #expect(throws: ConfigError.self) {
+            _ = try ConfigParser.parse("allow_plaintext_credentials = on\n", file: "t")
+        }
         #expect(Configuration().allowPlaintextCredentials == false)
     }
 }

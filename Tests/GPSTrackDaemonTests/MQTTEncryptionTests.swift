@@ -78,7 +78,9 @@ struct MQTTEncryptionTests {
                 #"{"_type":"cmd","action":"status","tst":\#(tst - 3600)}"#,
             ].joined(separator: "\n") + "\n")
         try #require(lines.count == 3)
-        for message in [lines[0], lines[0], lines[1], lines[2]] { try Self.publish(message, port: mqttPort, topic: topic) }
+        for message in [lines[0], lines[0], lines[1], lines[2]] {
+            try Self.publish(message, port: mqttPort, topic: topic)
+        }
         try daemon.waitFor("mqtt_command_refused", containing: "before the fix clock", timeout: 30)
         let ran = try daemon.entries("mqtt_command").map { $0["GPSTRACK_ACTION"] as? String ?? "" }
         #expect(ran == ["trip"], "the reset ran once: \(ran)")

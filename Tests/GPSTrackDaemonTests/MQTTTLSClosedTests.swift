@@ -53,7 +53,10 @@ struct MQTTTLSClosedTests {
         }
 
         var connections: [[UInt8]] { lock.withLock { received } }
-        deinit { shutdown(listener, Int32(SHUT_RDWR)); close(listener) }
+        deinit {
+            shutdown(listener, Int32(SHUT_RDWR))
+            close(listener)
+        }
     }
 
     @Test func aCAThatVanishedBeforeTheSetUpNeverConnectsInPlaintext() throws {

@@ -38,7 +38,8 @@ extension MQTTPublisher {
         let files =
             "mqtt_ca_file \(ca)"
             + (config.certFile.map { ", mqtt_cert_file \($0), mqtt_key_file \(config.keyFile ?? "")" } ?? "")
-        let why = "TLS could not be set up (\(String(cString: dl_mosquitto_strerror(rc)))): check \(files); not connecting without it"
+        let reason = String(cString: dl_mosquitto_strerror(rc))
+        let why = "TLS could not be set up (\(reason)): check \(files); not connecting without it"
         guarded.withLock { $0.tlsFailure = why }
         tlsProblem(why)
         return false

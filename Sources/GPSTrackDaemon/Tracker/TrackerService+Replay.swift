@@ -10,6 +10,9 @@ extension TrackerService {
     /// Most nonces remembered: the rate limit lets far fewer in a window; a bound all the same.
     static let maxSeenNonces = 4096
 
+    /// How many nonces are remembered (the fuzz harness checks a replay adds none).
+    var seenNonceCount: Int { seenNonces.count }
+
     /// The fix clock now: the last accepted fix's time plus the time since it came; nil before
     /// the first fix.
     var fixClock: Double? {
