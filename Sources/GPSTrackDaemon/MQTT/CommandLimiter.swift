@@ -10,7 +10,7 @@ final class CommandLimiter: Sendable {
     static let maxEntries = 5
     static let maxAnswers = 10
     /// Commands run a window: allowed ones are limited too, not only refusals.
-    static let maxRuns = 30
+    static let maxRuns = 60
 
     private struct State {
         var logged: [String: Double] = [:]
