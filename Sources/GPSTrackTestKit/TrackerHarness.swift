@@ -42,13 +42,13 @@ public final class TrackerHarness: Sendable {
         let log = journal.journal
         let clock = self.clock
         databasePath = stateDirectory + "/gpstrackd.db"
-        let opened = store ? Store(directory: stateDirectory, journal: log) : nil
+        // One state database for the store and the outbox, as the daemon has.
+        let file = StateDatabase(path: databasePath)
+        let opened = store ? Store(file: file, journal: log) : nil
         mqtt =
             config.mqtt.host == nil
             ? nil
-            : try MQTTPublisher(
-                config: config.mqtt, databasePath: databasePath, journal: log,
-                configFile: "harness")
+            : try MQTTPublisher(config: config.mqtt, file: file, journal: log, configFile: "harness")
         tracker = try TrackerService(
             configuration: config, fences: index, journal: log, store: opened, mqtt: mqtt, clock: { clock.now })
         handlers = ControlHandlers(tracker: tracker, gpsd: nil, mqtt: mqtt, tripMode: config.tracker.tripMode)

@@ -233,7 +233,7 @@ struct SmallDiskTests {
     @Test func thenTheOutboxsLocationsGiveWay() throws {
         let disk = try FullDiskTests.SmallDisk(kib: 512)
         let store = Store(directory: disk.path + "/state", journal: Journal(target: .stderr))
-        let outbox = try #require(MQTTPublisher.openOutbox(store.path))
+        let outbox = try #require(store.file.connection, "the one connection the outbox shares")
         let location =
             #"{"_type":"location","lat":47.3769,"lon":8.5417,"tst":1773475200,"acc":3,"vel":5,"cog":90,"tid":"xx"}"#
         for i in 0..<1500 {

@@ -32,12 +32,14 @@ public enum Daemon {
             return await group.stop(code)
         }
 
-        let store = Store(directory: config.stateDirectory, journal: journal)
+        // The state database, opened once: the store, the step log and every outbox share it.
+        let state = StateDatabase(path: config.stateDirectory + "/gpstrackd.db")
+        let store = Store(file: state, journal: journal)
         var mqtt: MQTTPublisher?
         if config.mqtt.host != nil {
             do {
                 mqtt = try MQTTPublisher(
-                    config: config.mqtt, databasePath: store.path, journal: journal,
+                    config: config.mqtt, file: state, journal: journal,
                     configFile: options.configPath ?? "configuration", origins: config.origins)
             } catch { return await failed(.config, "\(error)") }
         }
@@ -57,7 +59,7 @@ public enum Daemon {
         let uplinks: [any UplinkSink]
         do {
             uplinks = try Uplinks.make(
-                config, databasePath: store.path, journal: journal, configFile: options.configPath)
+                config, file: state, journal: journal, configFile: options.configPath)
         } catch {
             return await failed(.config, "\(error)")
         }

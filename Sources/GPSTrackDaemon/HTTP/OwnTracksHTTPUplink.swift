@@ -24,7 +24,7 @@ public final class OwnTracksHTTPUplink: UplinkSink, LocationReporter {
     /// The waypoints go with the first step (the sinks hear no start) and after each reload.
     private var waypointsSent = false
 
-    public init(configuration: Configuration, databasePath: String, journal: Journal, configFile: String)
+    init(configuration: Configuration, file: StateDatabase, journal: Journal, configFile: String)
         throws(ConfigError)
     {
         config = configuration.owntracksHTTP
@@ -58,7 +58,7 @@ public final class OwnTracksHTTPUplink: UplinkSink, LocationReporter {
         self.tid = tid.count == 2 ? tid : String((tid + "xx").prefix(2))
         assumedErrorM = configuration.tracker.assumedErrorM
         let outbox = UplinkOutbox(
-            uplink: name, databasePath: databasePath, limit: config.outboxMax, maxAgeS: config.maxAgeS)
+            uplink: name, file: file, limit: config.outboxMax, maxAgeS: config.maxAgeS)
         do { sender = try UplinkSender(name: name, outbox: outbox, journal: journal) } catch {
             throw ConfigError(file: configFile, line: nil, message: "owntracks_http: \(error)")
         }

@@ -21,7 +21,7 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
     private var odometerM = 0.0
 
     /// Loads libcurl and opens the outbox; a missing library is a configuration error.
-    public init(configuration: Configuration, databasePath: String, journal: Journal, configFile: String)
+    init(configuration: Configuration, file: StateDatabase, journal: Journal, configFile: String)
         throws(ConfigError)
     {
         config = configuration.traccar
@@ -38,7 +38,7 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
         assumedErrorM = configuration.tracker.assumedErrorM
         tripsAuto = configuration.tracker.tripMode == .auto
         let outbox = UplinkOutbox(
-            uplink: name, databasePath: databasePath, limit: config.outboxMax, maxAgeS: config.maxAgeS)
+            uplink: name, file: file, limit: config.outboxMax, maxAgeS: config.maxAgeS)
         do { sender = try UplinkSender(name: name, outbox: outbox, journal: journal) } catch {
             throw ConfigError(file: configFile, line: nil, message: "traccar: \(error)")
         }

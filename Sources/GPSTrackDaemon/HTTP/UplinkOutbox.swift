@@ -35,51 +35,45 @@ final class UplinkOutbox: Sendable {
         /// Locations dropped for their age (`maxAgeS`).
         var expired = 0
     }
-    private let db: Mutex<SQLiteDatabase?>
+    /// The state database, whose `uplink_outbox` table holds the queue.
+    private let file: StateDatabase
     private let state = Mutex(State())
 
-    /// Opens (or makes) the table in the database at `path`; in memory alone if it cannot.
-    init(uplink: String, databasePath: String, limit: Int, maxAgeS: Double? = nil) {
+    /// The queue in the state database at `path` (tests; the daemon shares its one database).
+    convenience init(uplink: String, databasePath: String, limit: Int, maxAgeS: Double? = nil) {
+        self.init(uplink: uplink, file: StateDatabase(path: databasePath), limit: limit, maxAgeS: maxAgeS)
+    }
+
+    /// The queue in the state database `file`; in memory alone while it cannot be opened.
+    init(uplink: String, file: StateDatabase, limit: Int, maxAgeS: Double? = nil) {
         self.uplink = uplink
         self.limit = limit
         self.maxAgeS = maxAgeS
-        db = Mutex(Self.open(databasePath) ?? Self.open(":memory:"))
-    }
-
-    private static func open(_ path: String) -> SQLiteDatabase? {
-        guard let db = try? SQLiteDatabase(path: path) else { return nil }
-        do {
-            try db.query("PRAGMA busy_timeout=5000")
-            try db.query("PRAGMA journal_mode=WAL")
-            try db.query("PRAGMA synchronous=FULL")
-            try Schema.migrate(db)
-            return db
-        } catch { return nil }
+        self.file = file
     }
 
     /// Queues a message (`kind` location, trip or alarm) telling of the fix at `fixTime`; false
     /// when it waits in memory only.
     @discardableResult
     func store(kind: String, payload: String, fixTime: Double? = nil, queued: Double = Double(time(nil))) -> Bool {
-        let written = db.withLock { db -> Bool in
-            state.withLock { s in
-                flush(db, &s)
-                if let maxAgeS, let fixTime { expire(db, &s, before: fixTime - maxAgeS) }
-                if s.unsaved.isEmpty, let db,
-                    (try? db.query(
-                        "INSERT INTO uplink_outbox (uplink, kind, payload, queued, fix_time) VALUES (?, ?, ?, ?, ?)",
-                        [.text(uplink), .text(kind), .text(payload), .real(queued), fixTime.map { .real($0) } ?? .null]
-                    )) != nil
-                {
-                    trim(db, &s)
-                    return true
-                }
-                s.unsaved.append(
-                    Message(id: s.nextUnsavedID, kind: kind, payload: payload, queued: queued, fixTime: fixTime))
-                s.nextUnsavedID -= 1
+        let written = state.withLock { s -> Bool in
+            let db = file.connection
+            flush(db, &s)
+            if let maxAgeS, let fixTime { expire(db, &s, before: fixTime - maxAgeS) }
+            if s.unsaved.isEmpty, let db,
+                (try? db.query(
+                    "INSERT INTO uplink_outbox (uplink, kind, payload, queued, fix_time) VALUES (?, ?, ?, ?, ?)",
+                    [.text(uplink), .text(kind), .text(payload), .real(queued), fixTime.map { .real($0) } ?? .null]
+                )) != nil
+            {
                 trim(db, &s)
-                return false
+                return true
             }
+            s.unsaved.append(
+                Message(id: s.nextUnsavedID, kind: kind, payload: payload, queued: queued, fixTime: fixTime))
+            s.nextUnsavedID -= 1
+            trim(db, &s)
+            return false
         }
         return written
     }
@@ -104,43 +98,41 @@ final class UplinkOutbox: Sendable {
 
     /// The oldest message waiting, now in flight; nil with none.
     func head() -> Message? {
-        db.withLock { db in
-            state.withLock { s in
-                flush(db, &s)
-                let skip =
-                    s.delivered.isEmpty ? "" : " AND id NOT IN (\(s.delivered.map(String.init).joined(separator: ",")))"
-                let row =
-                    (try? db?.query(
-                        "SELECT id, kind, payload, queued FROM uplink_outbox WHERE uplink = ?\(skip) ORDER BY id LIMIT 1",
-                        [.text(uplink)]))??.first
-                let m =
-                    row.flatMap { r in
-                        r[0].int.map {
-                            Message(
-                                id: $0, kind: r[1].string ?? "", payload: r[2].string ?? "", queued: r[3].double ?? 0)
-                        }
+        state.withLock { s in
+            let db = file.connection
+            flush(db, &s)
+            let skip =
+                s.delivered.isEmpty ? "" : " AND id NOT IN (\(s.delivered.map(String.init).joined(separator: ",")))"
+            let row =
+                (try? db?.query(
+                    "SELECT id, kind, payload, queued FROM uplink_outbox WHERE uplink = ?\(skip) ORDER BY id LIMIT 1",
+                    [.text(uplink)]))??.first
+            let m =
+                row.flatMap { r in
+                    r[0].int.map {
+                        Message(
+                            id: $0, kind: r[1].string ?? "", payload: r[2].string ?? "", queued: r[3].double ?? 0)
                     }
-                    ?? s.unsaved.first
-                s.inflight = m?.id
-                return m
-            }
+                }
+                ?? s.unsaved.first
+            s.inflight = m?.id
+            return m
         }
     }
 
     /// The server confirmed `message`: it goes.
     func remove(_ message: Message) {
-        db.withLock { db in
-            state.withLock { s in
-                s.inflight = nil
-                if message.id < 0 {
-                    s.unsaved.removeAll { $0.id == message.id }
-                    return
-                }
-                if db.map({ (try? $0.query("DELETE FROM uplink_outbox WHERE id = ?", [.int(message.id)])) != nil })
-                    != true
-                {
-                    s.delivered.insert(message.id)
-                }
+        state.withLock { s in
+            let db = file.connection
+            s.inflight = nil
+            if message.id < 0 {
+                s.unsaved.removeAll { $0.id == message.id }
+                return
+            }
+            if db.map({ (try? $0.query("DELETE FROM uplink_outbox WHERE id = ?", [.int(message.id)])) != nil })
+                != true
+            {
+                s.delivered.insert(message.id)
             }
         }
     }
@@ -148,18 +140,17 @@ final class UplinkOutbox: Sendable {
     /// Messages waiting and when the oldest was queued (Unix time); locations dropped for the
     /// limit and for their age.
     var waiting: (count: Int, oldest: Double?, dropped: Int, expired: Int) {
-        db.withLock { db in
-            state.withLock { s in
-                let row =
-                    (try? db?.query(
-                        """
-                        SELECT count(*), min(CASE WHEN \(RowBounds.valid("uplink_outbox")) THEN queued END)
-                        FROM uplink_outbox WHERE uplink = ?
-                        """, [.text(uplink)]))??
-                    .first
-                let count = Int(row?[0].int ?? 0) - s.delivered.count + s.unsaved.count
-                return (count, row?[1].double ?? s.unsaved.first?.queued, s.dropped, s.expired)
-            }
+        state.withLock { s in
+            let db = file.connection
+            let row =
+                (try? db?.query(
+                    """
+                    SELECT count(*), min(CASE WHEN \(RowBounds.valid("uplink_outbox")) THEN queued END)
+                    FROM uplink_outbox WHERE uplink = ?
+                    """, [.text(uplink)]))??
+                .first
+            let count = Int(row?[0].int ?? 0) - s.delivered.count + s.unsaved.count
+            return (count, row?[1].double ?? s.unsaved.first?.queued, s.dropped, s.expired)
         }
     }
 

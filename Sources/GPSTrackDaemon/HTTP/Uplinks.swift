@@ -4,26 +4,26 @@ import GPSTrackProtocol
 /// The HTTP uplinks the configuration asks for.
 enum Uplinks {
     /// Makes each configured uplink (loading libcurl); a configuration error names the key's place.
-    static func make(_ config: Configuration, databasePath: String, journal: Journal, configFile: String?)
+    static func make(_ config: Configuration, file: StateDatabase, journal: Journal, configFile: String?)
         throws(ConfigError) -> [any UplinkSink]
     {
         var made: [any UplinkSink] = []
         if config.traccar.url != nil {
             made.append(
                 try TraccarUplink(
-                    configuration: config, databasePath: databasePath, journal: journal,
+                    configuration: config, file: file, journal: journal,
                     configFile: configFile ?? "configuration"))
         }
         if config.owntracksHTTP.url != nil {
             made.append(
                 try OwnTracksHTTPUplink(
-                    configuration: config, databasePath: databasePath, journal: journal,
+                    configuration: config, file: file, journal: journal,
                     configFile: configFile ?? "configuration"))
         }
         if config.webhook.url != nil {
             made.append(
                 try WebhookUplink(
-                    configuration: config, databasePath: databasePath, journal: journal,
+                    configuration: config, file: file, journal: journal,
                     configFile: configFile ?? "configuration"))
         }
         return made

@@ -14,7 +14,7 @@ public final class WebhookUplink: UplinkSink {
     private let events: Set<String>
     static let alarms: Set<String> = ["guard_breach", "overspeed_start", "anchor_alarm", "anchor_no_position"]
 
-    public init(configuration: Configuration, databasePath: String, journal: Journal, configFile: String)
+    init(configuration: Configuration, file: StateDatabase, journal: Journal, configFile: String)
         throws(ConfigError)
     {
         config = configuration.webhook
@@ -41,7 +41,7 @@ public final class WebhookUplink: UplinkSink {
                     message: "webhook_token_file \(file): \(problem.message)")
             }
         }
-        let outbox = UplinkOutbox(uplink: name, databasePath: databasePath, limit: Int.max)
+        let outbox = UplinkOutbox(uplink: name, file: file, limit: Int.max)
         do { sender = try UplinkSender(name: name, outbox: outbox, journal: journal) } catch {
             throw ConfigError(file: configFile, line: nil, message: "webhook: \(error)")
         }

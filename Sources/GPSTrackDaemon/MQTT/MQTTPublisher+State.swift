@@ -5,7 +5,10 @@ extension MQTTPublisher {
     /// tracker's both touch, changed only under the lock.
     struct State {
         var mosq: OpaquePointer?
-        var outbox: SQLiteDatabase?
+        /// The state database, whose `outbox` table holds the messages.
+        let file: StateDatabase
+        /// Its connection; nil while the file cannot be opened (messages wait in memory).
+        var outbox: SQLiteDatabase? { file.connection }
         var connected = false
         var inOutage = false
         var everConnected = false

@@ -34,9 +34,18 @@ public final class MQTTPublisher: Sendable {
     /// Reads the password file; a missing or unreadable one is a configuration error.
     /// `configFile` names the configuration file, `origins` where each key was set
     /// (`FILE:LINE`, see `Configuration.origins`), so that an error names its line.
-    public init(
+    public convenience init(
         config: MQTTConfig, databasePath: String, journal: Journal, configFile: String,
         origins: [String: String] = [:]
+    ) throws(ConfigError) {
+        try self.init(
+            config: config, file: StateDatabase(path: databasePath), journal: journal, configFile: configFile,
+            origins: origins)
+    }
+
+    /// The publisher on the daemon's one state database (its `outbox` table).
+    public init(
+        config: MQTTConfig, file: StateDatabase, journal: Journal, configFile: String, origins: [String: String] = [:]
     ) throws(ConfigError) {
         func place(_ key: String) -> String { origins[key] ?? configFile }
         self.config = config
@@ -84,13 +93,7 @@ public final class MQTTPublisher: Sendable {
                 file: place("mqtt_cert_file"), line: nil,
                 message: "mqtt_cert_file needs mqtt_ca_file (TLS verifies the broker)")
         }
-        let outbox = Self.openOutbox(databasePath) ?? Self.openOutbox(":memory:")
-        let missing = outbox == nil
-        guarded = Mutex(State(outbox: outbox))
-        if missing {
-            journal.log(
-                LogEntry(event: .mqttOutbox, priority: .err, message: "MQTT outbox unavailable; messages are not kept"))
-        }
+        guarded = Mutex(State(file: file))
     }
 
     /// Loads libmosquitto (dlopen): only a daemon with MQTT configured maps it and its TLS
@@ -103,16 +106,6 @@ public final class MQTTPublisher: Sendable {
             file: place, line: nil,
             message: "mqtt_host is set but libmosquitto cannot be loaded (\(reason)): install the package libmosquitto1"
         )
-    }
-
-    static func openOutbox(_ path: String) -> SQLiteDatabase? {
-        guard let db = try? SQLiteDatabase(path: path) else { return nil }
-        do {
-            try db.query("PRAGMA journal_mode=WAL")
-            try db.query("PRAGMA synchronous=FULL")
-            try Schema.migrate(db)
-            return db
-        } catch { return nil }
     }
 
     /// Connects in the background; libmosquitto's own thread keeps the connection.

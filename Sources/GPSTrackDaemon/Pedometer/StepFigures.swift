@@ -23,7 +23,12 @@ struct StepFigures {
     static let commitInterval = 5.0
 
     init(strideM: Double, databasePath: String?) {
-        log = databasePath.map { StepLog(path: $0) }
+        self.init(strideM: strideM, file: databasePath.map { StateDatabase(path: $0) })
+    }
+
+    /// The figures carried on from, and kept in, the state database `file` (none: memory only).
+    init(strideM: Double, file: StateDatabase?) {
+        log = file.map { StepLog(file: $0) }
         pedometer = Pedometer(defaultStrideM: strideM, memory: log?.load() ?? Pedometer.Memory())
     }
 

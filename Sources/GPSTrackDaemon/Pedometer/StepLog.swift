@@ -5,29 +5,18 @@ import GPSTrackProtocol
 import Glibc
 #endif
 
-/// The pedometer's durable part, in the state database beside the store's tables (its own
-/// connection, as the MQTT outbox has): the figures to carry on from (`pedometer`, one row) and
+/// The pedometer's durable part, in the state database beside the store's tables (the one
+/// connection, `StateDatabase`): the figures to carry on from (`pedometer`, one row) and
 /// the steps counted, in increments with their wall-clock time (`steps`), for `steps --since`
 /// and OwnTracks' `reportSteps`. A database that cannot be written keeps increments in memory
 /// and is tried again at the next commit; the store reports the database's trouble.
 final class StepLog {
-    private let path: String
-    private var db: SQLiteDatabase?
+    private let file: StateDatabase
+    private var db: SQLiteDatabase? { file.connection }
     private var waiting: [(time: Double, steps: Int, distanceM: Double, walkingS: Double)] = []
 
-    init(path: String) {
-        self.path = path
-        open()
-    }
-
-    private func open() {
-        guard db == nil, let database = try? SQLiteDatabase(path: path) else { return }
-        do {
-            try database.query("PRAGMA journal_mode=WAL")
-            try database.query("PRAGMA synchronous=FULL")
-            try Schema.migrate(database)
-            db = database
-        } catch {}
+    init(file: StateDatabase) {
+        self.file = file
     }
 
     /// The stored figures, if any.
@@ -57,7 +46,6 @@ final class StepLog {
     @discardableResult
     func commit(_ m: Pedometer.Memory, steps: Int, distanceM: Double, walkingS: Double, at time: Double) -> Bool {
         if steps > 0 { waiting.append((time, steps, distanceM, walkingS)) }
-        open()
         guard let db else { return false }
         do {
             try db.transaction { () throws(SQLiteDatabase.Failure) in
@@ -82,7 +70,6 @@ final class StepLog {
             waiting = []
             return true
         } catch {
-            self.db = nil
             return false
         }
     }

@@ -1,7 +1,11 @@
 import CSQLite
 
 /// A thin wrapper over one SQLite connection: statements with bound values, rows as arrays.
-final class SQLiteDatabase {
+/// Shared by the store, the step log and the outboxes (`StateDatabase`): a statement, and a
+/// transaction whole, hold the connection's own recursive mutex, so another thread's statement
+/// never lands inside someone else's transaction (and is never rolled back with it).
+// Sendable: SQLite's serialized mode locks each call, and `locked` holds the connection's mutex.
+final class SQLiteDatabase: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible {
         var code: Int32
         var message: String
@@ -56,7 +60,15 @@ final class SQLiteDatabase {
         }
         handle = db
         sqlite3_busy_timeout(db, 2000)
-        try boundWAL()
+    }
+
+    /// Runs `body` holding the connection's mutex (recursive: statements inside take it again),
+    /// so that what it reads (`changes`) and writes is no other thread's.
+    func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        let mutex = sqlite3_db_mutex(handle)
+        sqlite3_mutex_enter(mutex)
+        defer { sqlite3_mutex_leave(mutex) }
+        return try body()
     }
 
     /// Sets the write-ahead log's bound (`wal_autocheckpoint` in pages, `journal_size_limit`
@@ -77,6 +89,10 @@ final class SQLiteDatabase {
     /// Runs one statement and returns its rows.
     @discardableResult
     func query(_ sql: String, _ values: [Value] = []) throws(Failure) -> [[Value]] {
+        try locked { () throws(Failure) in try run(sql, values) }
+    }
+
+    private func run(_ sql: String, _ values: [Value]) throws(Failure) -> [[Value]] {
         var stmt: OpaquePointer?
         var rc = sqlite3_prepare_v2(handle, sql, -1, &stmt, nil)
         guard rc == SQLITE_OK, let stmt else { throw failure(rc) }
@@ -114,13 +130,15 @@ final class SQLiteDatabase {
 
     /// Runs `body` in one transaction; any failure rolls it back.
     func transaction(_ body: () throws(Failure) -> Void) throws(Failure) {
-        try query("BEGIN IMMEDIATE")
-        do {
-            try body()
-            try query("COMMIT")
-        } catch {
-            _ = try? query("ROLLBACK")
-            throw error
+        try locked { () throws(Failure) in
+            try query("BEGIN IMMEDIATE")
+            do throws(Failure) {
+                try body()
+                try query("COMMIT")
+            } catch {
+                _ = try? query("ROLLBACK")
+                throw error
+            }
         }
     }
 }

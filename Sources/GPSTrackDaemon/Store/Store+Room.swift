@@ -154,13 +154,16 @@ extension Store {
     /// this file; transitions never go); returns how many went, counted.
     func thinLocations(_ db: SQLiteDatabase) -> Int {
         guard (try? db.query("SELECT 1 FROM sqlite_master WHERE name = 'outbox'"))?.isEmpty == false else { return 0 }
-        guard
-            (try? db.query(
-                """
-                DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE kind = 'location' ORDER BY id LIMIT ?)
-                """, [.int(Int64(Self.thinBatch))])) != nil
-        else { return 0 }
-        let deleted = db.changes
+        // Held together: another thread's statement between them would be what `changes` counts.
+        let deleted = db.locked { () -> Int in
+            guard
+                (try? db.query(
+                    """
+                    DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE kind = 'location' ORDER BY id LIMIT ?)
+                    """, [.int(Int64(Self.thinBatch))])) != nil
+            else { return 0 }
+            return db.changes
+        }
         if deleted > 0 { thinned(points: 0, locations: deleted, from: nil, to: nil) }
         return deleted
     }

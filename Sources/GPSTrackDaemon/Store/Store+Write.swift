@@ -31,7 +31,6 @@ extension Store {
             guard failure.isFull else {
                 // A rolled-back insert of the trip row leaves no trip: tripID is set only on success.
                 if failure.isCorrupt {
-                    self.db = nil
                     moveAside()
                     open()
                 } else {
@@ -53,7 +52,6 @@ extension Store {
         while let failure = transaction(db, trip: trip, points: false) {
             guard failure.isFull, let next = makeRoom(db, after: step) else {
                 if failure.isCorrupt {
-                    self.db = nil
                     moveAside()
                     open()
                 }

@@ -12,9 +12,11 @@ import Glibc
 /// file is moved aside, never deleted.
 public final class Store {
     public let path: String
+    /// The state database's one connection, shared with the step log and the outboxes.
+    let file: StateDatabase
     let journal: Journal
     /// The connection; nil while the file cannot be opened.
-    var db: SQLiteDatabase?
+    var db: SQLiteDatabase? { file.opened }
     /// nil when healthy, else why not.
     public internal(set) var degradedReason: String?
     var tripID: Int64?
@@ -52,8 +54,14 @@ public final class Store {
     /// Whether the damaged rows were named (once a run, at the first open).
     var damageNamed = false
 
-    public init(directory: String, journal: Journal) {
-        path = directory + "/gpstrackd.db"
+    public convenience init(directory: String, journal: Journal) {
+        self.init(file: StateDatabase(path: directory + "/gpstrackd.db"), journal: journal)
+    }
+
+    /// The store on the daemon's one state database (the step log and the outboxes share it).
+    public init(file: StateDatabase, journal: Journal) {
+        self.file = file
+        path = file.path
         self.journal = journal
         open()
         reserveLeft = makeReserve() ? Self.reserveBytes : 0
@@ -65,16 +73,14 @@ public final class Store {
     func open() {
         if access(pathDirectory, F_OK) != 0 { _ = mkdir(pathDirectory, 0o750) }
         do {
-            let database = try SQLiteDatabase(path: path)
-            try Self.prepare(database)
-            db = database
+            let database = try file.open()
             if !damageNamed {
                 damageNamed = true
                 nameDamage(database)
             }
             loadTripID()
         } catch let failure {
-            db = nil
+            file.close()
             if failure.isCorrupt {
                 moveAside()
                 return open()
@@ -85,29 +91,8 @@ public final class Store {
 
     var pathDirectory: String { String(path[..<path.lastIndex(of: "/")!]) }
 
-    static func prepare(_ db: SQLiteDatabase) throws(SQLiteDatabase.Failure) {
-        try enableIncrementalVacuum(db)
-        try db.query("PRAGMA journal_mode=WAL")
-        try db.query("PRAGMA synchronous=FULL")
-        let check = try db.query("PRAGMA quick_check")
-        guard check.first?.first?.string == "ok" else {
-            throw SQLiteDatabase.Failure(code: 11, message: "quick_check: \(check.first?.first?.string ?? "failed")")
-        }
-        try Schema.migrate(db)
-    }
-
-    /// Pruned pages go back to the file system a few at a time (`auto_vacuum=INCREMENTAL`, see
-    /// `pruneStep`). A new file gets the mode before its first table; an existing file made
-    /// without it is rebuilt once by `VACUUM` (it needs as much free space as the file and takes
-    /// a moment per 100 MB; when it fails, for instance on a full disk, the file keeps working
-    /// as before and the next start tries again).
-    static func enableIncrementalVacuum(_ db: SQLiteDatabase) throws(SQLiteDatabase.Failure) {
-        guard try db.query("PRAGMA auto_vacuum").first?.first?.int != 2 else { return }
-        try db.query("PRAGMA auto_vacuum=INCREMENTAL")
-        if try db.query("PRAGMA page_count").first?.first?.int ?? 0 > 0 { _ = try? db.query("VACUUM") }
-    }
-
     func moveAside() {
+        file.close()
         let aside = path + ".corrupt-\(time(nil))"
         rename(path, aside)
         unlink(path + "-wal")

@@ -76,7 +76,7 @@ public actor TrackerService {
         journalSink = JournalSink(journal: journal)
         stepsSink =
             configuration.pedometer == .auto
-            ? StepsSink(figures: StepFigures(strideM: configuration.strideM, databasePath: store?.path), mqtt: mqtt)
+            ? StepsSink(figures: StepFigures(strideM: configuration.strideM, file: store?.file), mqtt: mqtt)
             : nil
         ownTracks = mqtt.map { OwnTracksSink(mqtt: $0, assumedErrorM: configuration.tracker.assumedErrorM) }
         let storeSink = store.map {
