@@ -8,11 +8,12 @@ import Glibc
 
 /// One HTTP uplink's sender: a thread of its own (the requests block) that sends the outbox's
 /// oldest message, one at a time, over the uplink's kept connection. Only a 2xx removes it.
-/// No reply, a timeout or a 5xx: retried after 1 s doubling to 5 min, the outage logged once
+/// No reply, a timeout or a 5xx: retried by the transports' one policy
+/// (`ReconnectBackoff.transport`: 1 s doubling to 60 s, jittered), the outage logged once
 /// (`uplink_lost`) and its end (`uplink_recovered`). A 4xx (an unknown device, bad
 /// credentials) is the server refusing: logged once per spell at warning with the status and
-/// the server's text (`uplink_refused`), the message kept and retried slowly (5 s doubling to
-/// 5 min), so that fixing the server recovers without a restart.
+/// the server's text (`uplink_refused`), the message kept and retried by the same policy, so
+/// that fixing the server recovers without a restart.
 final class UplinkSender: Sendable {
     /// What `status` shows of the uplink.
     struct Snapshot {
@@ -40,7 +41,6 @@ final class UplinkSender: Sendable {
         var thread: NativeThread?
     }
     private let state = Mutex(State())
-    static let firstRetryS = 1.0, firstRefusedRetryS = 5.0, maxRetryS = 300.0
 
     init(name: String, outbox: UplinkOutbox, journal: Journal) throws(ErrnoError) {
         self.name = name
@@ -75,7 +75,7 @@ final class UplinkSender: Sendable {
     }
 
     private func run(_ deliver: Deliver) {
-        var delay = 0.0
+        var backoff = ReconnectBackoff.transport
         var outage: String?  // lost or refused, while a spell lasts
         while !stopping.load(ordering: .relaxed) {
             guard let message = outbox.head() else {
@@ -97,7 +97,7 @@ final class UplinkSender: Sendable {
                             fields: [(.uplink, name)]))
                 }
                 outage = nil
-                delay = 0
+                backoff.reset()
                 continue
             }
             let refused = (400..<500).contains(r.status) && r.failure == nil
@@ -123,10 +123,9 @@ final class UplinkSender: Sendable {
                             (.httpStatus, String(r.status)),
                         ]))
                 outage = kind
-                delay = 0
+                backoff.reset()
             }
-            delay = delay == 0 ? (refused ? Self.firstRefusedRetryS : Self.firstRetryS) : min(Self.maxRetryS, delay * 2)
-            pause(delay)
+            pause(backoff.take())
         }
     }
 

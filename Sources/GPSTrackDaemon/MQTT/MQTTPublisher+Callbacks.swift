@@ -37,7 +37,7 @@ extension MQTTPublisher {
             }
             s.inOutage = false
             s.tlsProblems = []
-            s.retryDelay = 1
+            s.retry.reset()
             s.everConnected = true
             // QoS 0 messages in flight were lost with the connection; QoS 1 ones libmosquitto
             // sends again by itself.

@@ -36,7 +36,8 @@ extension MQTTPublisher {
         /// The network thread: libmosquitto's `loop_forever` ends for good on a failed TLS
         /// handshake, so this loop reconnects itself.
         var thread: NativeThread?
-        var retryDelay = 1.0
+        /// The waits between connection attempts; reset by a CONNACK.
+        var retry = ReconnectBackoff.transport
         var commandHandler: (@Sendable (InboundCommand) -> Void)?
     }
 }

@@ -162,8 +162,9 @@ public final class MQTTPublisher: Sendable {
         guarded.withLock { $0.thread = thread }
     }
 
-    /// Runs libmosquitto's network loop until stopped; after a failure waits (1 s doubling to
-    /// 30 s, in slices so that stopping is prompt) and reconnects.
+    /// Runs libmosquitto's network loop until stopped; after a failure waits (the transports'
+    /// one policy, `ReconnectBackoff.transport`, in slices so that stopping is prompt) and
+    /// reconnects.
     func network(_ m: OpaquePointer, connectCalled: Bool) {
         var connectCalled = connectCalled
         var stopDeadline: Double?
@@ -177,11 +178,7 @@ public final class MQTTPublisher: Sendable {
                 continue
             }
             guard rc != MOSQ_ERR_SUCCESS.rawValue else { continue }
-            let delay = guarded.withLock { s -> Double in
-                let d = s.retryDelay
-                s.retryDelay = min(s.retryDelay * 2, 30)
-                return d
-            }
+            let delay = guarded.withLock { $0.retry.take() }
             let until = MonotonicClock.now() + delay
             while MonotonicClock.now() < until {
                 if stopping.load(ordering: .acquiring) { return }
