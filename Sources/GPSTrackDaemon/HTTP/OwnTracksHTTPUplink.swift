@@ -19,7 +19,7 @@ public final class OwnTracksHTTPUplink: UplinkSink, LocationReporter {
     let commands: OwnTracksHTTPCommands
     let tid: String
     private let assumedErrorM: Double
-    private var last: (time: Double, at: Coordinate)?
+    private var throttle: LocationThrottle
     private var fencesLoadedAt = Int(time(nil))
     /// The waypoints go with the first step (the sinks hear no start) and after each reload.
     private var waypointsSent = false
@@ -50,13 +50,11 @@ public final class OwnTracksHTTPUplink: UplinkSink, LocationReporter {
                     message: "owntracks_http_password_file \(file): \(problem.message)")
             }
         }
-        var host = [CChar](repeating: 0, count: 256)
-        gethostname(&host, host.count)
-        let hostName = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let device = config.device ?? hostName.split(separator: ".").first.map(String.init) ?? "gpstrackd"
-        let tid = String(device.filter { $0.isLetter || $0.isNumber }.suffix(2)).lowercased()
-        self.tid = tid.count == 2 ? tid : String((tid + "xx").prefix(2))
+        let device = config.device ?? OwnTracks.hostDevice()
+        tid = OwnTracks.trackerID(device: device)
         assumedErrorM = configuration.tracker.assumedErrorM
+        throttle = LocationThrottle(
+            minIntervalS: config.minIntervalS, minDistanceM: config.minDistanceM, heartbeatS: config.heartbeatS)
         let outbox = UplinkOutbox(
             uplink: name, file: file, limit: config.outboxMax, maxAgeS: config.maxAgeS)
         do { sender = try UplinkSender(name: name, outbox: outbox, journal: journal) } catch {
@@ -101,13 +99,8 @@ public final class OwnTracksHTTPUplink: UplinkSink, LocationReporter {
             else { continue }
             queue(m.isAlarm ? "alarm" : "event", time: m.time, m.payload)
         }
-        guard step.accepted, let fix = step.fix, let t = fix.time else { return [] }
-        if let last {
-            let dt = t - last.time
-            guard dt >= config.minIntervalS else { return [] }
-            guard dt >= config.heartbeatS || Geodesic.distance(last.at, fix.coordinate) >= config.minDistanceM else {
-                return []
-            }
+        guard step.accepted, let fix = step.fix, let t = fix.time, throttle.due(time: t, at: fix.coordinate) else {
+            return []
         }
         let inside = session.geofences.map { monitor in
             monitor.index.fences.indices.filter { monitor.statuses[$0].state == .inside }
@@ -117,7 +110,7 @@ public final class OwnTracksHTTPUplink: UplinkSink, LocationReporter {
             "location", time: t,
             OwnTracks.location(fix, time: t, tid: tid, assumedErrorM: assumedErrorM, inRegions: inside))
         {
-            last = (t, fix.coordinate)
+            throttle.sent(time: t, at: fix.coordinate)
         }
         return []
     }

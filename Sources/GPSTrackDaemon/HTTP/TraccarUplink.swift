@@ -17,7 +17,7 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
     let clock: UplinkClockCheck
     private let assumedErrorM: Double
     private let tripsAuto: Bool
-    private var last: (time: Double, at: Coordinate)?
+    private var throttle: LocationThrottle
     private var odometerM = 0.0
 
     /// Loads libcurl and opens the outbox; a missing library is a configuration error.
@@ -37,6 +37,8 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
             ], configuration: configuration, configFile: configFile)
         assumedErrorM = configuration.tracker.assumedErrorM
         tripsAuto = configuration.tracker.tripMode == .auto
+        throttle = LocationThrottle(
+            minIntervalS: config.minIntervalS, minDistanceM: config.minDistanceM, heartbeatS: config.heartbeatS)
         let outbox = UplinkOutbox(
             uplink: name, file: file, limit: config.outboxMax, maxAgeS: config.maxAgeS)
         do { sender = try UplinkSender(name: name, outbox: outbox, journal: journal) } catch {
@@ -104,14 +106,7 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
                 moving: moving)
             return []
         }
-        guard let fix, let t = fix.time else { return [] }
-        if let last {
-            let dt = t - last.time
-            guard dt >= config.minIntervalS else { return [] }
-            guard dt >= config.heartbeatS || Geodesic.distance(last.at, fix.coordinate) >= config.minDistanceM else {
-                return []
-            }
-        }
+        guard let fix, let t = fix.time, throttle.due(time: t, at: fix.coordinate) else { return [] }
         queue(kind: "location", time: t, at: fix.coordinate, fix: fix, alarm: nil, moving: moving)
         return []
     }
@@ -123,7 +118,7 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
 
     private func queue(kind: String, time t: Double, at: Coordinate, fix: Fix?, alarm: String?, moving: Bool?) {
         guard clock.plausible(t) else { return }
-        last = (t, at)
+        throttle.sent(time: t, at: at)
         let x = OsmAnd.Extras(
             deviceID: config.deviceID ?? "", moving: moving, odometerM: odometerM, alarm: alarm,
             assumedErrorM: assumedErrorM)

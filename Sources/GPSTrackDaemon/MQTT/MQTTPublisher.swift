@@ -51,12 +51,9 @@ public final class MQTTPublisher: Sendable {
         self.config = config
         self.journal = journal
         try Self.loadLibrary(place: place("mqtt_host"))
-        var host = [CChar](repeating: 0, count: 256)
-        gethostname(&host, host.count)
-        let name = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let device = name.split(separator: ".").first.map(String.init) ?? "gpstrackd"
+        let device = OwnTracks.hostDevice()
         baseTopic = config.topic ?? "owntracks/\(config.user ?? "gpstrackd")/\(device)"
-        trackerID = String(device.filter { $0.isLetter || $0.isNumber }.suffix(2)).lowercased().padding(2)
+        trackerID = OwnTracks.trackerID(device: device)
         var password: String?
         if let file = config.passwordFile {
             let bytes: [UInt8]
@@ -233,8 +230,4 @@ public final class MQTTPublisher: Sendable {
         let rows = Int((try? s.outbox?.query("SELECT count(*) FROM outbox"))??.first?.first?.int ?? 0)
         return rows - s.acked.count + s.unsaved.count
     }
-}
-
-extension String {
-    fileprivate func padding(_ n: Int) -> String { count >= n ? self : self + String(repeating: "x", count: n - count) }
 }

@@ -9,6 +9,21 @@ import Glibc
 /// The OwnTracks JSON messages the daemon publishes. Pure: no broker, no clock; the caller
 /// gives every time.
 enum OwnTracks {
+    /// The box's device name for OwnTracks: the host name's first label ("gpstrackd" without).
+    static func hostDevice() -> String {
+        var host = [CChar](repeating: 0, count: 256)
+        gethostname(&host, host.count)
+        let name = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.split(separator: ".").first.map(String.init) ?? "gpstrackd"
+    }
+
+    /// OwnTracks' two-letter tracker id, the one rule for MQTT and HTTP: the device name's last
+    /// two letters or digits, lower case, padded with "x".
+    static func trackerID(device: String) -> String {
+        let tail = String(device.filter { $0.isLetter || $0.isNumber }.suffix(2)).lowercased()
+        return tail + String(repeating: "x", count: 2 - tail.count)
+    }
+
     /// `waypoints` for the circular fences (polygons and corridors have no OwnTracks form).
     static func waypoints(_ fences: [Fence], loadedAt: Int) -> String {
         let items = fences.compactMap { f -> Waypoint? in

@@ -12,13 +12,16 @@ final class OwnTracksSink: TrackerSink {
     let name = "mqtt"
     let mqtt: MQTTPublisher
     private let assumedErrorM: Double
-    private var lastLocation: (time: Double, at: Coordinate)?
+    private var throttle: LocationThrottle
     /// When the fences in force were loaded: the waypoints' and transitions' `wtst`.
     private(set) var fencesLoadedAt = Int(time(nil))
 
     init(mqtt: MQTTPublisher, assumedErrorM: Double) {
         self.mqtt = mqtt
         self.assumedErrorM = assumedErrorM
+        throttle = LocationThrottle(
+            minIntervalS: mqtt.config.minIntervalS, minDistanceM: mqtt.config.minDistanceM,
+            heartbeatS: mqtt.config.heartbeatS)
     }
 
     func take(_ step: TrackerStep, session: TrackingSession) -> [LogEntry] {
@@ -49,14 +52,8 @@ final class OwnTracksSink: TrackerSink {
     /// OwnTracks `location` for an accepted fix, at most every `mqtt_min_interval_s` and only
     /// after moving `mqtt_min_distance_m` (or after the heartbeat interval).
     private func publishLocation(_ fix: Fix, session: TrackingSession) {
-        guard let t = fix.time else { return }
-        if let last = lastLocation {
-            let dt = t - last.time
-            guard dt >= mqtt.config.minIntervalS else { return }
-            guard dt >= mqtt.config.heartbeatS || Geodesic.distance(last.at, fix.coordinate) >= mqtt.config.minDistanceM
-            else { return }
-        }
-        lastLocation = (t, fix.coordinate)
+        guard let t = fix.time, throttle.due(time: t, at: fix.coordinate) else { return }
+        throttle.sent(time: t, at: fix.coordinate)
         mqtt.enqueue(
             kind: "location", topic: mqtt.baseTopic,
             payload: locationMessage(fix, time: t, session: session), qos: 0)
