@@ -41,7 +41,6 @@ public enum EventName: String, Sendable, CaseIterable {
     case mqttConnected = "mqtt_connected"
     case mqttError = "mqtt_error"
     case mqttLost = "mqtt_lost"
-    case mqttOutbox = "mqtt_outbox"
     case mqttOutboxDegraded = "mqtt_outbox_degraded"
     case mqttOutboxRecovered = "mqtt_outbox_recovered"
     case mqttRefused = "mqtt_refused"

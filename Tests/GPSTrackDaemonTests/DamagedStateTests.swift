@@ -44,8 +44,11 @@ import Testing
           ('delivered', 1e300), ('rejected.duplicate', -5)
         """,
         "INSERT OR REPLACE INTO anchor VALUES (1, '{\"lat\":1e300,\"lon\":\"x\"}')",
-        "INSERT INTO outbox VALUES (1, 'location', 'owntracks/x/y', '{\"_type\":', 99999999999, 1e300)",
-        "INSERT INTO uplink_outbox VALUES (1, 'traccar', 'location', 'id=x', -1e300, 1e300)",
+        """
+        INSERT INTO uplink_outbox (id, uplink, kind, topic, payload, qos, queued) VALUES
+          (2, 'mqtt', 'location', 'owntracks/x/y', '{\"_type\":', 99999999999, 1e300)
+        """,
+        "INSERT INTO uplink_outbox (id, uplink, kind, payload, queued, fix_time) VALUES (1, 'traccar', 'location', 'id=x', -1e300, 1e300)",
         """
         INSERT OR REPLACE INTO pedometer VALUES (1, 1e300, 1e300, -1e300, 99999999999, 1e300, 1e300,
           1e300, 1e300, -1e300)

@@ -238,7 +238,10 @@ struct SmallDiskTests {
             #"{"_type":"location","lat":47.3769,"lon":8.5417,"tst":1773475200,"acc":3,"vel":5,"cog":90,"tid":"xx"}"#
         for i in 0..<1500 {
             try outbox.query(
-                "INSERT INTO outbox (kind, topic, payload, qos) VALUES (?, 'owntracks/a/b', ?, ?)",
+                """
+                INSERT INTO uplink_outbox (uplink, kind, topic, payload, qos, queued)
+                  VALUES ('mqtt', ?, 'owntracks/a/b', ?, ?, 1773475200)
+                """,
                 [.text(i % 300 == 0 ? "transition" : "location"), .text(location), .int(i % 300 == 0 ? 1 : 0)])
         }
         #expect(disk.fill() > 0)
@@ -249,7 +252,7 @@ struct SmallDiskTests {
             if !store.commit(events: [event], trip: Trip(), fences: [:], points: [], force: true) { refused += 1 }
         }
         let kinds = Dictionary(
-            uniqueKeysWithValues: try outbox.query("SELECT kind, count(*) FROM outbox GROUP BY kind")
+            uniqueKeysWithValues: try outbox.query("SELECT kind, count(*) FROM uplink_outbox GROUP BY kind")
                 .map { ($0[0].string ?? "", Int($0[1].int ?? 0)) })
         print("store on a full disk with an outbox: \(store.thinnedLocations) locations thinned, outbox \(kinds)")
         #expect(refused == 0 && store.events(since: nil, fence: nil).count == 300, "every event stored")

@@ -59,16 +59,20 @@ struct StoreMigrationTests {
 
         let store = Store(directory: dir, journal: Journal(target: .stderr))
         #expect(store.degradedReason == nil, "\(store.degradedReason ?? "")")
-        #expect(try Self.sqlite(path, "PRAGMA user_version") == "5")
+        #expect(try Self.sqlite(path, "PRAGMA user_version") == "6")
         // Every table of the other parts, with its columns, made by the one migration.
         let tables = try Self.sqlite(path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         #expect(
             tables.split(separator: "\n")
                 == [
-                    "anchor", "auto_trips", "counters", "events", "fences", "motion", "outbox", "pedometer", "points",
+                    "anchor", "auto_trips", "counters", "events", "fences", "motion", "pedometer", "points",
                     "steps", "stops", "trips", "uplink_outbox",
                 ], "\(tables)")
-        #expect(try Self.sqlite(path, "SELECT kind, queued IS NULL FROM outbox") == "location|1", "the old row stays")
+        // The old MQTT outbox's row is the one outbox's, queue `mqtt`, with its topic and QoS and
+        // a queue time (it had none).
+        #expect(
+            try Self.sqlite(path, "SELECT uplink, kind, topic, payload, qos, queued > 1.7e9 FROM uplink_outbox")
+                == "mqtt|location|owntracks/a/b|{}|1|1", "the old row stays")
         let fixTime = "SELECT count(*) FROM pragma_table_info('uplink_outbox') WHERE name = 'fix_time'"
         #expect(try Self.sqlite(path, fixTime) == "1")
         let restored = store.restore()
@@ -98,6 +102,6 @@ struct StoreMigrationTests {
         // Opening again is no second migration.
         let again = Store(directory: dir, journal: Journal(target: .stderr))
         #expect(again.degradedReason == nil && again.exportRows(filter, from: nil, limit: 10).count == 4)
-        #expect(try Self.sqlite(path, "PRAGMA user_version") == "5")
+        #expect(try Self.sqlite(path, "PRAGMA user_version") == "6")
     }
 }

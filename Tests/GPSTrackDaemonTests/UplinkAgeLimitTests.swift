@@ -9,17 +9,17 @@ import Testing
 /// wall clock's `queued` says nothing); trip ends, alarms and transitions stay, and so does
 /// the message in flight.
 @Suite struct UplinkAgeLimitTests {
-    static func outbox(_ name: String, maxAgeS: Double?) throws -> (UplinkOutbox, String) {
+    static func outbox(_ name: String, maxAgeS: Double?) throws -> (Outbox, String) {
         let dir = NSTemporaryDirectory() + "gpstrackd-agelimit-\(name)-\(getpid())"
         try? FileManager.default.removeItem(atPath: dir)
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         return (
-            UplinkOutbox(uplink: "traccar", databasePath: dir + "/gpstrackd.db", limit: 10_000, maxAgeS: maxAgeS), dir
+            Outbox(uplink: "traccar", databasePath: dir + "/gpstrackd.db", limit: 10_000, maxAgeS: maxAgeS), dir
         )
     }
 
     /// Every waiting payload, oldest first (each taken and confirmed, as the sender does).
-    static func drain(_ outbox: UplinkOutbox) -> [String] {
+    static func drain(_ outbox: Outbox) -> [String] {
         var out: [String] = []
         while let m = outbox.head() {
             out.append(m.payload)
@@ -35,8 +35,8 @@ import Testing
         // An hour offline: a location every minute, a trip end at 20 min, an alarm at 30 min;
         // all queued at one wall-clock second, so only fix time can tell them apart.
         for k in 0..<60 {
-            let kind = k == 20 ? "trip" : k == 30 ? "alarm" : "location"
-            outbox.store(kind: kind, payload: "\(kind) \(k)", fixTime: t0 + Double(k) * 60, queued: 1000)
+            let kind: OutboxKind = k == 20 ? .trip : k == 30 ? .alarm : .location
+            outbox.store(kind, payload: "\(kind) \(k)", fixTime: t0 + Double(k) * 60, queued: 1000)
         }
         // Minute 59 queued last: the limit keeps minutes 49 to 59 (600 s behind, inclusive).
         let w = outbox.waiting
@@ -50,12 +50,12 @@ import Testing
         let (outbox, dir) = try Self.outbox("inflight", maxAgeS: 60)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let t0 = 1_773_475_200.0
-        outbox.store(kind: "location", payload: "first", fixTime: t0)
-        outbox.store(kind: "waypoints", payload: "waypoints")
-        outbox.store(kind: "location", payload: "second", fixTime: t0 + 10)
+        outbox.store(.location, payload: "first", fixTime: t0)
+        outbox.store(.waypoints, payload: "waypoints")
+        outbox.store(.location, payload: "second", fixTime: t0 + 10)
         let inflight = try #require(outbox.head())
         #expect(inflight.payload == "first")
-        outbox.store(kind: "location", payload: "late", fixTime: t0 + 3600)
+        outbox.store(.location, payload: "late", fixTime: t0 + 3600)
         #expect(outbox.waiting.expired == 1, "only 'second': 'first' is in flight")
         outbox.remove(inflight)
         #expect(Self.drain(outbox) == ["waypoints", "late"])
@@ -64,7 +64,7 @@ import Testing
     @Test func withoutALimitNothingGoes() throws {
         let (outbox, dir) = try Self.outbox("none", maxAgeS: nil)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        for k in 0..<10 { outbox.store(kind: "location", payload: "\(k)", fixTime: 1_773_475_200 + Double(k) * 3600) }
+        for k in 0..<10 { outbox.store(.location, payload: "\(k)", fixTime: 1_773_475_200 + Double(k) * 3600) }
         #expect(outbox.waiting.expired == 0 && Self.drain(outbox).count == 10)
     }
 
@@ -82,8 +82,8 @@ import Testing
               payload TEXT NOT NULL, queued REAL NOT NULL);
             INSERT INTO uplink_outbox (uplink, kind, payload, queued) VALUES ('traccar', 'location', 'old', 1000);
             """)
-        let outbox = UplinkOutbox(uplink: "traccar", databasePath: path, limit: 10_000, maxAgeS: 60)
-        outbox.store(kind: "location", payload: "new", fixTime: 1_773_475_200)
+        let outbox = Outbox(uplink: "traccar", databasePath: path, limit: 10_000, maxAgeS: 60)
+        outbox.store(.location, payload: "new", fixTime: 1_773_475_200)
         #expect(outbox.waiting.expired == 0, "a row of no fix time is of no age")
         #expect(Self.drain(outbox) == ["old", "new"])
     }

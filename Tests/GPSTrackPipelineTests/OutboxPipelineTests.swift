@@ -37,7 +37,7 @@ import Testing
         try #require(crossings.count >= 2, "the route passes through the depot: \(events.map(\.body.name))")
 
         let db = try SQLiteDatabase(path: h.databasePath)
-        let rows = try db.query("SELECT kind, topic, payload, qos FROM outbox ORDER BY id")
+        let rows = try db.query("SELECT kind, topic, payload, qos FROM uplink_outbox WHERE uplink = 'mqtt' ORDER BY id")
         let transitions = try rows.filter { $0[0] == .text("transition") }.map { row -> JSONValue in
             #expect(row[1] == .text("owntracks/test/box/event") && row[3] == .int(1), "\(row)")
             guard case .text(let payload) = row[2] else { throw HarnessError("payload \(row[2])") }

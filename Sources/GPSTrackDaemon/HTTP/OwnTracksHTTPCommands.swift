@@ -40,8 +40,8 @@ final class OwnTracksHTTPCommands: CommandChannel {
     }
 
     /// An answer: into the uplink's outbox, POSTed as the messages are (the topic is MQTT's).
-    func enqueue(kind: String, topic: String, payload: String, qos: Int32) {
-        sender.outbox.store(kind: kind, payload: payload)
+    func enqueue(kind: OutboxKind, topic: String, payload: String, qos: Int32) {
+        sender.outbox.store(kind, payload: payload)
         sender.poke()
     }
 

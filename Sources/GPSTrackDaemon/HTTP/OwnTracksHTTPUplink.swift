@@ -55,7 +55,7 @@ public final class OwnTracksHTTPUplink: UplinkSink, LocationReporter {
         assumedErrorM = configuration.tracker.assumedErrorM
         throttle = LocationThrottle(
             minIntervalS: config.minIntervalS, minDistanceM: config.minDistanceM, heartbeatS: config.heartbeatS)
-        let outbox = UplinkOutbox(
+        let outbox = Outbox(
             uplink: name, file: file, limit: config.outboxMax, maxAgeS: config.maxAgeS)
         do { sender = try UplinkSender(name: name, outbox: outbox, journal: journal) } catch {
             throw ConfigError(file: configFile, line: nil, message: "owntracks_http: \(error)")
@@ -84,7 +84,7 @@ public final class OwnTracksHTTPUplink: UplinkSink, LocationReporter {
     func reportLocation(_ fix: Fix, time t: Double, session: TrackingSession) {
         let inside = session.geofences == nil ? nil : session.insideFenceNames
         queue(
-            "location", time: t,
+            .location, time: t,
             OwnTracks.location(fix, time: t, tid: tid, assumedErrorM: assumedErrorM, inRegions: inside, trigger: "r"))
     }
 
@@ -97,7 +97,7 @@ public final class OwnTracksHTTPUplink: UplinkSink, LocationReporter {
                 let m = OwnTracks.message(
                     for: s.event, tid: tid, fencesLoadedAt: fencesLoadedAt, acc: acc, session: session)
             else { continue }
-            queue(m.isAlarm ? "alarm" : "event", time: m.time, m.payload)
+            queue(m.isAlarm ? .alarm : .transition, time: m.time, m.payload)
         }
         guard step.accepted, let fix = step.fix, let t = fix.time, throttle.due(time: t, at: fix.coordinate) else {
             return []
@@ -107,7 +107,7 @@ public final class OwnTracksHTTPUplink: UplinkSink, LocationReporter {
                 .map { monitor.index.fences[$0].name ?? monitor.index.fences[$0].id }
         }
         if queue(
-            "location", time: t,
+            .location, time: t,
             OwnTracks.location(fix, time: t, tid: tid, assumedErrorM: assumedErrorM, inRegions: inside))
         {
             throttle.sent(time: t, at: fix.coordinate)
@@ -120,14 +120,14 @@ public final class OwnTracksHTTPUplink: UplinkSink, LocationReporter {
         guard let monitor = session.geofences else { return }
         fencesLoadedAt = Int(time(nil))
         sender.outbox.store(
-            kind: "waypoints", payload: OwnTracks.waypoints(monitor.index.fences, loadedAt: fencesLoadedAt))
+            .waypoints, payload: OwnTracks.waypoints(monitor.index.fences, loadedAt: fencesLoadedAt))
         sender.poke()
     }
 
     @discardableResult
-    private func queue(_ kind: String, time t: Double, _ payload: String) -> Bool {
+    private func queue(_ kind: OutboxKind, time t: Double, _ payload: String) -> Bool {
         guard clock.plausible(t) else { return false }
-        sender.outbox.store(kind: kind, payload: payload, fixTime: t)
+        sender.outbox.store(kind, payload: payload, fixTime: t)
         sender.poke()
         return true
     }

@@ -39,7 +39,7 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
         tripsAuto = configuration.tracker.tripMode == .auto
         throttle = LocationThrottle(
             minIntervalS: config.minIntervalS, minDistanceM: config.minDistanceM, heartbeatS: config.heartbeatS)
-        let outbox = UplinkOutbox(
+        let outbox = Outbox(
             uplink: name, file: file, limit: config.outboxMax, maxAgeS: config.maxAgeS)
         do { sender = try UplinkSender(name: name, outbox: outbox, journal: journal) } catch {
             throw ConfigError(file: configFile, line: nil, message: "traccar: \(error)")
@@ -61,7 +61,7 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
     public func take(_ step: TrackerStep, session: TrackingSession) -> [LogEntry] {
         if case .accepted(_, let hop) = step.outcome { odometerM += hop }
         let moving = tripsAuto ? session.tracker.trips.motion.0 == .moving : nil
-        var forced: (kind: String, alarm: String?, time: Double, at: Coordinate)?
+        var forced: (kind: OutboxKind, alarm: String?, time: Double, at: Coordinate)?
         var alarms: [(alarm: String, time: Double, at: Coordinate, speed: Double?)] = []
         for s in step.events {
             // Every kind named here (no catch-all): a new kind does not compile until Traccar's
@@ -72,8 +72,8 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
             case .fence, .fencesDetermined: continue
             }
             switch e {
-            case .tripStart(_, let t, let at): forced = forced ?? ("trip", nil, t, at)
-            case .tripEnd(let f): forced = forced ?? ("trip", nil, f.end, f.to)
+            case .tripStart(_, let t, let at): forced = forced ?? (.trip, nil, t, at)
+            case .tripEnd(let f): forced = forced ?? (.trip, nil, f.end, f.to)
             // A latched breach said again is sent again, as the anchor's alarms are.
             case .guardBreach(let t, let at, _, _), .guardRepeat(let t, let at, _, _, _):
                 alarms.append(("tow", t, at, nil))
@@ -95,7 +95,7 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
         for a in alarms {
             var values = fix ?? session.tracker.lastAccepted
             if let v = a.speed { values?.speed = v }
-            queue(kind: "alarm", time: a.time, at: a.at, fix: values, alarm: a.alarm, moving: moving)
+            queue(kind: .alarm, time: a.time, at: a.at, fix: values, alarm: a.alarm, moving: moving)
         }
         if !alarms.isEmpty, forced == nil { return [] }
         if let f = forced {
@@ -107,16 +107,16 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
             return []
         }
         guard let fix, let t = fix.time, throttle.due(time: t, at: fix.coordinate) else { return [] }
-        queue(kind: "location", time: t, at: fix.coordinate, fix: fix, alarm: nil, moving: moving)
+        queue(kind: .location, time: t, at: fix.coordinate, fix: fix, alarm: nil, moving: moving)
         return []
     }
 
     /// `reportLocation`: the fix sent now, whatever the intervals.
     func reportLocation(_ fix: Fix, time t: Double, session: TrackingSession) {
-        queue(kind: "location", time: t, at: fix.coordinate, fix: fix, alarm: nil, moving: nil)
+        queue(kind: .location, time: t, at: fix.coordinate, fix: fix, alarm: nil, moving: nil)
     }
 
-    private func queue(kind: String, time t: Double, at: Coordinate, fix: Fix?, alarm: String?, moving: Bool?) {
+    private func queue(kind: OutboxKind, time t: Double, at: Coordinate, fix: Fix?, alarm: String?, moving: Bool?) {
         guard clock.plausible(t) else { return }
         throttle.sent(time: t, at: at)
         let x = OsmAnd.Extras(
@@ -125,7 +125,7 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
         let payload =
             config.format == .json
             ? OsmAnd.json(time: t, at: at, fix: fix, x) : OsmAnd.query(time: t, at: at, fix: fix, x)
-        sender.outbox.store(kind: kind, payload: payload, fixTime: t)
+        sender.outbox.store(kind, payload: payload, fixTime: t)
         sender.poke()
     }
 

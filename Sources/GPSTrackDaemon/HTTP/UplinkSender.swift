@@ -27,10 +27,10 @@ final class UplinkSender: Sendable {
     }
 
     /// Builds and sends the request for a message; runs on the sender's thread.
-    typealias Deliver = @Sendable (UplinkOutbox.Message) -> HTTPClient.Response
+    typealias Deliver = @Sendable (Outbox.Message) -> HTTPClient.Response
 
     let name: String
-    let outbox: UplinkOutbox
+    let outbox: Outbox
     private let journal: Journal
     private let wake: WakePipe
     private let stopping = Atomic<Bool>(false)
@@ -42,7 +42,7 @@ final class UplinkSender: Sendable {
     }
     private let state = Mutex(State())
 
-    init(name: String, outbox: UplinkOutbox, journal: Journal) throws(ErrnoError) {
+    init(name: String, outbox: Outbox, journal: Journal) throws(ErrnoError) {
         self.name = name
         self.outbox = outbox
         self.journal = journal

@@ -41,7 +41,7 @@ public final class WebhookUplink: UplinkSink {
                     message: "webhook_token_file \(file): \(problem.message)")
             }
         }
-        let outbox = UplinkOutbox(uplink: name, file: file, limit: Int.max)
+        let outbox = Outbox(uplink: name, file: file, limit: Int.max)
         do { sender = try UplinkSender(name: name, outbox: outbox, journal: journal) } catch {
             throw ConfigError(file: configFile, line: nil, message: "webhook: \(error)")
         }
@@ -66,7 +66,7 @@ public final class WebhookUplink: UplinkSink {
             guard let name = Self.kind(s.event), events.contains(name), clock.plausible(s.time ?? 0) else {
                 continue
             }
-            sender.outbox.store(kind: Self.alarms.contains(name) ? "alarm" : "event", payload: line)
+            sender.outbox.store(Self.alarms.contains(name) ? .alarm : .event, payload: line)
             sender.poke()
         }
         return []

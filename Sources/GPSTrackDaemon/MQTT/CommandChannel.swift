@@ -16,7 +16,7 @@ protocol CommandChannel: AnyObject, Sendable {
     /// The entry for a command ignored with `mqtt_commands = off`.
     var ignoredEvent: EventName { get }
     /// Sends an answer (a `cmdresult`, `status`, `configuration`, `waypoints`, `location`).
-    func enqueue(kind: String, topic: String, payload: String, qos: Int32)
+    func enqueue(kind: OutboxKind, topic: String, payload: String, qos: Int32)
 }
 
 extension MQTTPublisher: CommandChannel {

@@ -41,10 +41,13 @@ extension MQTTPublisher {
             s.everConnected = true
             // QoS 0 messages in flight were lost with the connection; QoS 1 ones libmosquitto
             // sends again by itself.
+            outbox.release(s.inflight.values.filter { $0.qos == 0 }.map(\.row))
             s.inflight = s.inflight.filter { $0.value.qos > 0 }
             if let m = s.mosq { _ = dl_mosquitto_subscribe(m, nil, baseTopic + "/cmd", 1) }
             if let waypoints = s.waypoints {
-                store(&s, kind: "waypoints", topic: baseTopic + "/waypoints", payload: waypoints, qos: 1)
+                tell(
+                    outbox.store(
+                        .waypoints, payload: waypoints, topic: baseTopic + "/waypoints", qos: 1, bounded: false))
             }
             pump(&s)
         }
@@ -68,11 +71,7 @@ extension MQTTPublisher {
         guarded.withLock { s in
             guard let entry = s.inflight.removeValue(forKey: mid) else { return }
             s.lastSuccess = Double(time(nil))
-            if entry.row < 0 {
-                s.unsaved.removeAll { $0.id == entry.row }
-            } else if (try? s.outbox?.query("DELETE FROM outbox WHERE id = ?", [.int(entry.row)])) == nil {
-                s.acked.insert(entry.row)
-            }
+            outbox.remove(id: entry.row)
             pump(&s)
         }
     }

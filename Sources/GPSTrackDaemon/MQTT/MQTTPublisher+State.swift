@@ -5,24 +5,12 @@ extension MQTTPublisher {
     /// tracker's both touch, changed only under the lock.
     struct State {
         var mosq: OpaquePointer?
-        /// The state database, whose `outbox` table holds the messages.
-        let file: StateDatabase
-        /// Its connection; nil while the file cannot be opened (messages wait in memory).
-        var outbox: SQLiteDatabase? { file.connection }
         var connected = false
         var inOutage = false
         var everConnected = false
-        /// Messages in flight by libmosquitto's message id: outbox row ids, or (negative) ids of
-        /// messages waiting in memory.
+        /// Messages in flight by libmosquitto's message id: their outbox ids (negative while they
+        /// wait in memory).
         var inflight: [Int32: (row: Int64, qos: Int32)] = [:]
-        /// Messages the outbox table could not take (a full disk), oldest first, all newer than
-        /// every row of the table: they move into it, in order, once it can be written again.
-        var unsaved: [(id: Int64, kind: String, topic: String, payload: String, qos: Int32, queued: Double)] = []
-        var nextUnsavedID: Int64 = -1
-        /// Why the outbox table refused the last write, while messages wait in memory for it.
-        var outboxFailure: String?
-        /// Rows published and acknowledged whose deletion failed (a full disk): never sent again.
-        var acked: Set<Int64> = []
         var waypoints: String?
         /// Command refusals logged this spell (one entry a kind).
         var refusalsLogged: Set<String> = []

@@ -23,6 +23,8 @@ public final class MQTTPublisher: Sendable {
     let password: String?
     /// OwnTracks' payload encryption, with `mqtt_secret_file`.
     let crypto: OwnTracksCrypto?
+    /// The queue `mqtt` of the one outbox.
+    let outbox: Outbox
     /// What libmosquitto's thread (its callbacks) and the tracker's both touch.
     let guarded: Mutex<State>
     let stopping = Atomic<Bool>(false)
@@ -90,7 +92,8 @@ public final class MQTTPublisher: Sendable {
                 file: place("mqtt_cert_file"), line: nil,
                 message: "mqtt_cert_file needs mqtt_ca_file (TLS verifies the broker)")
         }
-        guarded = Mutex(State(file: file))
+        outbox = Outbox(uplink: "mqtt", file: file, limit: config.outboxMax)
+        guarded = Mutex(State())
     }
 
     /// Loads libmosquitto (dlopen): only a daemon with MQTT configured maps it and its TLS
@@ -195,10 +198,8 @@ public final class MQTTPublisher: Sendable {
     /// Disconnects and stops libmosquitto's thread; the outbox keeps what was not published.
     public func stop() async {
         // Messages that waited in memory (a full disk) get a last chance to reach the table.
-        let (address, thread) = guarded.withLock { s in
-            flushUnsaved(&s)
-            return (Int(bitPattern: s.mosq), s.thread)
-        }
+        tell(outbox.flush())
+        let (address, thread) = guarded.withLock { s in (Int(bitPattern: s.mosq), s.thread) }
         guard let m = OpaquePointer(bitPattern: address) else { return }
         stopping.store(true, ordering: .releasing)
         _ = dl_mosquitto_disconnect(m)
@@ -220,14 +221,7 @@ public final class MQTTPublisher: Sendable {
             tlsFailure: String?
         )
     {
-        guarded.withLock { s in
-            (s.connected, waiting(s), s.outboxFailure, oldestQueued(s), s.lastSuccess, s.tlsFailure)
-        }
-    }
-
-    /// Messages waiting, in the table and in memory.
-    func waiting(_ s: State) -> Int {
-        let rows = Int((try? s.outbox?.query("SELECT count(*) FROM outbox"))??.first?.first?.int ?? 0)
-        return rows - s.acked.count + s.unsaved.count
+        let w = outbox.waiting
+        return guarded.withLock { s in (s.connected, w.count, w.failure, w.oldest, s.lastSuccess, s.tlsFailure) }
     }
 }

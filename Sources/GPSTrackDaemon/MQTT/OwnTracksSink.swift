@@ -32,7 +32,8 @@ final class OwnTracksSink: TrackerSink {
                     for: e.event, tid: mqtt.trackerID, fencesLoadedAt: fencesLoadedAt, acc: accuracy(session),
                     session: session)
             else { continue }
-            mqtt.enqueue(kind: "transition", topic: mqtt.baseTopic + "/event", payload: m.payload, qos: 1)
+            mqtt.enqueue(
+                kind: m.isAlarm ? .alarm : .transition, topic: mqtt.baseTopic + "/event", payload: m.payload, qos: 1)
         }
         if step.accepted, let fix = step.fix { publishLocation(fix, session: session) }
         return []
@@ -55,7 +56,7 @@ final class OwnTracksSink: TrackerSink {
         guard let t = fix.time, throttle.due(time: t, at: fix.coordinate) else { return }
         throttle.sent(time: t, at: fix.coordinate)
         mqtt.enqueue(
-            kind: "location", topic: mqtt.baseTopic,
+            kind: .location, topic: mqtt.baseTopic,
             payload: locationMessage(fix, time: t, session: session), qos: 0)
     }
 

@@ -41,7 +41,7 @@ final class StepsSink: TrackerSink {
         guard figures.source != nil else { return [] }
         figures.save(force: true)
         if let mqtt {
-            mqtt.enqueue(kind: "steps", topic: mqtt.baseTopic, payload: figures.tripMessage(from: from, to: to), qos: 1)
+            mqtt.enqueue(kind: .steps, topic: mqtt.baseTopic, payload: figures.tripMessage(from: from, to: to), qos: 1)
         }
         return [figures.tripEntry()]
     }
@@ -61,6 +61,6 @@ final class StepsSink: TrackerSink {
         }
         let from = from ?? midnight
         let payload = figures.reportMessage(from: from, to: max(from, to ?? now))
-        mqtt.enqueue(kind: "steps", topic: mqtt.baseTopic, payload: payload, qos: 1)
+        mqtt.enqueue(kind: .steps, topic: mqtt.baseTopic, payload: payload, qos: 1)
     }
 }

@@ -77,7 +77,6 @@ enum RowBounds {
         Table(
             name: "steps", key: "id",
             fields: [f("time", time), f("steps", count), f("distance_m", metres), f("walking_s", seconds)]),
-        Table(name: "outbox", key: "id", fields: [f("queued", time, null: true)]),
         Table(name: "uplink_outbox", key: "id", fields: [f("queued", time), f("fix_time", time, null: true)]),
     ]
 

@@ -1,13 +1,13 @@
 /// Every table of the state database and every change to them, in one place, under
-/// `PRAGMA user_version`. The parts that keep rows there (the store, the step log, the MQTT and
-/// HTTP outboxes) each open their own connection to the one file and call `migrate` first.
+/// `PRAGMA user_version`. The parts that keep rows there (the store, the step log, the outbox)
+/// share the one connection `StateDatabase` opens, after `prepare` (its pragmas) and `migrate`.
 /// Each version is one `BEGIN IMMEDIATE` transaction that reads the version again inside it, so
 /// that two connections opening at once migrate once; an older file opens, keeps its rows and
 /// gains the new tables and columns (NULL in the rows it had). A new version: a case in
 /// `apply`, and `current` one higher.
 enum Schema {
     /// The version this build writes.
-    static let current = 5
+    static let current = 6
 
     /// Brings `db` to `current`, a version at a time.
     static func migrate(_ db: SQLiteDatabase) throws(SQLiteDatabase.Failure) {
@@ -117,6 +117,18 @@ enum Schema {
             let had = Set(try db.query("PRAGMA table_info(points)").compactMap { $0[1].string })
             try addColumns(db, "points", ["alt_hae": "REAL"])
             if !had.contains("alt_hae") { try db.query("UPDATE points SET alt_hae = alt, alt = NULL") }
+        case 6:
+            // One outbox for every uplink (issue 37): the MQTT queue's rows move into
+            // `uplink_outbox` as the queue `mqtt`, in their order, with their topic and QoS; its
+            // old table goes. A row from before queue times were kept is queued now.
+            try addColumns(db, "uplink_outbox", ["topic": "TEXT", "qos": "INTEGER"])
+            try db.query(
+                """
+                INSERT INTO uplink_outbox (uplink, kind, payload, queued, topic, qos)
+                  SELECT 'mqtt', kind, payload, coalesce(queued, CAST(strftime('%s', 'now') AS REAL)), topic, qos
+                  FROM outbox ORDER BY id
+                """)
+            try db.query("DROP TABLE outbox")
         default:
             break
         }

@@ -150,20 +150,10 @@ extension Store {
         return deleted
     }
 
-    /// Deletes up to `thinBatch` of the oldest location messages of the MQTT outbox (a table of
-    /// this file; transitions never go); returns how many went, counted.
+    /// Deletes up to `thinBatch` of the oldest positions waiting in the outbox (a table of this
+    /// file; by the outbox's one rule, `OutboxKind.thinnable`); returns how many went, counted.
     func thinLocations(_ db: SQLiteDatabase) -> Int {
-        guard (try? db.query("SELECT 1 FROM sqlite_master WHERE name = 'outbox'"))?.isEmpty == false else { return 0 }
-        // Held together: another thread's statement between them would be what `changes` counts.
-        let deleted = db.locked { () -> Int in
-            guard
-                (try? db.query(
-                    """
-                    DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE kind = 'location' ORDER BY id LIMIT ?)
-                    """, [.int(Int64(Self.thinBatch))])) != nil
-            else { return 0 }
-            return db.changes
-        }
+        let deleted = Outbox.thin(db, batch: Self.thinBatch)
         if deleted > 0 { thinned(points: 0, locations: deleted, from: nil, to: nil) }
         return deleted
     }

@@ -79,17 +79,17 @@ extension TrackerService {
             return .success(reportLocationEverywhere(fix, time: t))
         case .status:
             mqtt.enqueue(
-                kind: "status", topic: mqtt.baseTopic + "/status", payload: statusMessage(mqtt, tst: now), qos: 1)
+                kind: .status, topic: mqtt.baseTopic + "/status", payload: statusMessage(mqtt, tst: now), qos: 1)
             return .success("status published on \(mqtt.baseTopic)/status")
         case .dump:
             mqtt.enqueue(
-                kind: "configuration", topic: mqtt.baseTopic, payload: ConfigurationDump.json(configuration, tst: now),
+                kind: .configuration, topic: mqtt.baseTopic, payload: ConfigurationDump.json(configuration, tst: now),
                 qos: 1)
             return .success("configuration published")
         case .waypoints:
             let fences = session.geofences?.index.fences ?? []
             mqtt.enqueue(
-                kind: "waypoints", topic: mqtt.baseTopic + "/waypoints",
+                kind: .waypoints, topic: mqtt.baseTopic + "/waypoints",
                 payload: OwnTracks.waypoints(fences, loadedAt: ownTracks?.fencesLoadedAt ?? now), qos: 1)
             return .success("waypoints published on \(mqtt.baseTopic)/waypoints")
         case .guard(let on): return controlled(.guard(on), command, mqtt, "guard \(on ? "on" : "off")")
@@ -150,7 +150,7 @@ extension TrackerService {
             action: command.action, cmd: command.isPushedSet ? nil : command, outcome: outcome, reply: reply,
             tst: Int(time(nil)))
         mqtt.enqueue(
-            kind: "cmdresult", topic: mqtt.baseTopic + "/cmd/result", payload: ReplyEncoder.encode(result), qos: 1)
+            kind: .cmdresult, topic: mqtt.baseTopic + "/cmd/result", payload: ReplyEncoder.encode(result), qos: 1)
         return outcome
     }
 
@@ -171,7 +171,7 @@ extension TrackerService {
         guard mqtt.commandLimits.answer(now: now) else { return }
         let refused = BrokerMessage.Refused(action: refusal.action, reason: refusal.reason, tst: Int(time(nil)))
         mqtt.enqueue(
-            kind: "cmdresult", topic: mqtt.baseTopic + "/cmd/result", payload: ReplyEncoder.encode(refused), qos: 1)
+            kind: .cmdresult, topic: mqtt.baseTopic + "/cmd/result", payload: ReplyEncoder.encode(refused), qos: 1)
     }
 
     /// The journal fields every command entry carries; `held` refusals not logged before it.
@@ -214,7 +214,7 @@ extension TrackerService {
         var on: [String] = []
         if let mqtt, let ownTracks {
             mqtt.enqueue(
-                kind: "location", topic: mqtt.baseTopic,
+                kind: .location, topic: mqtt.baseTopic,
                 payload: ownTracks.locationMessage(fix, time: t, session: session, trigger: "r"), qos: 1)
             on.append("mqtt")
         }
