@@ -82,11 +82,14 @@ docs-screenshot: test-deps
 		$(SWIFT) test --skip-build --filter MapPageTests
 
 # libFuzzer harnesses (fuzz/*/harness.swift) for the gpsd line path, the GeoJSON loader, the
-# config parser, the control request parser, the MQTT command parser and IIO scan types, each for FUZZ_SECONDS from its
-# seed corpus (in `make test`, TEST_FUZZ_SECONDS: six harnesses in a minute and a half).
+# config parser, the control request parser and framing, the MQTT command parser and its commands
+# run, IIO scan types, the state database's restore and the uplinks' HTTP replies, each for
+# FUZZ_SECONDS from its seed corpus (in `make test`, TEST_FUZZ_SECONDS: ten harnesses in two and
+# a half minutes, beside the soak).
 FUZZ_SECONDS ?= 300
 TEST_FUZZ_SECONDS ?= 15
-TEST_FUZZERS = broker-command-run config control control-framing geojson gpsd-line iio-scan mqtt-command
+TEST_FUZZERS = broker-command-run config control control-framing geojson gpsd-line http-reply iio-scan \
+	mqtt-command state-restore
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
 
