@@ -57,7 +57,6 @@ test: test-deps
 	scripts/test-counts.py checks systemd -- Tests/systemd/run.sh gpstrackd_*.deb
 	@# The soak waits on a real-time feed and uses little CPU: the fuzzers' build and runs go
 	@# beside it (three minutes saved), and both must pass.
-	@echo "fuzz: control-framing left out of make test: its first finding (an ASan abort) is open; make fuzz runs it"
 	FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) scripts/fuzz.sh $(TEST_FUZZERS) & fuzz=$$!; \
 	  SOAK_MIN=3 SOAK_FAULT_S=30 scripts/soak.py $$($(SWIFT) build --show-bin-path); soak=$$?; \
 	  wait $$fuzz; fuzzed=$$?; \
@@ -83,13 +82,14 @@ docs-screenshot: test-deps
 		$(SWIFT) test --skip-build --filter MapPageTests
 
 # libFuzzer harnesses (fuzz/*/harness.swift) for the gpsd line path, the GeoJSON loader, the
-# config parser, the control request parser, the MQTT command parser and IIO scan types, each for FUZZ_SECONDS from its
-# seed corpus (in `make test`, TEST_FUZZ_SECONDS: six harnesses in a minute and a half).
+# config parser, the control request parser and framing, the MQTT command parser and its commands
+# run, IIO scan types, the state database's restore and the uplinks' HTTP replies, each for
+# FUZZ_SECONDS from its seed corpus (in `make test`, TEST_FUZZ_SECONDS: ten harnesses in two and
+# a half minutes, beside the soak).
 FUZZ_SECONDS ?= 300
 TEST_FUZZ_SECONDS ?= 15
-# make test's short run: every harness but control-framing, whose first finding (an ASan abort
-# on a 26-byte input, found 2026-12-03) is not yet understood; make fuzz runs them all.
-TEST_FUZZERS = broker-command-run config control geojson gpsd-line iio-scan mqtt-command
+TEST_FUZZERS = broker-command-run config control control-framing geojson gpsd-line http-reply iio-scan \
+	mqtt-command state-restore
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
 

@@ -52,8 +52,9 @@ let package = Package(
         .target(name: "GPSTrackExport", dependencies: ["GPSTrackProtocol", "GPSTrackJSON"]),
         // Pure logic: no I/O, no clocks.
         .target(name: "GPSTrackCore", dependencies: ["GPSTrackJSON", "CGeodesic", "CGEOS"]),
-        // Adapters: gpsd JSON through libgps, files, replay.
-        .target(name: "GPSTrackDaemon", dependencies: ["GPSTrackCore", "GPSTrackProtocol", "GPSTrackJSON", "CGPS", "CSystemd", "CSQLite", "CMosquitto", "CSodium", "CCurl"]),
+        // Adapters: gpsd JSON through libgps, files, replay (and the legacy export's GPX, by
+        // the export formats' writer).
+        .target(name: "GPSTrackDaemon", dependencies: ["GPSTrackCore", "GPSTrackProtocol", "GPSTrackJSON", "GPSTrackExport", "CGPS", "CSystemd", "CSQLite", "CMosquitto", "CSodium", "CCurl"]),
         // Seeded receiver simulator: test support and benchmarks.
         .target(name: "GPSTrackSim", dependencies: ["GPSTrackCore"]),
         // The in-process test kit: an in-memory journal, a tracker harness (tests only).

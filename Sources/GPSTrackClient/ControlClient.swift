@@ -15,6 +15,9 @@ public final class ControlClient {
 
     public let fd: Int32
     private var buffer: [UInt8] = []
+    /// How much of `buffer` holds no line end: a long line (the legacy export's) is searched
+    /// once, not again from its start at every read.
+    private var scanned = 0
     /// True once the daemon has hung up (a read returned 0), as opposed to a receive timeout.
     public private(set) var sawEOF = false
 
@@ -60,11 +63,13 @@ public final class ControlClient {
     /// The next reply line; at the end, what is left without its newline, then nil.
     public func readLine() -> String? {
         while true {
-            if let nl = buffer.firstIndex(of: 10) {
+            if let nl = buffer[scanned...].firstIndex(of: 10) {
                 let line = String(decoding: buffer[..<nl], as: UTF8.self)
                 buffer.removeSubrange(...nl)
+                scanned = 0
                 return line
             }
+            scanned = buffer.count
             var chunk = [UInt8](repeating: 0, count: 65536)
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n < 0 && errno == EINTR { continue }
@@ -72,7 +77,10 @@ public final class ControlClient {
             if n == 0 {
                 sawEOF = true
                 guard !buffer.isEmpty else { return nil }
-                defer { buffer.removeAll() }
+                defer {
+                    buffer.removeAll()
+                    scanned = 0
+                }
                 return String(decoding: buffer, as: UTF8.self)
             }
             buffer.append(contentsOf: chunk[0..<n])

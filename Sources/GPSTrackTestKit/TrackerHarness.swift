@@ -3,6 +3,7 @@ import GPSTrackCore
 import GPSTrackDaemon
 import GPSTrackJSON
 import GPSTrackProtocol
+import Synchronization
 
 /// The tracking actor in-process, as the daemon wires it but with no process, socket or gpsd:
 /// an in-memory journal, a store in a temporary state directory, fixes handed to `handle` as the
@@ -70,7 +71,13 @@ public final class TrackerHarness: Sendable {
     /// A control request's reply as its JSON line, byte for byte as the socket writes it.
     public func requestLine(_ request: ControlRequest) async throws -> String {
         let (reply, _) = await handlers.handle(request)
-        return ReplyEncoder.encode(reply)
+        guard let streamed = reply as? any StreamedReply else { return ReplyEncoder.encode(reply) }
+        let line = Mutex("")
+        await streamed.write { part in
+            line.withLock { $0 += part }
+            return true
+        }
+        return line.withLock { $0 }
     }
 
     /// The `watch` lines so far.

@@ -3,6 +3,11 @@
 // (partial lines, many lines in one write, long lines, floods), each request answered by a
 // stand-in for the tracker; the client then hangs up its side and reads what comes. Properties:
 // no crash or hang; no more replies than lines; the server still answers a fresh client.
+// The client's calls go through `syscall`, which retries on EINTR: libFuzzer's SIGALRM (its
+// -timeout watch, every 3 s) interrupts a blocking recv on a socket with SO_RCVTIMEO even
+// under SA_RESTART (signal(7)), and a fresh client's interrupted recv once read as "not
+// answered" (the finding of 2026-12-03). A property that fails says which, with fatalError:
+// -O drops a precondition's message.
 import GPSTrackCore
 import GPSTrackJSON
 import GPSTrackProtocol
@@ -43,20 +48,19 @@ func connectClient() -> Int32 {
             connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
         }
     }
-    precondition(ok == 0, "the server does not take a connection")
+    guard ok == 0 else { fatalError("the server does not take a connection: \(String(cString: strerror(errno)))") }
     var timeout = timeval(tv_sec: 5, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     return fd
 }
 
-/// Reads until EOF or the timeout; the number of lines read.
+/// Reads until EOF, an error or the timeout; the number of lines read.
 func readLines(_ fd: Int32) -> Int {
     var lines = 0
     var buf = [UInt8](repeating: 0, count: 65536)
     while true {
-        let n = recv(fd, &buf, buf.count, 0)
-        if n <= 0 { return lines }
+        guard let n = try? syscall("recv", { recv(fd, &buf, buf.count, 0) }), n > 0 else { return lines }
         lines += buf[0..<n].filter { $0 == 10 }.count
     }
 }
@@ -78,19 +82,30 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     while at < input.count {
         let piece = body.isEmpty ? 1 : Int(body[k % body.count]) + 1
         let end = min(input.count, at + piece)
-        let n = input[at..<end].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        let n = input[at..<end].withUnsafeBytes { piece in
+            (try? syscall("send") { send(fd, piece.baseAddress, piece.count, Int32(MSG_NOSIGNAL)) }) ?? 0
+        }
         if n <= 0 { break }  // closed by the server (a line too long): the rest is not read
         at += n
         k += 1
     }
     shutdown(fd, Int32(SHUT_WR))
     let replies = readLines(fd)
-    precondition(replies <= input.filter { $0 == 10 }.count + 1, "\(replies) replies to fewer lines")
+    let lines = input.filter { $0 == 10 }.count
+    guard replies <= lines + 1 else { fatalError("\(replies) replies to \(lines) lines") }
     let fresh = connectClient()
     defer { close(fresh) }
     let status = Array(#"{"cmd":"status"}"#.utf8) + [10]
-    _ = status.withUnsafeBytes { send(fresh, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    _ = status.withUnsafeBytes { line in
+        try? syscall("send") { send(fresh, line.baseAddress, line.count, Int32(MSG_NOSIGNAL)) }
+    }
     var one = [UInt8](repeating: 0, count: 256)
-    precondition(recv(fresh, &one, one.count, 0) > 0, "a fresh client is not answered after the input")
+    do throws(ErrnoError) {
+        guard try syscall("recv", { recv(fresh, &one, one.count, 0) }) > 0 else {
+            fatalError("a fresh client is not answered after the input: the server hung up")
+        }
+    } catch {
+        fatalError("a fresh client is not answered after the input: \(error)")
+    }
     return 0
 }

@@ -21,7 +21,8 @@ public struct ControlHandlers: Sendable {
     }
 
     /// Answers a request: the reply, and whether the client now watches. The caller encodes it
-    /// (`ReplyEncoder`): a 10,000-fence reply takes tens of ms to write.
+    /// (`ReplyEncoder`): a 10,000-fence reply takes tens of ms to write; a `StreamedReply` (the
+    /// legacy export) the caller writes a part at a time instead.
     public func handle(_ request: ControlRequest) async -> (reply: Reply, watch: Bool) {
         let result: Result<Reply, ControlError>
         switch request {
@@ -37,9 +38,8 @@ public struct ControlHandlers: Sendable {
             result = await tracker.history(commit: false) { HistoryHandlers.events($0, since: since, fence: fence) }
         case .steps(let since): result = await tracker.stepsReply(since: since)
         case .export(let trip, let since, let until):
-            result = await tracker.history(commit: true) {
-                HistoryHandlers.export($0, trip: trip, since: since, until: until)
-            }
+            // Streamed: written as the client reads it (`StreamedReply`).
+            return (LegacyExport(tracker: tracker, scope: ExportScope(trip: trip, since: since, until: until)), false)
         case .exportPage(let scope, let after, let limit) where scope.anchor:
             // In the tracker's memory: nothing to commit.
             result = await tracker.history(commit: false) {

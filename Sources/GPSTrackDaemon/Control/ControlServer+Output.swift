@@ -20,24 +20,36 @@ extension ControlServer {
         c.outbuf.append(10)
     }
 
-    func drainOutbox(_ clients: inout [Int: Client], _ requests: AsyncStream<Incoming>.Continuation) {
-        let (replies, broadcasts) = shared.withLock { s in
+    func drainOutbox(
+        _ clients: inout [Int: Client], _ writers: inout [Int: CheckedContinuation<Bool, Never>],
+        _ requests: AsyncStream<Incoming>.Continuation
+    ) {
+        let (replies, broadcasts, parked) = shared.withLock { s in
             defer {
                 s.replies = []
                 s.broadcasts = []
+                s.writers = [:]
             }
-            return (s.replies, s.broadcasts)
+            return (s.replies, s.broadcasts, s.writers)
         }
-        for (id, line, watch) in replies {
-            guard var c = clients[id] else { continue }
-            enqueue(&c, line)
+        // Taken with their parts: each writer waits for its own part to be read.
+        writers.merge(parked) { _, new in new }
+        for r in replies {
+            guard var c = clients[r.client] else { continue }
+            guard r.ends else {
+                c.outbuf.append(contentsOf: r.text.utf8)
+                clients[r.client] = c
+                flush(r.client, &clients)
+                continue
+            }
+            enqueue(&c, r.text)
             c.busy = false
-            if watch {
+            if r.watch {
                 c.watching = true
                 c.inbuf = []
             }
-            clients[id] = c
-            flush(id, &clients)
+            clients[r.client] = c
+            flush(r.client, &clients)
         }
         if !broadcasts.isEmpty {
             for id in Array(clients.keys) where clients[id]!.watching {
@@ -61,7 +73,7 @@ extension ControlServer {
             }
         }
         // Requests that were waiting behind an answered one.
-        for id in replies.map(\.0) where clients[id] != nil && !clients[id]!.busy {
+        for id in replies.filter(\.ends).map(\.client) where clients[id] != nil && !clients[id]!.busy {
             process(id, &clients, requests)
             flush(id, &clients)
         }
@@ -81,6 +93,8 @@ extension ControlServer {
             }
             if n > 0 {
                 c.outbuf.removeFirst(n)
+                // A client reading a long reply is not idle.
+                c.lastActivity = MonotonicClock.now()
                 continue
             }
             close(c.fd)

@@ -51,8 +51,21 @@ public final class ControlServer: Sendable {
     /// What the tracker hands the server's thread: the one piece of state both sides touch
     /// (clients live in the thread's own `serve` loop).
     struct Shared {
-        var replies: [(client: Int, line: String, watch: Bool)] = []
+        var replies: [Outgoing] = []
         var broadcasts: [String] = []
+        /// The writers of streamed replies whose part waits in `replies` (see `replyPart`).
+        var writers: [Int: CheckedContinuation<Bool, Never>] = [:]
+        /// Set when the serving thread has ended: a streamed reply's next part finds no client.
+        var stopped = false
+    }
+    /// A reply, or a part of a streamed one, on its way to a client.
+    struct Outgoing {
+        var client: Int
+        var text: String
+        /// The client watches from then on.
+        var watch = false
+        /// The line ends here and the client's next request may go (not so for a part).
+        var ends = true
     }
     let shared = Synchronization.Mutex(Shared())
 
@@ -75,9 +88,28 @@ public final class ControlServer: Sendable {
 
     /// Sends a response line to a client; with `watch`, the client receives events from then on.
     public func reply(client: Int, line: String, watch: Bool = false) {
-        shared.withLock { $0.replies.append((client, line, watch)) }
+        shared.withLock { $0.replies.append(Outgoing(client: client, text: line, watch: watch)) }
         worker.wake()
     }
+
+    /// Sends a part of a streamed reply's line (the client stays busy until `endReply`), and
+    /// returns once the client has read enough that less than `maxUnreadOutput` waits for it:
+    /// the writer makes its next part only then, so a reply of any size costs the daemon a
+    /// part and that bound. False when the client is gone (or the server stopped): make no more.
+    public func replyPart(client: Int, _ text: String) async -> Bool {
+        await withCheckedContinuation { (writer: CheckedContinuation<Bool, Never>) in
+            let queued = shared.withLock { s in
+                guard !s.stopped else { return false }
+                s.replies.append(Outgoing(client: client, text: text, ends: false))
+                s.writers[client] = writer
+                return true
+            }
+            if queued { worker.wake() } else { writer.resume(returning: false) }
+        }
+    }
+
+    /// Ends a streamed reply's line: its client's next request may go.
+    public func endReply(client: Int) { reply(client: client, line: "") }
 
     /// Sends an event line to every `watch` client.
     public func broadcast(_ line: String) {
@@ -169,10 +201,19 @@ public final class ControlServer: Sendable {
     func serve(_ requests: AsyncStream<Incoming>.Continuation) {
         var clients: [Int: Client] = [:]
         var nextID = 1
+        // Streamed replies' writers whose part is in their client's buffer: each goes on once
+        // the client has read it down (or is gone).
+        var writers: [Int: CheckedContinuation<Bool, Never>] = [:]
         defer {
             for c in clients.values { close(c.fd) }
             close(listenFD)
             unlink(path)
+            let left = shared.withLock { s in
+                s.stopped = true
+                defer { s.writers = [:] }
+                return s.writers
+            }
+            for writer in Array(writers.values) + Array(left.values) { writer.resume(returning: false) }
         }
         while !worker.isStopping {
             let now = MonotonicClock.now()
@@ -205,7 +246,7 @@ public final class ControlServer: Sendable {
             _ = try? syscall("poll") { poll(&fds, nfds_t(fds.count), timeoutMs) }
 
             if fds[1].revents != 0 { worker.drainWakes() }
-            drainOutbox(&clients, requests)
+            drainOutbox(&clients, &writers, requests)
             for (i, id) in order.enumerated() {
                 let re = fds[i + 2].revents
                 guard re != 0, clients[id] != nil else { continue }
@@ -215,6 +256,10 @@ public final class ControlServer: Sendable {
                 if re & Int16(POLLOUT) != 0 { process(id, &clients, requests) }
             }
             if fds[0].revents & Int16(POLLIN) != 0 { accept(&clients, &nextID) }
+            for (id, writer) in writers where (clients[id]?.outbuf.count ?? 0) < Self.maxUnreadOutput {
+                writers[id] = nil
+                writer.resume(returning: clients[id] != nil)
+            }
         }
     }
 

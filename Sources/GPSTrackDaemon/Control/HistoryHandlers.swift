@@ -47,24 +47,6 @@ enum HistoryHandlers {
             StoredEvents(lines: store.events(since: since, fence: fence), journal: v.journal)
         }
     }
-
-    static func export(_ v: HistoryView, trip: Int64?, since: Double?, until: Double?) -> Result<Reply, ControlError> {
-        let store: Store
-        switch v.availableStore() {
-        case .success(let s): store = s
-        case .failure(let e): return .failure(e)
-        }
-        var points: [(Int64, [Store.PointRow])]
-        if v.tripMode == .auto, let n = trip {
-            // An automatic trip is a span of time: its points, whatever odometer run holds them.
-            guard let span = v.autoTripSpan(n, store: store) else { return .failure(ControlError("no trip \(n)")) }
-            let all = store.points(trip: nil, since: span.0, until: span.1).flatMap(\.1)
-            points = all.isEmpty ? [] : [(n, all)]
-        } else {
-            points = store.points(trip: trip, since: since, until: until)
-        }
-        return .success(ExportReply(points: points.reduce(0) { $0 + $1.1.count }, gpx: GPXWriter.document(points)))
-    }
 }
 
 /// The `events` reply: stored rows read back as the type they were written from (this daemon

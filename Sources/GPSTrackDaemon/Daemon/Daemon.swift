@@ -116,9 +116,20 @@ public enum Daemon {
         let requests = server.start()
         let handlers = ControlHandlers(tracker: service, gpsd: source, mqtt: mqtt, tripMode: config.tracker.tripMode)
         let control = Task {
-            for await incoming in requests {
-                let (reply, watch) = await handlers.handle(incoming.request)
-                server.reply(client: incoming.client, line: ReplyEncoder.encode(reply), watch: watch)
+            await withDiscardingTaskGroup { streams in
+                for await incoming in requests {
+                    let (reply, watch) = await handlers.handle(incoming.request)
+                    guard let streamed = reply as? any StreamedReply else {
+                        server.reply(client: incoming.client, line: ReplyEncoder.encode(reply), watch: watch)
+                        continue
+                    }
+                    // Written as its client reads, beside the other clients' requests; it ends
+                    // when the server stops (a part then finds no client).
+                    streams.addTask {
+                        await streamed.write { await server.replyPart(client: incoming.client, $0) }
+                        server.endReply(client: incoming.client)
+                    }
+                }
             }
         }
         group.add("the control socket") {
