@@ -64,7 +64,7 @@ struct ControlFloodTests {
         defer { try? FileManager.default.removeItem(atPath: state) }
         do {
             let db = try SQLiteDatabase(path: state + "/gpstrackd.db")
-            try Store.prepare(db)
+            try Schema.prepare(db)
             // One odometer run north along 8.5° E, a point a second from 2026-03-14T08:00:00Z.
             _ = try db.query(
                 """

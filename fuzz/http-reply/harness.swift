@@ -112,7 +112,7 @@ func setUp() -> Rig {
     let journal = Journal(backend: Quiet())
     let service = try! TrackerService(configuration: config, fences: nil, journal: journal)
     func channel(_ crypto: OwnTracksCrypto?) -> OwnTracksHTTPCommands {
-        let outbox = UplinkOutbox(
+        let outbox = Outbox(
             uplink: "owntracks_http", databasePath: config.stateDirectory + "/gpstrackd.db", limit: 100)
         let sender = try! UplinkSender(name: "owntracks_http", outbox: outbox, journal: journal)
         let c = OwnTracksHTTPCommands(config: config.mqtt, sender: sender, journal: journal, crypto: crypto)

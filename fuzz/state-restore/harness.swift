@@ -85,7 +85,7 @@ func build(_ bytes: [UInt8]) {
     for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
     if template.isEmpty {
         let db = try! SQLiteDatabase(path: path)
-        try! Store.prepare(db)
+        try! Schema.prepare(db)
         _ = try! db.query("PRAGMA journal_mode=DELETE")
         template = try! FileIO.readAll(path, maxBytes: 1 << 20, regularOnly: true)
         unlink(path)
@@ -141,12 +141,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     _ = session.ingest(
         Fix(mode: 3, time: 1_773_475_300, latitude: 47.37, longitude: 8.54, altitude: 500, eph: 5, speed: 1, track: 0))
 
-    var steps = StepFigures(strideM: 0.75, databasePath: store.path)
+    var steps = StepFigures(strideM: 0.75, file: store.file)
     _ = ReplyEncoder.encode(steps.query(since: nil))
     _ = ReplyEncoder.encode(steps.query(since: 1_773_475_000))
-    let outbox = UplinkOutbox(uplink: "traccar", databasePath: store.path, limit: 100, maxAgeS: 86_400)
+    // The one outbox, as an HTTP sender reads it (one at a time) and as MQTT's pump does (20).
+    let outbox = Outbox(uplink: "traccar", file: store.file, limit: 100, maxAgeS: 86_400)
     _ = outbox.head()
     _ = outbox.waiting
+    let mqtt = Outbox(uplink: "mqtt", file: store.file, limit: 100)
+    for m in mqtt.next(20) { mqtt.remove(m) }
+    _ = mqtt.waiting
 
     let view = HistoryView(store: store, session: session, tripMode: config.tripMode, journal: journal)
     encoded(HistoryHandlers.trips(view), "trips")
