@@ -164,6 +164,12 @@ enum LiveHarness {
             })
     }
 
+    /// Epochs without a fix that outlast the daemon's longest wait between gpsd connects (30 s,
+    /// `ReconnectBackoff`) at a feed's 0.01 s cycle: three sentences each, about 48 s, longer
+    /// on a loaded machine (gpsfake only ever falls behind). A daemon refused before its feed
+    /// started is connected before the fixes come.
+    static let epochsPastBackoff = 1200
+
     /// An NMEA log of `fixes` after `padding` seconds without a fix (gpsd needs a moment
     /// to find the receiver; the daemon may connect a little after the feed starts).
     static func nmeaFile(_ name: String, fixes: [Fix], padding: Int = 60) throws -> String {
