@@ -134,9 +134,9 @@ import Testing
         // Tracking carries on from the damaged trip, fences and counters.
         let trace = LiveDaemonTests.walk(seconds: 120, seed: 41)
         // The commands above took long enough for the daemon's gpsd reconnects to back off to
-        // their 30 s cap: 1,200 epochs without a fix (about 48 s at this cycle) before the walk,
-        // so it is connected when the walk leaves the gate (with 30 it missed the exit).
-        let log = try LiveHarness.nmeaFile("damaged-\(getpid()).nmea", fixes: trace.fixes, padding: 1200)
+        // their cap: with 30 epochs of padding it missed the exit.
+        let log = try LiveHarness.nmeaFile(
+            "damaged-\(getpid()).nmea", fixes: trace.fixes, padding: LiveHarness.epochsPastBackoff)
         let feed = try LiveHarness.Feed(log: log, port: gpsd, cycle: 0.01)
         defer { feed.stop() }
         try daemon.waitFor("exit", timeout: 120)
@@ -178,14 +178,16 @@ import Testing
             _ = try db.query("DELETE FROM events")
             _ = try db.query("INSERT INTO events VALUES (\(seq), 1773475200, 'enter', 'gate', '{}')")
         }
+        // The feed first: a daemon started before it was refused and backed off (up to 30 s)
+        // while the walk played, and missed the exit. 300 epochs without a fix (about 12 s)
+        // cover the daemon's start, a referee of 10x.
         let gpsd = LiveHarness.freePort()
-        let daemon = try LiveHarness.DaemonProcess(
-            arguments: ["--gpsd", "127.0.0.1:\(gpsd)", "--fences", fences], stateDirectory: first.stateDirectory)
-        try daemon.waitFor("started")
         let trace = LiveDaemonTests.walk(seconds: 90, seed: 42)
-        let log = try LiveHarness.nmeaFile("damaged-seq-\(getpid()).nmea", fixes: trace.fixes, padding: 30)
+        let log = try LiveHarness.nmeaFile("damaged-seq-\(getpid()).nmea", fixes: trace.fixes, padding: 300)
         let feed = try LiveHarness.Feed(log: log, port: gpsd, cycle: 0.01)
         defer { feed.stop() }
+        let daemon = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(gpsd)", "--fences", fences], stateDirectory: first.stateDirectory)
         try daemon.waitFor("exit", timeout: 120)
         #expect(daemon.process.isRunning, "the daemon ended: \(daemon.process.terminationStatus)")
         let told = try daemon.entries("exit").first?["GPSTRACK_SEQ"] as? String

@@ -147,13 +147,17 @@ import Testing
     @Test(.needs(.gpsfake)) func aRemovedReceiverThatIsNotFollowedLosesNothing() throws {
         let (feed, daemon, _) = try TwoReceiverLiveTests.start("removed")
         defer { feed.stop() }
-        // Both report and the better one (the smaller eph) is followed (a referee timeout).
+        // Both report a position and the better one (the smaller eph) is followed (a referee
+        // timeout). A mode alone was not enough: gpsd reports the first epoch's GSA (mode 3,
+        // no position yet) before its GGA, the daemon moved to the other receiver at its first
+        // position (the followed one had none), and the test removed the followed one.
         var followed = ""
         var other = ""
-        try LiveHarness.waitFor("two receivers, the better one followed", timeout: 60) {
+        try LiveHarness.waitFor("two receivers with a fix, the better one followed", timeout: 60) {
             let r = TwoReceiverLiveTests.receivers(TwoReceiverLiveTests.status(daemon))
             guard r.count == 2, let f = r.first(where: { $0["followed"] as? Bool == true }),
-                let o = r.first(where: { $0["followed"] as? Bool != true }), f["mode"] as? Int == 3
+                let o = r.first(where: { $0["followed"] as? Bool != true }), f["mode"] as? Int == 3,
+                f["last_fix"] as? String != nil, o["last_fix"] as? String != nil
             else { return false }
             followed = f["path"] as? String ?? ""
             other = o["path"] as? String ?? ""

@@ -61,13 +61,16 @@ struct HostileServerTests {
         let dir = try TraccarUplinkTests.directory("restart")
         let httpPort = LiveHarness.freePort()
         let fixes = TraccarUplinkTests.now(LiveDaemonTests.walk(seconds: 150, seed: 31))
-        let log = try LiveHarness.nmeaFile("restart.nmea", fixes: fixes, padding: 60)
+        // The feed first, 10 s without a fix, then the daemon: a daemon started first was
+        // refused, backed off, and came back after most of the walk (5 positions queued, beside
+        // make test-repeat's CPU hog).
+        let log = try LiveHarness.nmeaFile(
+            "restart.nmea", fixes: fixes, padding: LiveHarness.epochs(lasting: 10, cycle: 0.01))
         let gpsPort = LiveHarness.freePort()
-        let first = try LiveHarness.DaemonProcess(
-            arguments: ["--gpsd", "127.0.0.1:\(gpsPort)"], extraConfig: TraccarUplinkTests.config(httpPort))
-        try first.waitFor("started")
         let feed = try LiveHarness.Feed(log: log, port: gpsPort, cycle: 0.01)
         defer { feed.stop() }
+        let first = try LiveHarness.DaemonProcess(
+            arguments: ["--gpsd", "127.0.0.1:\(gpsPort)"], extraConfig: TraccarUplinkTests.config(httpPort))
         try first.waitFor("gpsd_lost", containing: "no report", timeout: 300)
         let queued = try #require(try TraccarUplinkTests.traccarStatus(first)["queued"] as? Int)
         #expect(queued >= 20, "\(queued) positions queued with no server")

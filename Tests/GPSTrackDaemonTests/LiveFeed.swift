@@ -23,8 +23,8 @@ extension LiveHarness {
             try self.init(logs: [log], port: port, cycle: cycle)
         }
 
-        /// Several logs at once: one pty, one receiver, each. Returns once gpsd accepts
-        /// connections on `port`; throws, with gpsfake's stderr, when gpsfake exits first.
+        /// Several logs at once: one pty, one receiver, each. Returns once gpsd on `port`
+        /// lists a receiver; throws, with gpsfake's stderr, when gpsfake exits first.
         init(logs: [String], port: Int, cycle: Double = 0.004) throws {
             self.port = port
             var template = Array(
@@ -56,18 +56,55 @@ extension LiveHarness {
             process.standardError = FileHandle(forWritingAtPath: errorFile)
             try process.run()
             Feed.logs.withLock { $0.append((Test.current?.id, port, errorFile)) }
-            // gpsd accepts on its port once gpsfake has started it; gpsfake exiting first is a
-            // failure of the feed, not of the code under test.
-            let deadline = Date().addingTimeInterval(60)
-            while !LiveHarness.onLoopback(port, connect) {
+            // gpsd accepts on its port as soon as gpsfake has started it, but gpsfake adds its
+            // receivers only once it has read its logs (seconds for a long log on a loaded
+            // machine): a daemon that connected in between heard nothing for its
+            // no_data_timeout_s and said "no report", which a test took for the feed's end (the
+            // export day's and LiveTripTests' daemons found no trip beside make test-repeat's
+            // CPU hog). Started means gpsd lists a receiver. gpsfake exiting first is a failure
+            // of the feed, not of the code under test; 120 s is a referee.
+            let deadline = Date().addingTimeInterval(120)
+            while !Feed.listsReceiver(port: port) {
                 if !process.isRunning || Date() > deadline {
-                    let why = process.isRunning ? "gpsd did not accept within 60 s" : "gpsfake exited"
+                    let why = process.isRunning ? "gpsd listed no receiver within 120 s" : "gpsfake exited"
                     let text = Feed.tail(errorFile)
                     stop()
                     throw FeedFailed(port: port, why: why, stderr: text)
                 }
                 usleep(20_000)  // polls the condition above
             }
+        }
+
+        /// Whether gpsd on `port` accepts and, asked to watch, names a receiver (a DEVICES list
+        /// or a DEVICE notice with a path) within a second.
+        static func listsReceiver(port: Int) -> Bool {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { return false }
+            defer { close(fd) }
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+            addr.sin_port = UInt16(port).bigEndian
+            let connected = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard connected == 0 else { return false }
+            let watch = Array(#"?WATCH={"enable":true,"json":true};"#.utf8)
+            guard watch.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == watch.count else { return false }
+            var text: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let until = Date().addingTimeInterval(1)
+            while Date() < until, text.count < 1 << 20 {
+                var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&pfd, 1, 100) > 0 else { continue }
+                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                guard n > 0 else { return false }
+                text += buffer[0..<n]
+                if String(decoding: text, as: UTF8.self).contains(#""path":""#) { return true }
+            }
+            return false
         }
 
         /// Kills gpsfake and its gpsd (as a crash would), waits until both have ended (gpsd no

@@ -164,6 +164,17 @@ enum LiveHarness {
             })
     }
 
+    /// Epochs without a fix that outlast the daemon's longest wait between gpsd connects (30 s,
+    /// `ReconnectBackoff`) at a feed's 0.01 s cycle: three sentences each, about 48 s, longer
+    /// on a loaded machine (gpsfake only ever falls behind). A daemon refused before its feed
+    /// started is connected before the fixes come.
+    static let epochsPastBackoff = 1200
+
+    /// Epochs without a fix that last `seconds` at least at a feed's `cycle` (three sentences
+    /// each; gpsfake only ever falls behind): a padding that a process started beside the feed
+    /// (a daemon, a `TPVRecorder`) is sure to outlast.
+    static func epochs(lasting seconds: Double, cycle: Double) -> Int { Int((seconds / (3 * cycle)).rounded(.up)) }
+
     /// An NMEA log of `fixes` after `padding` seconds without a fix (gpsd needs a moment
     /// to find the receiver; the daemon may connect a little after the feed starts).
     static func nmeaFile(_ name: String, fixes: [Fix], padding: Int = 60) throws -> String {

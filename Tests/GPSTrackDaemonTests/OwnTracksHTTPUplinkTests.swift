@@ -19,7 +19,9 @@ struct OwnTracksHTTPUplinkTests {
         let password = "pw-\(UInt32.random(in: 0..<UInt32.max))"
         let passwordFile = try ExecutableRunner.temporaryFile("othttp-pw-\(getpid())", contents: password + "\n")
         let fixes = TraccarUplinkTests.now(LiveDaemonTests.walk(seconds: 230, seed: 29))
-        let log = try LiveHarness.nmeaFile("othttp.nmea", fixes: fixes, padding: 60)
+        // 10 s without a fix first: gpspipe (below) watches before the first fix.
+        let log = try LiveHarness.nmeaFile(
+            "othttp.nmea", fixes: fixes, padding: LiveHarness.epochs(lasting: 10, cycle: 0.01))
         let gpsPort = LiveHarness.freePort()
         let daemon = try LiveHarness.DaemonProcess(
             arguments: [

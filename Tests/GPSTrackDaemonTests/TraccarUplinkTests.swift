@@ -87,7 +87,9 @@ struct TraccarUplinkTests {
             seed: 25, firstDriveM: 4000, walkM: 400, secondDriveM: 3000, shortPark: 300, longPark: 600, lastPark: 200)
         let fixes = FixQuality.qualified(Self.now(Simulator.run(day.scenario, seed: 25)))
         let quality = FixQuality.byTime(fixes)
-        let log = try LiveHarness.nmeaFile("traccar.nmea", fixes: fixes, padding: 60)
+        // 10 s without a fix first: gpspipe (below) watches before the first fix.
+        let log = try LiveHarness.nmeaFile(
+            "traccar.nmea", fixes: fixes, padding: LiveHarness.epochs(lasting: 10, cycle: 0.002))
         let gpsPort = LiveHarness.freePort()
         // Every fix accepted (the parks' poor ones too), so that every 5 s of fixes has a position.
         let daemon = try LiveHarness.DaemonProcess(
@@ -228,7 +230,8 @@ struct TraccarUplinkTests {
         let server = try Server(port: httpPort, dir: dir, mode: "200")
         let fixes = FixQuality.qualified(Self.now(LiveDaemonTests.walk(seconds: 150, seed: 27)))
         let quality = FixQuality.byTime(fixes)
-        let log = try LiveHarness.nmeaFile("traccarjson.nmea", fixes: fixes, padding: 60)
+        let log = try LiveHarness.nmeaFile(
+            "traccarjson.nmea", fixes: fixes, padding: LiveHarness.epochs(lasting: 10, cycle: 0.01))
         let gpsPort = LiveHarness.freePort()
         let daemon = try LiveHarness.DaemonProcess(
             arguments: ["--gpsd", "127.0.0.1:\(gpsPort)"],
