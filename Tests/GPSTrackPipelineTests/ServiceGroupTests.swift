@@ -26,4 +26,34 @@ import Testing
         await group.stop()
         #expect(stopped.withLock { $0 }.count == 4)
     }
+
+    /// A part that is a `Service` (MQTT, each uplink's sender) is held as itself and stopped in
+    /// its place among the closures, once.
+    final class Log: Sendable {
+        let names = Mutex<[String]>([])
+        func add(_ name: String) { names.withLock { $0.append(name) } }
+    }
+
+    final class Part: Service {
+        let name: String
+        let log: Log
+        init(_ name: String, _ log: Log) {
+            self.name = name
+            self.log = log
+        }
+        func stop() async { log.add(name) }
+    }
+
+    @Test func aServiceIsStoppedInItsPlaceByItsName() async {
+        let group = ServiceGroup(
+            configuration: ServiceGroup.Configuration(deadlineS: nil, escalateOnSecondSignal: false),
+            journal: InMemoryJournal().journal)
+        let log = Log()
+        group.add("store") { log.add("store") }
+        group.add(Part("MQTT", log))
+        group.add(Part("traccar", log))
+        group.add("tracker") { log.add("tracker") }
+        await group.stop()
+        #expect(log.names.withLock { $0 } == ["tracker", "traccar", "MQTT", "store"])
+    }
 }

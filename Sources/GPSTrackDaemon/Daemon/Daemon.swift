@@ -78,7 +78,7 @@ public enum Daemon {
         group.add("the store") { await service.reportStorageAtStop() }
         if let mqtt {
             mqtt.start()
-            group.add("MQTT") { await mqtt.stop() }
+            group.add(mqtt)
         }
         await service.publishWaypoints()
         // Each channel's commands through one inlet, so that they run in the order they came.
@@ -88,7 +88,8 @@ public enum Daemon {
             let inlet = CommandInlet { await service.commands($0, from: channel) }
             channel.setHandler { payloads in inlet.take(payloads) }
         }
-        if !senders.isEmpty { group.add("the uplinks") { for sender in senders { await sender.stop() } } }
+        // Each uplink's sender a service: stopped after the tracker's last commit, in reverse.
+        for sender in senders { group.add(sender) }
         group.add("the tracker (committing its state)") { await service.finish() }
         // The anchor watch: its stored state, and its clock while no fix comes.
         await service.restoreAnchor()

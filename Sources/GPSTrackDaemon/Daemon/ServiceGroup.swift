@@ -7,6 +7,22 @@ import Synchronization
 import Glibc
 #endif
 
+/// A part of the daemon that runs until stopped, as swift-service-lifecycle's `Service`: its
+/// name (the stop's stage, "stopping \(name)") and how it stops (what it holds is kept or
+/// written before it returns). It started itself when made or started; the group stops it.
+public protocol Service: Sendable {
+    var name: String { get }
+    func stop() async
+}
+
+/// A stop written where the part is started (a task to cancel, a last word to say): a service
+/// of a name and a closure.
+struct StopAction: Service {
+    let name: String
+    let action: @Sendable () async -> Void
+    func stop() async { await action() }
+}
+
 /// The daemon's services, in the manner of swift-service-lifecycle's `ServiceGroup`: each part
 /// is added as it starts, with its name and how it stops; `stop` stops them all in reverse
 /// order, on every way out (a failed start too), naming each in turn. Under systemd the stop has
@@ -35,14 +51,9 @@ public final class ServiceGroup: Sendable {
     /// Seconds a graceful stop may take under systemd: below the unit's `TimeoutStopSec=15s`.
     public static let deadlineS = 10.0
 
-    private struct Entry: Sendable {
-        var name: String
-        var stop: @Sendable () async -> Void
-    }
-
     private let configuration: Configuration
     private let journal: Journal
-    private let services = Mutex<[Entry]>([])
+    private let services = Mutex<[any Service]>([])
     /// What the stop is doing now, for the deadline's entry.
     private let stage = Mutex("starting to stop")
     private let begun = Atomic<Bool>(false)
@@ -61,9 +72,14 @@ public final class ServiceGroup: Sendable {
         }
     }
 
-    /// Adds a started service; `name` reads in "stopping \(name)".
+    /// Adds a started service, stopped before every service added earlier.
+    public func add(_ service: any Service) {
+        services.withLock { $0.append(service) }
+    }
+
+    /// Adds a started part by its stop; `name` reads in "stopping \(name)".
     public func add(_ name: String, stop: @escaping @Sendable () async -> Void) {
-        services.withLock { $0.append(Entry(name: name, stop: stop)) }
+        add(StopAction(name: name, action: stop))
     }
 
     /// Whether the stop has begun (a part may then skip work that would only delay it).

@@ -14,7 +14,7 @@ import Glibc
 /// credentials) is the server refusing: logged once per spell at warning with the status and
 /// the server's text (`uplink_refused`), the message kept and retried by the same policy, so
 /// that fixing the server recovers without a restart.
-final class UplinkSender: Sendable {
+final class UplinkSender: Service {
     /// What `status` shows of the uplink.
     struct Snapshot {
         var connected: Bool
@@ -29,6 +29,7 @@ final class UplinkSender: Sendable {
     /// Builds and sends the request for a message; runs on the sender's thread.
     typealias Deliver = @Sendable (Outbox.Message) -> HTTPClient.Response
 
+    /// The uplink's name (`traccar`, `owntracks_http`, `webhook`), the stop's stage too.
     let name: String
     let outbox: Outbox
     private let journal: Journal

@@ -13,7 +13,9 @@ import Glibc
 /// libmosquitto reports it published (QoS 1: acknowledged by the broker). While the broker is
 /// unreachable messages wait there; libmosquitto's thread reconnects with capped exponential
 /// backoff and the outbox drains in order.
-public final class MQTTPublisher: Sendable {
+public final class MQTTPublisher: Service {
+    /// The stop's stage: "stopping MQTT".
+    public let name = "MQTT"
     public let config: MQTTConfig
     /// The base topic (`owntracks/<user>/<device>`).
     public let baseTopic: String
