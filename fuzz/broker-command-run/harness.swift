@@ -27,8 +27,8 @@ final class Channel: CommandChannel {
     let ignoredEvent = EventName.mqttCommandIgnored
     let answers = Atomic<Int>(0)
     init(config: MQTTConfig) { self.config = config }
-    func enqueue(kind: String, topic: String, payload: String, qos: Int32) {
-        if kind == "cmdresult" { answers.add(1, ordering: .relaxed) }
+    func enqueue(kind: OutboxKind, topic: String, payload: String, qos: Int32) {
+        if kind == .cmdresult { answers.add(1, ordering: .relaxed) }
     }
 }
 
