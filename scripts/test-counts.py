@@ -26,6 +26,7 @@ whichever part stops it. A part exits 1 when CMD failed or one of its tests did.
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -156,10 +157,12 @@ def listed_tests(binary):
     return [line for line in listed.stdout.splitlines() if "/" in line], failed
 
 
-def run_shards(n, binary, tests, directory, quiet=False):
+def run_shards(n, binary, tests, directory, quiet=False, deadline=None):
     """Runs `tests` (ids of `binary`) in n processes at once, each suite whole in one of them (a
     `.serialized` suite keeps its order); logs and reports go to `directory`. Returns (shards,
-    passed, failed, skipped). Unless `quiet`, each shard's console is printed whole when it ends."""
+    passed, failed, skipped). Unless `quiet`, each shard's console is printed whole when it ends.
+    A shard still running `deadline` seconds after the start (a hang) has its process tree
+    written to `directory`, is killed with its process group, and counts as a failure."""
     os.makedirs(directory, exist_ok=True)
     suites = sorted({t.split("/", 1)[0] for t in tests})
     procs = []
@@ -177,12 +180,22 @@ def run_shards(n, binary, tests, directory, quiet=False):
                 os.remove(path)
         log = open(log_path, "w")
         cmd = [binary, "--testing-library", "swift-testing", "--filter", pattern, "--xunit-output", report_path]
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         procs.append((k, len(mine), proc, log, log_path, report_path))
     passed, failed, skipped = 0, [], []
+    ends = None if deadline is None else time.monotonic() + deadline
     for k, count, proc, log, log_path, report_path in procs:
-        status = proc.wait()
-        log.close()
+        try:
+            status = proc.wait(timeout=None if ends is None else max(1, ends - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            tree = subprocess.run(["ps", "-o", "pid,ppid,etime,args", "--forest", "-g", str(proc.pid)],
+                                  capture_output=True, text=True).stdout
+            with open(os.path.join(directory, f"shard-{k}.hang.txt"), "w") as f:
+                f.write(tree)
+            os.killpg(proc.pid, signal.SIGKILL)
+            status = proc.wait()
+            failed.append({"test": f"shard {k}", "reason": f"still running after {deadline} s: killed; "
+                           f"its process tree is in shard-{k}.hang.txt"})
         with open(log_path, errors="replace") as f:
             lines = [l.rstrip("\n") for l in f]
         if not quiet:
@@ -210,6 +223,11 @@ def part_shards(n, binary):
     _, passed, f_, skipped = run_shards(n, binary, tests, STATE)
     failed += f_
     return {"part": "swift", "passed": passed, "failed": failed, "skipped": skipped}, 1 if failed else 0
+
+
+# A run of the whole live suite takes about 8 minutes here in 8 shards beside the hogs: a run
+# still going after 30 is a hang, not a slow machine.
+RUN_DEADLINE = int(os.environ.get("REPEAT_RUN_DEADLINE_S", "1800"))
 
 
 def repeat(runs, regex, n, binary):
@@ -241,7 +259,7 @@ def repeat(runs, regex, n, binary):
         for i in range(1, runs + 1):
             directory = os.path.join(top, f"run-{i}")
             started = time.monotonic()
-            _, passed, f_, skipped = run_shards(n, binary, chosen, directory, quiet=True)
+            _, passed, f_, skipped = run_shards(n, binary, chosen, directory, quiet=True, deadline=RUN_DEADLINE)
             took = time.monotonic() - started
             print(f"run {i}: {passed} passed, {len(f_)} failed, {len(skipped)} skipped in {took:.0f} s", flush=True)
             for s in skipped:

@@ -12,8 +12,9 @@ import Glibc
 gpstrack_install_crash_handler(getenv("JOURNAL_STREAM") != nil ? 1 : 0)
 
 // Signals first: SIGTERM, SIGINT and SIGHUP are set to SIG_IGN (no mask is set), so one that
-// arrives before the daemon makes its Dispatch signal sources (SignalStream.make) is ignored,
-// not fatal; from then on they reach it only through those sources, as an AsyncStream.
+// arrives before the daemon makes its Dispatch signal sources (SignalStream.make, the first
+// thing Daemon.run does, before the socket or READY) is ignored, not fatal; from then on they
+// reach it only through those sources, as an AsyncStream.
 SignalStream.blockHandledSignals()
 
 let out = OutputWriter(fd: STDOUT_FILENO)

@@ -96,6 +96,34 @@ struct ShutdownTests {
         }
     }
 
+    /// A SIGTERM sent as the control socket appears (systemd stopping a unit still starting)
+    /// stops the daemon: its signal sources exist before anything shows it running. When they
+    /// were made after the socket, such a SIGTERM met SIG_IGN and the daemon ran on (20 of 20
+    /// starts here, scripted, before the fix).
+    @Test(.needs(.journal)) func aSIGTERMDuringTheStartStopsIt() throws {
+        for attempt in 1...3 {
+            let daemon = try LiveHarness.DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1"])
+            let appears = Date().addingTimeInterval(20)
+            while !FileManager.default.fileExists(atPath: daemon.socketPath), daemon.process.isRunning,
+                Date() < appears
+            {
+                usleep(500)  // polls closely: the signal must follow the socket at once
+            }
+            daemon.signal(SIGTERM)
+            do {
+                try LiveHarness.waitFor("the daemon's exit after SIGTERM (attempt \(attempt))", timeout: 60) {
+                    !daemon.process.isRunning
+                }
+            } catch {
+                daemon.signal(SIGKILL)  // the deinit's SIGTERM would wait for ever
+                throw error
+            }
+            #expect(
+                daemon.process.terminationReason == .exit && daemon.process.terminationStatus == 0,
+                "attempt \(attempt): exit status \(daemon.process.terminationStatus)")
+        }
+    }
+
     @Test(.needs(.gpsfake)) func aSecondSIGTERMExitsAtOnce() throws {
         let daemon = try StalledDaemon("second-sigterm")
         daemon.signal(SIGTERM)

@@ -16,6 +16,9 @@ public enum Daemon {
     /// pedometer, watchdog, metrics; READY. Each part joins the service group as it starts, and
     /// the group stops them in reverse on every way out.
     public static func run(_ options: DaemonOptions) async -> ExitCode {
+        // Signals first, before anything shows the daemon running: a SIGTERM sent during the
+        // start waits in the stream and stops it once started.
+        let signals = await SignalStream.make()
         let config = options.configuration
         let journal = Journal(target: options.logTarget)
         let group = ServiceGroup(configuration: .daemon, journal: journal)
@@ -171,7 +174,6 @@ public enum Daemon {
             group.add("the metrics file") { metrics.cancel() }
         }
 
-        let signals = SignalStream.make()
         journal.log(
             LogEntry(
                 event: .started, priority: .info,

@@ -40,10 +40,16 @@ public enum SignalStream {
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
-    /// The stream of handled signals.
-    public static func make() -> AsyncStream<Int32> {
-        AsyncStream { continuation in
-            queue.sync {
+    /// The stream of handled signals, returned once Dispatch has registered every source: a
+    /// signal sent from then on is delivered (queued in the stream until read), where one sent
+    /// before the registration would still meet SIG_IGN and be lost. The daemon makes it first,
+    /// before anything can see it running (the socket, READY), so a SIGTERM sent during the
+    /// start stops it once started rather than being ignored.
+    public static func make() async -> AsyncStream<Int32> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+        let left = Countdown(handled.count)
+        await withCheckedContinuation { (registered: CheckedContinuation<Void, Never>) in
+            queue.async {
                 for s in handled {
                     let source = DispatchSource.makeSignalSource(signal: s, queue: queue)
                     source.setEventHandler {
@@ -56,10 +62,25 @@ public enum SignalStream {
                         }
                         continuation.yield(s)
                     }
+                    // Runs on `queue` once the source is in Dispatch's event loop.
+                    source.setRegistrationHandler { if left.tick() { registered.resume() } }
                     source.resume()
                     sources.append(source)
                 }
             }
+        }
+        return stream
+    }
+}
+
+/// Counts registrations down; true for the last.
+private final class Countdown: Sendable {
+    private let left: Synchronization.Mutex<Int>
+    init(_ count: Int) { left = .init(count) }
+    func tick() -> Bool {
+        left.withLock {
+            $0 -= 1
+            return $0 == 0
         }
     }
 }
