@@ -1,10 +1,6 @@
 import GPSTrackCore
 import GPSTrackProtocol
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// OwnTracks over HTTP: the MQTT publisher's `location`, `transition` and `waypoints` payloads
 /// (OwnTracks.swift) POSTed to a URL, the Recorder's `/pub` or Home Assistant's webhook, with
 /// `X-Limit-U`/`X-Limit-D` and optional basic authentication, on the uplink's durable outbox.
@@ -17,11 +13,9 @@ public final class OwnTracksHTTPUplink: UplinkSink, LocationReporter {
     let clock: UplinkClockCheck
     /// The commands in the server's replies, and where their answers go.
     let commands: OwnTracksHTTPCommands
-    let tid: String
-    private let assumedErrorM: Double
-    private var throttle: LocationThrottle
-    private var fencesLoadedAt = Int(time(nil))
-    /// The waypoints go with the first step (the sinks hear no start) and after each reload.
+    private var reporter: OwnTracksReporter
+    var tid: String { reporter.tid }
+    /// Whether the first step sent the waypoints yet.
     private var waypointsSent = false
 
     init(configuration: Configuration, file: StateDatabase, journal: Journal, configFile: String)
@@ -51,9 +45,8 @@ public final class OwnTracksHTTPUplink: UplinkSink, LocationReporter {
             }
         }
         let device = config.device ?? OwnTracks.hostDevice()
-        tid = OwnTracks.trackerID(device: device)
-        assumedErrorM = configuration.tracker.assumedErrorM
-        throttle = LocationThrottle(
+        reporter = OwnTracksReporter(
+            tid: OwnTracks.trackerID(device: device), assumedErrorM: configuration.tracker.assumedErrorM,
             minIntervalS: config.minIntervalS, minDistanceM: config.minDistanceM, heartbeatS: config.heartbeatS)
         let outbox = Outbox(
             uplink: name, file: file, limit: config.outboxMax, maxAgeS: config.maxAgeS)
@@ -82,53 +75,34 @@ public final class OwnTracksHTTPUplink: UplinkSink, LocationReporter {
 
     /// `reportLocation`: the fix as a `location` with `t: "r"`, now, whatever the intervals.
     func reportLocation(_ fix: Fix, time t: Double, session: TrackingSession) {
-        let inside = session.geofences == nil ? nil : session.insideFenceNames
-        queue(
-            .location, time: t,
-            OwnTracks.location(fix, time: t, tid: tid, assumedErrorM: assumedErrorM, inRegions: inside, trigger: "r"))
+        guard clock.plausible(t) else { return }
+        queue(.location, time: t, reporter.location(fix, time: t, session: session, trigger: "r"))
     }
 
     public func take(_ step: TrackerStep, session: TrackingSession) -> [LogEntry] {
-        if !waypointsSent { fencesReplaced(session: session) }
-        let acc = OwnTracks.accuracy(session.tracker.lastAccepted?.horizontalError, assumed: assumedErrorM)
-        for s in step.events {
-            // The same transitions as on the broker (the anchor's too), by the one rule.
-            guard
-                let m = OwnTracks.message(
-                    for: s.event, tid: tid, fencesLoadedAt: fencesLoadedAt, acc: acc, session: session)
-            else { continue }
-            queue(m.isAlarm ? .alarm : .transition, time: m.time, m.payload)
-        }
-        guard step.accepted, let fix = step.fix, let t = fix.time, throttle.due(time: t, at: fix.coordinate) else {
-            return []
-        }
-        let inside = session.geofences.map { monitor in
-            monitor.index.fences.indices.filter { monitor.statuses[$0].state == .inside }
-                .map { monitor.index.fences[$0].name ?? monitor.index.fences[$0].id }
-        }
-        if queue(
-            .location, time: t,
-            OwnTracks.location(fix, time: t, tid: tid, assumedErrorM: assumedErrorM, inRegions: inside))
-        {
-            throttle.sent(time: t, at: fix.coordinate)
+        if !waypointsSent { sendWaypoints(session: session) }
+        let check = clock
+        for m in reporter.messages(for: step, session: session, plausible: { check.plausible($0) }) {
+            queue(m.kind, time: m.time, m.payload)
         }
         return []
     }
 
     public func fencesReplaced(session: TrackingSession) {
+        reporter.fencesReplaced()
+        sendWaypoints(session: session)
+    }
+
+    /// The waypoints go with the first step (the sinks hear no start) and after each reload.
+    private func sendWaypoints(session: TrackingSession) {
         waypointsSent = true
-        guard let monitor = session.geofences else { return }
-        fencesLoadedAt = Int(time(nil))
-        sender.outbox.store(
-            .waypoints, payload: OwnTracks.waypoints(monitor.index.fences, loadedAt: fencesLoadedAt))
+        guard let payload = reporter.waypoints(session: session) else { return }
+        sender.outbox.store(.waypoints, payload: payload)
         sender.poke()
     }
 
-    @discardableResult
-    private func queue(_ kind: OutboxKind, time t: Double, _ payload: String) -> Bool {
-        guard clock.plausible(t) else { return false }
+    private func queue(_ kind: OutboxKind, time t: Double, _ payload: String) {
         sender.outbox.store(kind, payload: payload, fixTime: t)
         sender.poke()
-        return true
     }
 }

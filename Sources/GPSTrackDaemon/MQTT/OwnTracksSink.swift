@@ -1,74 +1,45 @@
 import GPSTrackCore
 import GPSTrackProtocol
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// The MQTT reporter, a sink of the tracker: what its events and fixes become on the broker as
-/// OwnTracks messages, through the publisher's durable outbox. It owns what it needs to decide
-/// when a location is due and the waypoints' time stamp.
+/// The MQTT reporter, a sink of the tracker: the `OwnTracksReporter`'s messages published
+/// through the publisher's durable outbox, transitions and alarms to `<base>/event` at QoS 1,
+/// locations to `<base>` at QoS 0.
 final class OwnTracksSink: TrackerSink {
     let name = "mqtt"
     let mqtt: MQTTPublisher
-    private let assumedErrorM: Double
-    private var throttle: LocationThrottle
-    /// When the fences in force were loaded: the waypoints' and transitions' `wtst`.
-    private(set) var fencesLoadedAt = Int(time(nil))
+    private(set) var reporter: OwnTracksReporter
 
     init(mqtt: MQTTPublisher, assumedErrorM: Double) {
         self.mqtt = mqtt
-        self.assumedErrorM = assumedErrorM
-        throttle = LocationThrottle(
-            minIntervalS: mqtt.config.minIntervalS, minDistanceM: mqtt.config.minDistanceM,
-            heartbeatS: mqtt.config.heartbeatS)
+        reporter = OwnTracksReporter(
+            tid: mqtt.trackerID, assumedErrorM: assumedErrorM, minIntervalS: mqtt.config.minIntervalS,
+            minDistanceM: mqtt.config.minDistanceM, heartbeatS: mqtt.config.heartbeatS)
     }
 
+    /// When the fences in force were loaded: the waypoints' `wtst`.
+    var fencesLoadedAt: Int { reporter.fencesLoadedAt }
+
     func take(_ step: TrackerStep, session: TrackingSession) -> [LogEntry] {
-        for e in step.events {
-            // OwnTracks `transition`s, QoS 1, to `<base>/event` (OwnTracks.message decides).
-            guard
-                let m = OwnTracks.message(
-                    for: e.event, tid: mqtt.trackerID, fencesLoadedAt: fencesLoadedAt, acc: accuracy(session),
-                    session: session)
-            else { continue }
-            mqtt.enqueue(
-                kind: m.isAlarm ? .alarm : .transition, topic: mqtt.baseTopic + "/event", payload: m.payload, qos: 1)
+        for m in reporter.messages(for: step, session: session) {
+            let (topic, qos): (String, Int32) =
+                m.kind == .location ? (mqtt.baseTopic, 0) : (mqtt.baseTopic + "/event", 1)
+            mqtt.enqueue(kind: m.kind, topic: topic, payload: m.payload, qos: qos)
         }
-        if step.accepted, let fix = step.fix { publishLocation(fix, session: session) }
         return []
     }
 
     func fencesReplaced(session: TrackingSession) {
-        fencesLoadedAt = Int(time(nil))
+        reporter.fencesReplaced()
         publishWaypoints(session: session)
     }
 
     /// Publishes the circular fences as OwnTracks waypoints (at start and after a reload).
     func publishWaypoints(session: TrackingSession) {
-        guard let monitor = session.geofences else { return }
-        mqtt.setWaypoints(OwnTracks.waypoints(monitor.index.fences, loadedAt: fencesLoadedAt))
-    }
-
-    /// OwnTracks `location` for an accepted fix, at most every `mqtt_min_interval_s` and only
-    /// after moving `mqtt_min_distance_m` (or after the heartbeat interval).
-    private func publishLocation(_ fix: Fix, session: TrackingSession) {
-        guard let t = fix.time, throttle.due(time: t, at: fix.coordinate) else { return }
-        throttle.sent(time: t, at: fix.coordinate)
-        mqtt.enqueue(
-            kind: .location, topic: mqtt.baseTopic,
-            payload: locationMessage(fix, time: t, session: session), qos: 0)
+        if let payload = reporter.waypoints(session: session) { mqtt.setWaypoints(payload) }
     }
 
     /// The OwnTracks `location` for `fix`, with the fences it is inside.
     func locationMessage(_ fix: Fix, time t: Double, session: TrackingSession, trigger: String = "t") -> String {
-        OwnTracks.location(
-            fix, time: t, tid: mqtt.trackerID, assumedErrorM: assumedErrorM,
-            inRegions: session.geofences == nil ? nil : session.insideFenceNames, trigger: trigger)
-    }
-
-    /// The `acc` of the last accepted fix.
-    private func accuracy(_ session: TrackingSession) -> Int {
-        OwnTracks.accuracy(session.tracker.lastAccepted?.horizontalError, assumed: assumedErrorM)
+        reporter.location(fix, time: t, session: session, trigger: trigger)
     }
 }

@@ -1,0 +1,73 @@
+import GPSTrackCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// OwnTracks, produced once for every transport: what a tracker step becomes as OwnTracks
+/// messages (transitions and alarms by `OwnTracks.message`, locations through one throttle),
+/// the waypoints and the `t: "r"` location. The MQTT sink and the OwnTracks HTTP uplink each
+/// hold one and hand its messages to their own transport, so the two cannot drift apart.
+struct OwnTracksReporter {
+    /// One OwnTracks message: its outbox kind, its body, the fix time it reports.
+    struct Message: Equatable {
+        let kind: OutboxKind
+        let payload: String
+        let time: Double
+    }
+
+    /// The message's `tid` (`OwnTracks.trackerID`).
+    let tid: String
+    private let assumedErrorM: Double
+    private var throttle: LocationThrottle
+    /// When the fences in force were loaded: the waypoints' and transitions' `wtst`.
+    private(set) var fencesLoadedAt = Int(time(nil))
+
+    init(tid: String, assumedErrorM: Double, minIntervalS: Double, minDistanceM: Double, heartbeatS: Double) {
+        self.tid = tid
+        self.assumedErrorM = assumedErrorM
+        throttle = LocationThrottle(minIntervalS: minIntervalS, minDistanceM: minDistanceM, heartbeatS: heartbeatS)
+    }
+
+    /// The step's transitions and alarms, in order, then its accepted fix's `location` when the
+    /// throttle lets it through. `plausible` is the transport's check of a message's time (an
+    /// uplink's clock check): a message it refuses is not made, and a refused location does not
+    /// count as sent.
+    mutating func messages(
+        for step: TrackerStep, session: TrackingSession, plausible: (Double) -> Bool = { _ in true }
+    ) -> [Message] {
+        var out: [Message] = []
+        let acc = OwnTracks.accuracy(session.tracker.lastAccepted?.horizontalError, assumed: assumedErrorM)
+        for e in step.events {
+            guard
+                let m = OwnTracks.message(
+                    for: e.event, tid: tid, fencesLoadedAt: fencesLoadedAt, acc: acc, session: session),
+                plausible(m.time)
+            else { continue }
+            out.append(Message(kind: m.isAlarm ? .alarm : .transition, payload: m.payload, time: m.time))
+        }
+        if step.accepted, let fix = step.fix, let t = fix.time, throttle.due(time: t, at: fix.coordinate),
+            plausible(t)
+        {
+            throttle.sent(time: t, at: fix.coordinate)
+            out.append(Message(kind: .location, payload: location(fix, time: t, session: session), time: t))
+        }
+        return out
+    }
+
+    /// The `location` for `fix`, with the fences it is inside; `trigger` "r" answers
+    /// `reportLocation`.
+    func location(_ fix: Fix, time t: Double, session: TrackingSession, trigger: String = "t") -> String {
+        OwnTracks.location(
+            fix, time: t, tid: tid, assumedErrorM: assumedErrorM,
+            inRegions: session.geofences == nil ? nil : session.insideFenceNames, trigger: trigger)
+    }
+
+    /// A new set of fences is in force: their `wtst` becomes now.
+    mutating func fencesReplaced() { fencesLoadedAt = Int(time(nil)) }
+
+    /// The circular fences as `waypoints`, nil without fences.
+    func waypoints(session: TrackingSession) -> String? {
+        session.geofences.map { OwnTracks.waypoints($0.index.fences, loadedAt: fencesLoadedAt) }
+    }
+}
