@@ -41,6 +41,8 @@ struct ShutdownTests {
         // Within the armed deadline: past it the daemon would log stop_deadline and exit 70.
         #expect(daemon.stop() == 0, "a graceful stop")
         #expect(try daemon.entries("stop_deadline").isEmpty, "the deadline was not hit")
+        // The daemon wrote it before it exited; journald may index it a moment later.
+        try daemon.waitFor("summary", timeout: 30)
         #expect(try daemon.entries("summary").count == 1, "the stop ran to its end: the trip's summary is logged")
     }
 
