@@ -44,14 +44,16 @@ let package = Package(
 
         // JSON, the leaf: the parser, `JSONValue` and the one writer (a Codable coder).
         .target(name: "GPSTrackJSON"),
+        // The one event vocabulary (`EventName`): the core, the wire and the outlets share it.
+        .target(name: "GPSTrackVocabulary"),
         // What travels on the control socket: times, requests, replies, events. No C library.
-        .target(name: "GPSTrackProtocol", dependencies: ["GPSTrackJSON"]),
+        .target(name: "GPSTrackProtocol", dependencies: ["GPSTrackJSON", "GPSTrackVocabulary"]),
         // The control socket's client: gpstrackctl's and the tests'.
         .target(name: "GPSTrackClient", dependencies: ["GPSTrackProtocol", "GPSTrackJSON"]),
         // The formats of `gpstrackctl export --format`: streaming writers over the protocol's pages.
         .target(name: "GPSTrackExport", dependencies: ["GPSTrackProtocol", "GPSTrackJSON"]),
         // Pure logic: no I/O, no clocks.
-        .target(name: "GPSTrackCore", dependencies: ["GPSTrackJSON", "CGeodesic", "CGEOS"]),
+        .target(name: "GPSTrackCore", dependencies: ["GPSTrackJSON", "GPSTrackVocabulary", "CGeodesic", "CGEOS"]),
         // Adapters: gpsd JSON through libgps, files, replay (and the legacy export's GPX, by
         // the export formats' writer).
         .target(name: "GPSTrackDaemon", dependencies: ["GPSTrackCore", "GPSTrackProtocol", "GPSTrackJSON", "GPSTrackExport", "CGPS", "CSystemd", "CSQLite", "CMosquitto", "CSodium", "CCurl"]),

@@ -1,13 +1,15 @@
+import GPSTrackVocabulary
+
 extension AnchorEvent {
     /// The event's name as used in output (`anchor_dropped`, ...).
-    public var name: String {
+    public var name: EventName {
         switch self {
-        case .dropped: "anchor_dropped"
-        case .warning: "anchor_warning"
-        case .alarm: "anchor_alarm"
-        case .noPosition: "anchor_no_position"
-        case .acknowledged: "anchor_ack"
-        case .raised: "anchor_raised"
+        case .dropped: .anchorDropped
+        case .warning: .anchorWarning
+        case .alarm: .anchorAlarm
+        case .noPosition: .anchorNoPosition
+        case .acknowledged: .anchorAck
+        case .raised: .anchorRaised
         }
     }
 

@@ -1,3 +1,5 @@
+import GPSTrackVocabulary
+
 /// A fence's state: `unknown` before the first determination, while the fix is lost or stale,
 /// or while the error circle straddles the boundary too much to decide.
 public enum FenceState: String, Sendable {
@@ -13,12 +15,12 @@ public struct FenceEvent: Sendable {
         /// Fences found outside are only counted, in the determination's `FenceCounts`.
         case state(FenceState)
 
-        public var name: String {
+        public var name: EventName {
             switch self {
-            case .enter: "enter"
-            case .exit: "exit"
-            case .dwell: "dwell"
-            case .state: "state"
+            case .enter: .enter
+            case .exit: .exit
+            case .dwell: .dwell
+            case .state: .state
             }
         }
     }

@@ -1,3 +1,5 @@
+import GPSTrackVocabulary
+
 /// Something the tracker reports as it happens.
 public enum TrackerEvent: Sendable {
     /// A trip began: in `manual` mode at its first accepted fix (no id); in `auto` mode at the
@@ -36,20 +38,20 @@ public enum TrackerEvent: Sendable {
     case anchor(AnchorEvent)
 
     /// The event's name as used in output (`trip_start`, ...).
-    public var name: String {
+    public var name: EventName {
         switch self {
-        case .tripStart: "trip_start"
-        case .tripEnd: "trip_end"
-        case .guardArmed: "guard_armed"
-        case .guardBreach, .guardRepeat: "guard_breach"
-        case .guardAck: "guard_ack"
-        case .guardNoPosition: "guard_no_position"
-        case .overspeedStart: "overspeed_start"
-        case .overspeedEnd: "overspeed_end"
-        case .tripStop: "trip_stop"
-        case .discontinuity: "discontinuity"
-        case .fixAcquired: "fix_acquired"
-        case .fixLost: "fix_lost"
+        case .tripStart: .tripStart
+        case .tripEnd: .tripEnd
+        case .guardArmed: .guardArmed
+        case .guardBreach, .guardRepeat: .guardBreach
+        case .guardAck: .guardAck
+        case .guardNoPosition: .guardNoPosition
+        case .overspeedStart: .overspeedStart
+        case .overspeedEnd: .overspeedEnd
+        case .tripStop: .tripStop
+        case .discontinuity: .discontinuity
+        case .fixAcquired: .fixAcquired
+        case .fixLost: .fixLost
         case .anchor(let a): a.name
         }
     }

@@ -1,9 +1,11 @@
+import GPSTrackVocabulary
+
 extension TrackingSession.Sequenced {
     /// The event's name on the wire (`enter`, `trip_end`, `fences_determined`, …).
-    public var name: String {
+    public var name: EventName {
         switch event {
         case .fence(let f): f.kind.name
-        case .fencesDetermined: "fences_determined"
+        case .fencesDetermined: .fencesDetermined
         case .tracker(let t): t.name
         }
     }

@@ -72,7 +72,7 @@ public struct TrackingSession: Sendable {
             geofences = monitor
             for e in trackerEvents { out.append(next(.tracker(e))) }
             for e in fenceEvents {
-                fenceEventCounts[e.kind.name, default: 0] += 1
+                fenceEventCounts[e.kind.name.rawValue, default: 0] += 1
                 out.append(next(.fence(e)))
             }
             if let determination { out.append(next(.fencesDetermined(determination))) }
@@ -156,7 +156,7 @@ public struct TrackingSession: Sendable {
             let events = monitor.loseFix(at: time)
             geofences = monitor
             for e in events {
-                fenceEventCounts[e.kind.name, default: 0] += 1
+                fenceEventCounts[e.kind.name.rawValue, default: 0] += 1
                 out.append(next(.fence(e)))
             }
         }

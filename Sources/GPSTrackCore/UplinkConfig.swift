@@ -1,3 +1,5 @@
+import GPSTrackVocabulary
+
 /// The Traccar uplink's settings (`traccar_*` keys): positions over HTTP in Traccar's OsmAnd
 /// protocol; none when `url` is nil.
 public struct TraccarConfig: Sendable, Equatable {
@@ -36,20 +38,14 @@ public struct WebhookConfig: Sendable, Equatable {
     /// The event's JSON line as it is, or ntfy's form (a text body, `Title`, `Priority`, `Tags`).
     public enum Format: String, Sendable { case json, ntfy }
     public var url: String?
-    /// The event kinds sent, by their `event` names.
-    public var events = ["guard_breach", "overspeed_start", "anchor_alarm", "anchor_no_position"]
+    /// The event kinds sent (`EventName.webhookKinds` lists those it may name).
+    public var events = EventName.webhookKinds.filter(\.isAlarm)
     public var format = Format.json
     /// A file whose first line is a bearer token (never the token itself).
     public var tokenFile: String?
     /// As `TraccarConfig.caFile`.
     public var caFile: String?
 
-    /// Every kind `webhook_events` may name.
-    public static let kinds = [
-        "enter", "exit", "dwell", "trip_start", "trip_end", "guard_armed", "guard_breach",
-        "overspeed_start", "overspeed_end", "anchor_dropped", "anchor_warning", "anchor_alarm",
-        "anchor_no_position", "anchor_ack", "anchor_raised",
-    ]
     public init() {}
 }
 
@@ -151,10 +147,15 @@ extension ConfigParser {
             { c, v in
                 let names = v.split(separator: ",", omittingEmptySubsequences: false)
                     .map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
-                if let bad = names.first(where: { !WebhookConfig.kinds.contains($0) }) {
-                    return "unknown event kind '\(bad)' (known: \(WebhookConfig.kinds.joined(separator: ", ")))"
+                var kinds: [EventName] = []
+                for name in names {
+                    guard let kind = EventName(rawValue: name), EventName.webhookKinds.contains(kind) else {
+                        let known = EventName.webhookKinds.map(\.rawValue).joined(separator: ", ")
+                        return "unknown event kind '\(name)' (known: \(known))"
+                    }
+                    kinds.append(kind)
                 }
-                c.webhook.events = names
+                c.webhook.events = kinds
                 return nil
             }
         ),

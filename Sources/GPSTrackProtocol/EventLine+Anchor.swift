@@ -108,10 +108,10 @@ extension EventLine {
         }
 
         /// The readers of the six names, for `EventLine.Body.readers`.
-        static let readers: [String: @Sendable (any Decoder) throws -> Body] = Dictionary(
+        static let readers: [EventName: @Sendable (any Decoder) throws -> Body] = Dictionary(
             uniqueKeysWithValues: Kind.allCases.map { kind in
                 (
-                    kind.rawValue,
+                    kind.name,
                     { @Sendable decoder in
                         var a = try AnchorChange(from: decoder)
                         a.kind = kind

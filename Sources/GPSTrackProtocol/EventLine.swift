@@ -29,7 +29,7 @@ public struct EventLine: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let name = try c.decode(String.self, forKey: .event)
-        guard let read = Body.readers[name] else {
+        guard let read = EventName(rawValue: name).flatMap({ Body.readers[$0] }) else {
             throw ReplyDecoder.ReplyError(
                 path: ReplyDecoder.path(decoder.codingPath + [CodingKeys.event]),
                 reason: "is not a tracking event: \(ReplyEncoder.quote(name))")
@@ -51,7 +51,7 @@ public enum WatchLine: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let name = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .event)
         self =
-            EventLine.Body.names.contains(name)
+            EventName(rawValue: name).map(EventLine.Body.names.contains) == true
             ? .event(try EventLine(from: decoder)) : .notice(try NoticeLine(from: decoder))
     }
 

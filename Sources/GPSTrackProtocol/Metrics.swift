@@ -126,7 +126,7 @@ public enum Metrics {
         }
         // The kinds alerts watch are there at 0 before the first: increase() needs a sample before it.
         var events = s.eventsTotal.counts
-        for kind in seededEventKinds where events[kind] == nil { events[kind] = 0 }
+        for kind in seededEventKinds where events[kind.rawValue] == nil { events[kind.rawValue] = 0 }
         m.family(
             "gpstrackd_events_total", .counter, "Events the tracker journaled since the start, by GPSTRACK_EVENT name.")
         for (kind, n) in events.sorted(by: { $0.key < $1.key }) {
@@ -187,7 +187,7 @@ public enum Metrics {
     }
 
     /// Event kinds written at 0 until they first happen, for the shipped alert rules.
-    public static let seededEventKinds = ["clock_offset", "fix_lost", "gpsd_lost", "guard_breach"]
+    public static let seededEventKinds: [EventName] = [.clockOffset, .fixLost, .gpsdLost, .guardBreach]
 
     enum Kind: String { case gauge, counter }
 

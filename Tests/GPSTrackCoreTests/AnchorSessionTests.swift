@@ -36,7 +36,7 @@ import Testing
         return fixes
     }
 
-    static func kinds(_ events: [TrackingSession.Sequenced]) -> [String] { events.map(\.name) }
+    static func kinds(_ events: [TrackingSession.Sequenced]) -> [String] { events.map(\.name.rawValue) }
 
     @Test(
         .enabled(if: GeodSolveTruth.path != nil, "GeodSolve is installed by `make test`"),
@@ -72,7 +72,7 @@ import Testing
             }
             drag += out
             // Someone answers each alarm at once; the boat goes on dragging.
-            if out.contains(where: { $0.name == "anchor_alarm" }) {
+            if out.contains(where: { $0.name.rawValue == "anchor_alarm" }) {
                 drag += session.acknowledgeAnchor(time: f.time)
                 acks += 1
             }
@@ -108,7 +108,7 @@ import Testing
             if case .tracker(.anchor(.noPosition(_, _, 0))) = $0.event { true } else { false }
         }
         #expect(raised.count == 1 && raised.first?.time == last + 60, "once, at +60 s: \(Self.kinds(silence))")
-        #expect(silence.last?.name == "anchor_ack", "quiet after the ack: \(Self.kinds(silence))")
+        #expect(silence.last?.name.rawValue == "anchor_ack", "quiet after the ack: \(Self.kinds(silence))")
 
         // Raised: the odometer goes on from where the boat is; a new voyage is a trip again.
         #expect(Self.kinds(session.raiseAnchor(time: last + 601)) == ["anchor_raised"])

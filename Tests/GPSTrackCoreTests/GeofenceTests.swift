@@ -229,7 +229,7 @@ import Glibc
         let lost = feed((10..<40).map { FixFactory.at(Double($0), mode: 1) })
         #expect(lost.count <= inside + 2)
         // The fix's loss itself once (a core event since issue 21), then the fences' unknowns.
-        #expect(lost.map(\.name) == ["fix_lost"] + Array(repeating: "state", count: lost.count - 1))
+        #expect(lost.map(\.name.rawValue) == ["fix_lost"] + Array(repeating: "state", count: lost.count - 1))
         #expect(
             lost.dropFirst().allSatisfy {
                 if case .fence(let f) = $0.event { return f.kind == .state(.unknown) }
@@ -239,9 +239,9 @@ import Glibc
         #expect(back.count <= inside + 2)
         let kinds = back.map { e -> String in
             switch e.event {
-            case .fence(let f): return f.kind == .state(.inside) ? "inside" : f.kind.name
+            case .fence(let f): return f.kind == .state(.inside) ? "inside" : f.kind.name.rawValue
             case .fencesDetermined: return "summary"
-            case .tracker(let t): return t.name
+            case .tracker(let t): return t.name.rawValue
             }
         }
         #expect(kinds == ["fix_acquired"] + Array(repeating: "inside", count: inside) + ["summary"])

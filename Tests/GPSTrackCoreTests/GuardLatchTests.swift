@@ -38,13 +38,13 @@ import Testing
         while k < fixes.count {
             events += session.ingest(fixes[k])
             k += 1
-            if let b = events.first(where: { $0.name == "guard_breach" }), let t = fixes[k - 1].time,
+            if let b = events.first(where: { $0.name.rawValue == "guard_breach" }), let t = fixes[k - 1].time,
                 t >= b.time! + 300
             {
                 break
             }
         }
-        let breach = try #require(events.first { $0.name == "guard_breach" })
+        let breach = try #require(events.first { $0.name.rawValue == "guard_breach" })
         let said = Self.repeats(events)
         #expect(said.map(\.n) == [1, 2, 3, 4, 5], "every 60 s: \(said)")
         for (i, r) in said.enumerated() {
@@ -62,7 +62,7 @@ import Testing
         #expect(Self.repeats(later).map(\.n) == [6, 7], "\(Self.repeats(later))")
         // Acknowledged: quiet; a second ack says nothing.
         let ackTime = try #require(fixes[k + 130].time)
-        #expect(again.acknowledgeGuard(time: ackTime).map(\.name) == ["guard_ack"])
+        #expect(again.acknowledgeGuard(time: ackTime).map(\.name.rawValue) == ["guard_ack"])
         #expect(again.acknowledgeGuard(time: ackTime).isEmpty)
         #expect(again.tracker.parkedGuard.alarmState == "acknowledged")
         var after: [TrackingSession.Sequenced] = []
@@ -76,7 +76,7 @@ import Testing
         var session = TrackingSession(config: Self.config)
         var events: [TrackingSession.Sequenced] = []
         for f in fixes { events += session.ingest(f) }
-        let breach = events.first { $0.name == "guard_breach" }
+        let breach = events.first { $0.name.rawValue == "guard_breach" }
         guard let t = breach?.time else {
             Issue.record("no breach: \(events.map(\.name))")
             return

@@ -41,7 +41,7 @@ import Testing
         var armedAt: Double?
         for (k, f) in fixes.enumerated() {
             events += session.ingest(f) + session.tickGuard(now: f.time!)
-            if armedAt == nil { armedAt = events.first { $0.name == "guard_armed" }?.time }
+            if armedAt == nil { armedAt = events.first { $0.name.rawValue == "guard_armed" }?.time }
             if let a = armedAt, f.time! >= a + 30 {
                 #expect(silences(events).isEmpty, "fixes came: \(silences(events))")
                 return (f.time!, k + 1)
@@ -66,7 +66,7 @@ import Testing
         }
         #expect(session.tracker.parkedGuard.alarmState == "alarm")
         let ackAt = last + 400
-        #expect(session.acknowledgeGuard(time: ackAt).map(\.name) == ["guard_ack"])
+        #expect(session.acknowledgeGuard(time: ackAt).map(\.name.rawValue) == ["guard_ack"])
         #expect(session.tracker.parkedGuard.alarmState == "acknowledged")
         // Acknowledged: the same silence stays quiet.
         #expect(Self.silences(Self.tick(&session, from: ackAt, seconds: 600)).isEmpty)

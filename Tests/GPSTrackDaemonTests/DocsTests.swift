@@ -100,21 +100,32 @@ import Testing
             }
     }
 
-    /// ARCHITECTURE.md's claim that a tracker event kind touches three files, one per module,
-    /// held to the code: each file exists and holds its part, and the daemon's file tells every
-    /// `TrackerEvent` case in both of its switches.
-    @Test func theEventKindSectionNamesThreeFilesThatHoldTheirParts() throws {
+    /// ARCHITECTURE.md's claim that a tracker event kind touches six files (the core, the
+    /// vocabulary, the wire, the telling and two outlets), held to the code: each file exists
+    /// and holds its part, and the daemon's file tells every `TrackerEvent` case in both of its
+    /// switches.
+    @Test func theEventKindSectionNamesTheFilesThatHoldTheirParts() throws {
         let doc = try Self.text("docs/ARCHITECTURE.md")
         let start = try #require(doc.range(of: "## How to add an event kind\n"), "the section is gone")
         let rest = doc[start.upperBound...]
         let section = rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)]
         let files = Self.listedSources(in: section)
-        #expect(files.count == 5, "the section lists \(files)")
+        #expect(files.count == 6, "the section lists \(files)")
         var byModule: [String: String] = [:]
         for file in files where !file.contains("/HTTP/") && !file.contains("/MQTT/") {
             byModule[String(file.split(separator: "/")[1])] = try Self.text(file)
         }
-        #expect(Set(byModule.keys) == ["GPSTrackCore", "GPSTrackProtocol", "GPSTrackDaemon"], "\(files)")
+        #expect(
+            Set(byModule.keys) == ["GPSTrackCore", "GPSTrackVocabulary", "GPSTrackProtocol", "GPSTrackDaemon"],
+            "\(files)")
+        // The name is written once, in the vocabulary: the core and the wire map to its cases.
+        let vocabulary = try #require(byModule["GPSTrackVocabulary"])
+        #expect(
+            vocabulary.contains("public enum EventName: String")
+                && vocabulary.contains(#"case tripStart = "trip_start""#))
+        for module in ["GPSTrackCore", "GPSTrackProtocol"] {
+            #expect(try #require(byModule[module]).contains(#""trip_start""#) == false, "\(module) writes a name")
+        }
         // The outlets: each switches over the kinds, with no `default` to let a new one through.
         for file in files where file.contains("/HTTP/") || file.contains("/MQTT/") {
             let text = try Self.text(file)
@@ -140,10 +151,10 @@ import Testing
         #expect(fence.contains("var lineBody: EventLine.Body") && fence.contains("func journalEntry("))
         #expect(
             section.contains("Journal/FenceEvent+Telling.swift") && section.contains("Journal/EventLog+Anchor.swift"))
-        #expect(try #require(byModule["GPSTrackProtocol"]).contains("public enum Kind: String"), "AnchorChange.Kind")
+        #expect(try #require(byModule["GPSTrackProtocol"]).contains("public enum Kind: Sendable"), "AnchorChange.Kind")
         for name in cases {
             let told = daemon.components(separatedBy: "case .\(name)(").count - 1
-            #expect(told == 2, "\(name) is told \(told) times in \(files[2]), not 2 (line and entry)")
+            #expect(told == 2, "\(name) is told \(told) times in \(files[3]), not 2 (line and entry)")
         }
     }
 }

@@ -44,10 +44,10 @@ import Testing
         let stored = try await h.request(.events(since: nil, fence: nil), as: EventsReply.self).events
         let line = try #require(stored.last, "the alarm is stored")
         guard case .anchor(let change) = line.body else {
-            Issue.record("the last stored event is \(line.body.name)")
+            Issue.record("the last stored event is \(line.body.name.rawValue)")
             return
         }
-        #expect(line.body.name == "anchor_no_position" && change.silentS == 61, "\(ReplyEncoder.encode(line))")
+        #expect(line.body.name.rawValue == "anchor_no_position" && change.silentS == 61, "\(ReplyEncoder.encode(line))")
 
         let status = try await h.request(.status, as: StatusReply.self)
         #expect(status.uptimeS == 61, "uptime is the tracker's clock: \(status.uptimeS)")

@@ -29,8 +29,8 @@ import Testing
         await h.tracker.handle(.lost(reason: "connection reset"))
 
         let stored = try await h.request(.events(since: nil, fence: nil), as: EventsReply.self).events
-        let fixEvents = stored.filter { ["fix_acquired", "fix_lost"].contains($0.body.name) }
-        #expect(fixEvents.map(\.body.name) == ["fix_acquired", "fix_lost", "fix_acquired", "fix_lost"])
+        let fixEvents = stored.filter { ["fix_acquired", "fix_lost"].contains($0.body.name.rawValue) }
+        #expect(fixEvents.map(\.body.name.rawValue) == ["fix_acquired", "fix_lost", "fix_acquired", "fix_lost"])
         guard fixEvents.count == 4 else { return }
         // The first event of all is the first fix's acquisition.
         #expect(stored.first?.seq == fixEvents[0].seq && fixEvents[0].seq == 1)
@@ -54,7 +54,7 @@ import Testing
                 "stale", "gpsd_lost",
             ])
         let watched = h.watchLines.compactMap { try? ReplyDecoder.decode(EventLine.self, line: $0) }
-        #expect(watched.filter { ["fix_acquired", "fix_lost"].contains($0.body.name) } == fixEvents)
+        #expect(watched.filter { ["fix_acquired", "fix_lost"].contains($0.body.name.rawValue) } == fixEvents)
         await h.close()
     }
 }

@@ -34,7 +34,7 @@ import Testing
             default: nil
             }
         }
-        try #require(crossings.count >= 2, "the route passes through the depot: \(events.map(\.body.name))")
+        try #require(crossings.count >= 2, "the route passes through the depot: \(events.map(\.body.name.rawValue))")
 
         let db = try SQLiteDatabase(path: h.databasePath)
         let rows = try db.query("SELECT kind, topic, payload, qos FROM uplink_outbox WHERE uplink = 'mqtt' ORDER BY id")

@@ -60,7 +60,9 @@ import Testing
         #expect(after.first { $0.id == "depot" }?.state == "outside")
         let stored = try await h.request(.events(since: nil, fence: "home"), as: EventsReply.self).events
         // gpstrackd-fences(5): found inside at the first determination, one enter; none again.
-        #expect(stored.filter { $0.body.name == "enter" }.count == 1, "one enter for home: \(stored.map(\.body.name))")
+        #expect(
+            stored.filter { $0.body.name.rawValue == "enter" }.count == 1,
+            "one enter for home: \(stored.map(\.body.name.rawValue))")
         #expect(!h.journal.entries(.enter).contains { $0.message.contains("depot") }, "the far fence is not entered")
         await h.close()
     }

@@ -56,7 +56,7 @@ import Testing
         try #require(stored.count > 6, "a day with trips and a fence makes events: \(stored.count)")
         #expect(watched == stored, "watch and the store differ")
         #expect(zip(stored, stored.dropFirst()).allSatisfy { $0.seq < $1.seq }, "sequence numbers only grow")
-        let names = stored.map(\.body.name)
+        let names = stored.map(\.body.name.rawValue)
         #expect(names.contains("enter") && names.contains("exit"), "the route passes through the depot: \(names)")
         await h.close()
     }

@@ -95,7 +95,7 @@ public enum Reports {
                 o.lastEvent = .some(
                     st.lastEvent.map { k in
                         if case .state(let s) = k { return "state:\(s.rawValue)" }
-                        return k.name
+                        return k.name.rawValue
                     })
             }
             return o

@@ -11,8 +11,7 @@ public final class WebhookUplink: UplinkSink {
     let config: WebhookConfig
     let sender: UplinkSender
     let clock: UplinkClockCheck
-    private let events: Set<String>
-    static let alarms: Set<String> = ["guard_breach", "overspeed_start", "anchor_alarm", "anchor_no_position"]
+    private let events: Set<EventName>
 
     init(configuration: Configuration, file: StateDatabase, journal: Journal, configFile: String)
         throws(ConfigError)
@@ -66,21 +65,19 @@ public final class WebhookUplink: UplinkSink {
             guard let name = Self.kind(s.event), events.contains(name), clock.plausible(s.time ?? 0) else {
                 continue
             }
-            sender.outbox.store(Self.alarms.contains(name) ? .alarm : .event, payload: line)
+            sender.outbox.store(name.isAlarm ? .alarm : .event, payload: line)
             sender.poke()
         }
         return []
     }
 
     /// The event's `event` name, for the kinds a webhook may send.
-    static func kind(_ e: TrackingSession.Event) -> String? {
+    static func kind(_ e: TrackingSession.Event) -> EventName? {
         switch e {
         case .tracker(let t): t.name
         case .fence(let f):
             switch f.kind {
-            case .enter: "enter"
-            case .exit: "exit"
-            case .dwell: "dwell"
+            case .enter, .exit, .dwell: f.kind.name
             case .state: nil
             }
         case .fencesDetermined: nil
@@ -95,7 +92,7 @@ public final class WebhookUplink: UplinkSink {
         if let fence = json?["name"]?.string ?? json?["fence"]?.string { text += " " + fence }
         if let time = json?["time"]?.string { text += " at " + time }
         if let lat = json?["lat"]?.number, let lon = json?["lon"]?.number { text += " (\(lat), \(lon))" }
-        let alarm = alarms.contains(event)
+        let alarm = EventName(rawValue: event)?.isAlarm == true
         return (
             text,
             [

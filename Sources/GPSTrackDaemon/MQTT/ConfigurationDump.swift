@@ -100,7 +100,7 @@ enum ConfigurationDump {
         e("traccar_client_key_file") { t($0.traccar.clientKeyFile) },
         e("traccar_timeout_s") { .number($0.traccar.timeoutS) }, e("traccar_max_age_s") { n($0.traccar.maxAgeS) },
         e("webhook_url", .url) { t($0.webhook.url) },
-        e("webhook_events") { .list($0.webhook.events.map(Value.text)) },
+        e("webhook_events") { .list($0.webhook.events.map { .text($0.rawValue) }) },
         e("webhook_format") { .text($0.webhook.format.rawValue) },
         e("webhook_token_file") { t($0.webhook.tokenFile) }, e("webhook_ca_file") { t($0.webhook.caFile) },
         e("owntracks_http_url", .url) { t($0.owntracksHTTP.url) },

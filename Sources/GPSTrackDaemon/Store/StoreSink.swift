@@ -55,7 +55,7 @@ final class StoreSink: TrackerSink {
                 fenceID = f.fenceID
                 if let memory = session.geofences?.memory(for: f) { memories[f.fenceID] = memory }
             }
-            rows.append(Store.EventRow(seq: e.seq, time: e.time, event: e.name, fence: fenceID, json: line))
+            rows.append(Store.EventRow(seq: e.seq, time: e.time, event: e.name.rawValue, fence: fenceID, json: line))
         }
         store.commit(
             events: rows, trip: session.tracker.trip, counters: session.tracker.counters, fences: memories,

@@ -1,9 +1,10 @@
-import GPSTrackJSON
-
 /// Every `GPSTRACK_EVENT` the daemon journals: the tracking events (sequenced, stored, in
 /// `watch`, `events` and `replay`) and the notices. One vocabulary: code matches on these
 /// cases, never on the strings; the raw value is the wire's and the journal's name.
-public enum EventName: String, Sendable, CaseIterable {
+public enum EventName: String, Sendable, CaseIterable, Codable, CustomStringConvertible {
+    /// The name itself, so that text built around an event says `trip_end`, never `tripEnd`.
+    public var description: String { rawValue }
+
     case anchorAck = "anchor_ack"
     case anchorAlarm = "anchor_alarm"
     case anchorDropped = "anchor_dropped"
@@ -128,123 +129,16 @@ public enum EventName: String, Sendable, CaseIterable {
         .anchorRaised: "42b744c42ae4405a9bbb67c7f9000662",
         .guardNoPosition: "d4e61101af4247379f5bdc2d36ddf184",
     ]
-}
 
-extension EventLine {
-    /// The tracking events by kind; the case names the `event` field's value. Kept beside the
-    /// vocabulary so that a new kind's wire (its case, name, reader and fields) is one file.
-    public enum Body: Sendable, Equatable {
-        case enter(FenceChange)
-        case exit(FenceChange)
-        case dwell(FenceChange)
-        /// A fence found inside with no transition, or unknown once the fix was lost.
-        case state(FenceChange)
-        case fencesDetermined(FencesDetermined)
-        case tripStart(TripStart)
-        case tripEnd(TripEnd)
-        case tripStop(TripStop)
-        case guardArmed(GuardArmed)
-        case guardBreach(GuardBreach)
-        case overspeedStart(OverspeedStart)
-        case overspeedEnd(OverspeedEnd)
-        case discontinuity(Discontinuity)
-        case fixAcquired(FixAcquired)
-        case fixLost(FixLost)
-        case anchor(AnchorChange)
-        case guardAck(GuardAck)
-        case guardNoPosition(GuardNoPosition)
+    /// The alarms: a guard breach, overspeed, the anchor's alarm and its lost position. An
+    /// outbox keeps them before locations when it thins; ntfy sends them urgent; the webhook
+    /// sends them by default.
+    public static let alarms: Set<EventName> = [.guardBreach, .overspeedStart, .anchorAlarm, .anchorNoPosition]
+    public var isAlarm: Bool { Self.alarms.contains(self) }
 
-        /// The `event` field's value (`enter`, `trip_end`, ...).
-        public var name: String {
-            switch self {
-            case .enter: "enter"
-            case .exit: "exit"
-            case .dwell: "dwell"
-            case .state: "state"
-            case .fencesDetermined: "fences_determined"
-            case .tripStart: "trip_start"
-            case .tripEnd: "trip_end"
-            case .tripStop: "trip_stop"
-            case .guardArmed: "guard_armed"
-            case .guardBreach: "guard_breach"
-            case .overspeedStart: "overspeed_start"
-            case .overspeedEnd: "overspeed_end"
-            case .discontinuity: "discontinuity"
-            case .fixAcquired: "fix_acquired"
-            case .fixLost: "fix_lost"
-            case .anchor(let a): a.kind.rawValue
-            case .guardAck: "guard_ack"
-            case .guardNoPosition: "guard_no_position"
-            }
-        }
-
-        /// Every tracking event's name: what a `watch` line is when its `event` is one of these
-        /// (the other lines are notices).
-        public static let names = Set(readers.keys)
-
-        /// How each kind's fields are read, by the `event` field's value: the decoder's one list
-        /// of names.
-        static let readers = fixedReaders.merging(AnchorChange.readers) { a, _ in a }
-        private static let fixedReaders: [String: @Sendable (any Decoder) throws -> Body] = [
-            "enter": { .enter(try FenceChange(from: $0)) },
-            "exit": { .exit(try FenceChange(from: $0)) },
-            "dwell": { .dwell(try FenceChange(from: $0)) },
-            "state": { decoder in
-                let f = try FenceChange(from: decoder)
-                guard f.state != nil else {
-                    throw ReplyDecoder.ReplyError(
-                        path: ReplyDecoder.path(decoder.codingPath + [FenceChange.CodingKeys.state]),
-                        reason: "is missing")
-                }
-                return .state(f)
-            },
-            "fences_determined": { .fencesDetermined(try FencesDetermined(from: $0)) },
-            "trip_start": { .tripStart(try TripStart(from: $0)) },
-            "trip_end": { .tripEnd(try TripEnd(from: $0)) },
-            "trip_stop": { .tripStop(try TripStop(from: $0)) },
-            "guard_armed": { .guardArmed(try GuardArmed(from: $0)) },
-            "guard_breach": { .guardBreach(try GuardBreach(from: $0)) },
-            "overspeed_start": { .overspeedStart(try OverspeedStart(from: $0)) },
-            "overspeed_end": { .overspeedEnd(try OverspeedEnd(from: $0)) },
-            "discontinuity": { .discontinuity(try Discontinuity(from: $0)) },
-            "fix_acquired": { .fixAcquired(try FixAcquired(from: $0)) },
-            "fix_lost": { .fixLost(try FixLost(from: $0)) },
-            "guard_ack": { .guardAck(try GuardAck(from: $0)) },
-            "guard_no_position": { .guardNoPosition(try GuardNoPosition(from: $0)) },
-        ]
-
-        /// The fields of the kind, between `event` and `seq`.
-        var fields: any Encodable {
-            switch self {
-            case .enter(let f), .exit(let f), .dwell(let f), .state(let f): f
-            case .fencesDetermined(let f): f
-            case .tripStart(let f): f
-            case .tripEnd(let f): f
-            case .tripStop(let f): f
-            case .guardArmed(let f): f
-            case .guardBreach(let f): f
-            case .overspeedStart(let f): f
-            case .overspeedEnd(let f): f
-            case .discontinuity(let f): f
-            case .fixAcquired(let f): f
-            case .fixLost(let f): f
-            case .anchor(let f): f
-            case .guardAck(let f): f
-            case .guardNoPosition(let f): f
-            }
-        }
-    }
-}
-
-extension EventLine.AnchorChange {
-    /// The anchor watch's kinds, which share `AnchorChange`'s fields: beside the vocabulary, so
-    /// that a new anchor kind is named in this one file of the protocol.
-    public enum Kind: String, Sendable, CaseIterable {
-        case dropped = "anchor_dropped"
-        case warning = "anchor_warning"
-        case alarm = "anchor_alarm"
-        case noPosition = "anchor_no_position"
-        case ack = "anchor_ack"
-        case raised = "anchor_raised"
-    }
+    /// The tracking events a webhook may send (`webhook_events`).
+    public static let webhookKinds: [EventName] = [
+        .enter, .exit, .dwell, .tripStart, .tripEnd, .guardArmed, .guardBreach, .overspeedStart, .overspeedEnd,
+        .anchorDropped, .anchorWarning, .anchorAlarm, .anchorNoPosition, .anchorAck, .anchorRaised,
+    ]
 }
