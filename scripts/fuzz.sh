@@ -44,6 +44,7 @@ build_module() {   # NAME
         $(find "$S/$name" -name '*.swift' | sort) -o "$lib" -emit-module-path "$OUT/lib/$name.swiftmodule"
 }
 build_module GPSTrackJSON
+build_module GPSTrackVocabulary
 build_module GPSTrackProtocol
 build_module GPSTrackCore
 build_module GPSTrackExport
@@ -56,7 +57,7 @@ for h in "${harnesses[@]}"; do
     bin="$OUT/fuzz-$h"
     rm -f "$bin"   # a harness that no longer builds must not run its last binary
     swiftc "${FLAGS[@]}" -I "$OUT/lib" "${C_INCLUDES[@]}" "fuzz/$h/harness.swift" -L "$OUT/lib" \
-        -lGPSTrackDaemon -lGPSTrackExport -lGPSTrackCore -lGPSTrackProtocol -lGPSTrackJSON "${LIBS[@]}" -o "$bin" 2>&1 | grep -v "Cannot export local symbol" >&2 || true
+        -lGPSTrackDaemon -lGPSTrackExport -lGPSTrackCore -lGPSTrackProtocol -lGPSTrackVocabulary -lGPSTrackJSON "${LIBS[@]}" -o "$bin" 2>&1 | grep -v "Cannot export local symbol" >&2 || true
     [ -x "$bin" ] || { echo "fuzz: $h did not build" >&2; exit 1; }
     mkdir -p "$OUT/corpus/$h" "$OUT/findings/$h"
     echo "fuzz: $h for ${SECONDS_EACH}s" >&2
