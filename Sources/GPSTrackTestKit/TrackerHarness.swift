@@ -25,13 +25,18 @@ public final class TrackerHarness: Sendable {
     public let watched = InMemoryJournal()
     /// The tracker's monotonic clock (its rate limits), in seconds: moved by the test alone.
     public let clock = ManualClock()
+    /// Stops the uplinks' senders (`close`).
+    private let stopOutlets: @Sendable () async -> Void
 
     /// A tracker with `configure` applied to the configuration (its state directory is the
     /// harness's own) and `fences`, if any; with a store unless `store` is false; with an MQTT
-    /// publisher (not started) when the configuration sets `mqtt.host`.
+    /// publisher (not started) when the configuration sets `mqtt.host`; with the daemon's
+    /// outlets (`Outlets.make`): each HTTP uplink the configuration sets sends through
+    /// `transport` (given the uplink's name), or libcurl without one.
     public init(
         fences: [Fence] = [], store: Bool = true,
-        configure: (inout Configuration) -> Void = { _ in }
+        configure: (inout Configuration) -> Void = { _ in },
+        transport: (@Sendable (String) -> any HTTPTransport)? = nil
     ) async throws {
         var template = Array("/tmp/gpstrack-harness-XXXXXX".utf8CString)
         guard let dir = mkdtemp(&template) else { throw HarnessError("mkdtemp: errno \(errno)") }
@@ -50,8 +55,12 @@ public final class TrackerHarness: Sendable {
             config.mqtt.host == nil
             ? nil
             : try MQTTPublisher(config: config.mqtt, file: file, journal: log, configFile: "harness")
+        let outlets = try Outlets.make(
+            config, store: opened, file: file, journal: log, configFile: "harness", transport: transport)
+        stopOutlets = outlets.stopAction
         tracker = try TrackerService(
-            configuration: config, fences: index, journal: log, store: opened, mqtt: mqtt, clock: { clock.now })
+            configuration: config, fences: index, journal: log, store: opened, mqtt: mqtt, outlets: outlets.sinks,
+            clock: { clock.now })
         handlers = ControlHandlers(tracker: tracker, gpsd: nil, mqtt: mqtt, tripMode: config.tracker.tripMode)
         let watched = self.watched
         await tracker.setWatchSink { line in watched.send(LogEntry(event: .started, priority: .info, message: line)) }
@@ -88,6 +97,7 @@ public final class TrackerHarness: Sendable {
 
     /// Removes the state directory.
     public func close() async {
+        await stopOutlets()
         try? FileManager.default.removeItem(atPath: stateDirectory)
     }
 }

@@ -57,24 +57,24 @@ public enum Daemon {
             journal.log(
                 LogEntry(event: .fencesReloadFailed, priority: .err, message: "Pushed waypoints left out: \(error)"))
         }
-        // The HTTP uplinks, each a sink with its own sender thread: stopped after the tracker's
-        // last commit, before MQTT.
-        let uplinks: [any UplinkSink]
+        // The outlets: the HTTP uplinks, each a sink with its own sender thread, stopped after
+        // the tracker's last commit, before MQTT.
+        let outlets: Outlets
         do {
-            uplinks = try Uplinks.make(
-                config, file: state, journal: journal, configFile: options.configPath)
+            outlets = try Outlets.make(
+                config, store: store, file: state, journal: journal, configFile: options.configPath)
         } catch {
             return await failed(.config, "\(error)")
         }
-        let senders = uplinks.map(\.sender)
-        let commandChannels = uplinks.compactMap { ($0 as? OwnTracksHTTPUplink)?.commands }
+        // What stays here of the outlets; their sinks go to the tracker.
+        let (senders, commandChannels, stopOutlets) = (outlets.senders, outlets.commandChannels, outlets.stopAction)
         let service: TrackerService
         do {
             service = try TrackerService(
                 configuration: config, fences: fences, journal: journal, store: store, mqtt: mqtt,
-                outlets: [DayDistance(), AnchorSink(store: store)] + uplinks)
+                outlets: outlets.sinks)
         } catch {
-            for sender in senders { await sender.stop() }
+            await stopOutlets()
             return await failed(.software, "\(error)")
         }
         // The store's last word comes after MQTT stopped: what could not be written, named.

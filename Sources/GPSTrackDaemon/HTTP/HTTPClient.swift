@@ -12,15 +12,7 @@ import Glibc
 /// uplink's sender thread only (a handle is never shared between threads); the handle is under
 /// a lock all the same, so that the client may be handed to that thread as `Sendable`.
 final class HTTPClient: Sendable {
-    /// A reply, or why none came.
-    struct Response {
-        /// The HTTP status; 0 when no reply came (refused, timed out, TLS failed).
-        var status: Int
-        var body: [UInt8]
-        /// libcurl's words when the request failed; nil on a complete reply.
-        var failure: String?
-        var succeeded: Bool { failure == nil && (200..<300).contains(status) }
-    }
+    typealias Response = HTTPResponse
 
     /// The longest reply read; a longer one ends the request as failed.
     static let maxReply = 64 * 1024
@@ -54,7 +46,7 @@ final class HTTPClient: Sendable {
     }
 
     /// Sends one request and waits for its reply (blocking: call it off the cooperative pool).
-    func send(method: String, url: String, body: [UInt8], headers: [String], userpwd: String? = nil) -> Response {
+    func send(method: String, url: String, body: [UInt8], headers: [String], userpwd: String?) -> Response {
         handle.withLock { handle in
             perform(handle, method: method, url: url, body: body, headers: headers, userpwd: userpwd)
         }

@@ -18,14 +18,21 @@ public final class OwnTracksHTTPUplink: UplinkSink, LocationReporter {
     /// Whether the first step sent the waypoints yet.
     private var waypointsSent = false
 
-    init(configuration: Configuration, file: StateDatabase, journal: Journal, configFile: String)
-        throws(ConfigError)
-    {
+    /// `transport` nil: libcurl (`HTTPClient`), loaded here.
+    init(
+        configuration: Configuration, file: StateDatabase, journal: Journal, configFile: String,
+        transport: (any HTTPTransport)? = nil
+    ) throws(ConfigError) {
         config = configuration.owntracksHTTP
         func place(_ key: String) -> String { configuration.origins[key] ?? configFile }
-        let client = try HTTPClient(
-            caFile: config.caFile, tls: HTTPClient.TLSFiles(caKey: "owntracks_http_ca_file"), timeoutS: 30,
-            place: place("owntracks_http_url"), key: "owntracks_http_url")
+        let client: any HTTPTransport
+        if let transport {
+            client = transport
+        } else {
+            client = try HTTPClient(
+                caFile: config.caFile, tls: HTTPClient.TLSFiles(caKey: "owntracks_http_ca_file"), timeoutS: 30,
+                place: place("owntracks_http_url"), key: "owntracks_http_url")
+        }
         try HTTPClient.checkReadable(
             [("owntracks_http_ca_file", config.caFile)], configuration: configuration, configFile: configFile)
         var userpwd: String?

@@ -21,15 +21,22 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
     private var odometerM = 0.0
 
     /// Loads libcurl and opens the outbox; a missing library is a configuration error.
-    init(configuration: Configuration, file: StateDatabase, journal: Journal, configFile: String)
-        throws(ConfigError)
-    {
+    /// `transport` nil: libcurl (`HTTPClient`), loaded here.
+    init(
+        configuration: Configuration, file: StateDatabase, journal: Journal, configFile: String,
+        transport: (any HTTPTransport)? = nil
+    ) throws(ConfigError) {
         config = configuration.traccar
         let place = configuration.origins["traccar_url"] ?? configFile
         let tls = HTTPClient.TLSFiles(
             certFile: config.clientCertFile, keyFile: config.clientKeyFile, caKey: "traccar_ca_file")
-        let client = try HTTPClient(
-            caFile: config.caFile, tls: tls, timeoutS: config.timeoutS, place: place, key: "traccar_url")
+        let client: any HTTPTransport
+        if let transport {
+            client = transport
+        } else {
+            client = try HTTPClient(
+                caFile: config.caFile, tls: tls, timeoutS: config.timeoutS, place: place, key: "traccar_url")
+        }
         try HTTPClient.checkReadable(
             [
                 ("traccar_ca_file", config.caFile), ("traccar_client_cert_file", config.clientCertFile),

@@ -27,7 +27,7 @@ final class UplinkSender: Service {
     }
 
     /// Builds and sends the request for a message; runs on the sender's thread.
-    typealias Deliver = @Sendable (Outbox.Message) -> HTTPClient.Response
+    typealias Deliver = @Sendable (Outbox.Message) -> HTTPResponse
 
     /// The uplink's name (`traccar`, `owntracks_http`, `webhook`), the stop's stage too.
     let name: String

@@ -13,15 +13,22 @@ public final class WebhookUplink: UplinkSink {
     let clock: UplinkClockCheck
     private let events: Set<EventName>
 
-    init(configuration: Configuration, file: StateDatabase, journal: Journal, configFile: String)
-        throws(ConfigError)
-    {
+    /// `transport` nil: libcurl (`HTTPClient`), loaded here.
+    init(
+        configuration: Configuration, file: StateDatabase, journal: Journal, configFile: String,
+        transport: (any HTTPTransport)? = nil
+    ) throws(ConfigError) {
         config = configuration.webhook
         events = Set(config.events)
         func place(_ key: String) -> String { configuration.origins[key] ?? configFile }
-        let client = try HTTPClient(
-            caFile: config.caFile, tls: HTTPClient.TLSFiles(caKey: "webhook_ca_file"), timeoutS: 30,
-            place: place("webhook_url"), key: "webhook_url")
+        let client: any HTTPTransport
+        if let transport {
+            client = transport
+        } else {
+            client = try HTTPClient(
+                caFile: config.caFile, tls: HTTPClient.TLSFiles(caKey: "webhook_ca_file"), timeoutS: 30,
+                place: place("webhook_url"), key: "webhook_url")
+        }
         try HTTPClient.checkReadable(
             [("webhook_ca_file", config.caFile)], configuration: configuration, configFile: configFile)
         var token: String?
