@@ -107,6 +107,17 @@ struct MQTTPromiseTests {
         model.honestJumpProbability = 0
         model.lyingJumpProbability = 0
         let trace = Simulator.run(scenario, model: model, seed: 29)
+        // The subscriber's persistent session first, kept by the broker across its stop (with
+        // the QoS 0 locations too): however soon the daemon connects once the broker is back,
+        // the subscription is there. A subscriber started after the broker missed everything
+        // in a hunt run, the daemon's reconnect having come first.
+        // As root, mosquitto runs as its own user unless told: root, to write its store here.
+        let queueAll = "queue_qos0_messages true\nuser root\n"
+        do {
+            let broker = try MQTTTests.Broker(port: mqttPort, dir: dir, extra: queueAll)
+            try MQTTTests.Subscriber(port: mqttPort, file: dir + "/session.txt").stop()
+            broker.stop()
+        }
         let gpsPort = LiveHarness.freePort()
         let feed = try LiveHarness.Feed(
             log: try LiveHarness.nmeaFile("bound.nmea", fixes: trace.fixes, padding: 100), port: gpsPort)
@@ -119,14 +130,15 @@ struct MQTTPromiseTests {
             try SocketClient(path: daemon.socketPath).request(#"{"cmd":"status"}"#)?["mqtt"] as? [String: Any])
         #expect(waiting["connected"] as? Bool == false && waiting["outbox"] as? Int == 10, "\(waiting)")
 
-        // The subscriber first, so that the QoS 0 locations find it; then the daemon connects.
-        let broker = try MQTTTests.Broker(port: mqttPort, dir: dir)
+        // The broker back with the session; the daemon connects and drains its outbox into it;
+        // then the subscriber takes what waited for it.
+        let broker = try MQTTTests.Broker(port: mqttPort, dir: dir, extra: queueAll)
         defer { broker.stop() }
-        let sub = try MQTTTests.Subscriber(port: mqttPort, file: dir + "/sub.txt")
         try LiveHarness.waitFor("the outbox drained", timeout: 120) {
             (try SocketClient(path: daemon.socketPath).request(#"{"cmd":"status"}"#)?["mqtt"] as? [String: Any])?[
                 "outbox"] as? Int == 0
         }
+        let sub = try MQTTTests.Subscriber(port: mqttPort, file: dir + "/sub.txt")
         // The waypoints go after the outbox (on connect): once they are in, the rest is.
         try LiveHarness.waitFor("the waypoints", timeout: 60) {
             sub.messages().contains { $0.0 == topic + "/waypoints" }

@@ -12,9 +12,10 @@ struct MQTTTests {
     final class Broker {
         let process = Process()
         let port: Int
-        init(port: Int, dir: String, passwordFile: String? = nil) throws {
+        /// `extra`: more lines of mosquitto.conf.
+        init(port: Int, dir: String, passwordFile: String? = nil, extra: String = "") throws {
             self.port = port
-            var conf = "listener \(port) 127.0.0.1\npersistence true\npersistence_location \(dir)/\n"
+            var conf = "listener \(port) 127.0.0.1\npersistence true\npersistence_location \(dir)/\n" + extra
             conf += passwordFile.map { "allow_anonymous false\npassword_file \($0)\n" } ?? "allow_anonymous true\n"
             try conf.write(toFile: dir + "/mosquitto.conf", atomically: true, encoding: .utf8)
             LiveHarness.unmasked(process, "/usr/sbin/mosquitto", ["-c", dir + "/mosquitto.conf"])
@@ -85,10 +86,12 @@ struct MQTTTests {
                 return (String(parts[0]), json)
             }
         }
-        deinit {
+        /// Ends the subscriber; its session stays with the broker.
+        func stop() {
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
         }
+        deinit { stop() }
     }
 
     @Test func payloadsAndNothingLostAcrossABrokerRestart() throws {
