@@ -9,7 +9,8 @@ extension LiveHarness {
     /// a process group of its own, so that `stop()` ends gpsd and gpsfake together and waits for
     /// both.
     final class Feed {
-        let process = Process()
+        /// gpsfake (its current start: see `init`).
+        private(set) var process = Process()
         let port: Int
         /// gpsfake's TMPDIR, removed by `stop()`.
         let directory: String
@@ -33,8 +34,53 @@ extension LiveHarness {
             directory = String(cString: made)
             errorFile = directory + "/stderr"
             _ = FileManager.default.createFile(atPath: errorFile, contents: nil)
-            // A session of its own (gpsd, gpsfake's child, joins its process group), signals
-            // unblocked (a Swift worker thread's blocked SIGTERM would pass on to gpsd).
+            Feed.logs.withLock { $0.append((Test.current?.id, port, errorFile)) }
+            // gpsd accepts on its port as soon as gpsfake has started it, but gpsfake adds its
+            // receivers only once it has read its logs (seconds for a long log on a loaded
+            // machine): a daemon that connected in between heard nothing for its
+            // no_data_timeout_s and said "no report", which a test took for the feed's end (the
+            // export day's and LiveTripTests' daemons found no trip beside make test-repeat's
+            // CPU hog). Started means gpsd lists a receiver. gpsfake exiting first is a failure
+            // of the feed, not of the code under test; 120 s is a referee.
+            // gpsfake adds its ptys through gpsd's control socket once that socket's file
+            // exists, and drops the add silently when the connect is refused (gps/fake.py,
+            // add_device): a gpsd starved between its bind() and listen() then runs with no
+            // receiver for ever (two hunt runs' "listed no receiver within 120 s"). Such a start
+            // is ended and made again, twice at most, and the retry written to its stderr.
+            for attempt in 1...3 {
+                try start(logs: logs, cycle: cycle)
+                let last = attempt == 3
+                let deadline = Date().addingTimeInterval(last ? 120 : 45)
+                var listed = false
+                while !listed {
+                    listed = Feed.listsReceiver(port: port)
+                    if listed { break }
+                    if !process.isRunning || (last && Date() > deadline) {
+                        let why = process.isRunning ? "gpsd listed no receiver within 120 s" : "gpsfake exited"
+                        let text = Feed.tail(errorFile)
+                        stop()
+                        throw FeedFailed(port: port, why: why, stderr: text)
+                    }
+                    if Date() > deadline { break }
+                    usleep(20_000)  // polls the condition above
+                }
+                if listed { return }
+                end()
+                if let note = "--- no receiver in 45 s: gpsfake started again ---\n".data(using: .utf8),
+                    let h = FileHandle(forWritingAtPath: errorFile)
+                {
+                    h.seekToEndOfFile()
+                    h.write(note)
+                    h.closeFile()
+                }
+                process = Process()
+            }
+        }
+
+        /// Starts gpsfake: a session of its own (gpsd, gpsfake's child, joins its process
+        /// group), signals unblocked (a Swift worker thread's blocked SIGTERM would pass on to
+        /// gpsd), its stderr appended to the feed's.
+        private func start(logs: [String], cycle: Double) throws {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
             process.arguments =
                 [
@@ -53,26 +99,10 @@ extension LiveHarness {
                 ] + logs
             process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": directory]) { $1 }
             process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle(forWritingAtPath: errorFile)
+            let err = FileHandle(forWritingAtPath: errorFile)
+            err?.seekToEndOfFile()
+            process.standardError = err
             try process.run()
-            Feed.logs.withLock { $0.append((Test.current?.id, port, errorFile)) }
-            // gpsd accepts on its port as soon as gpsfake has started it, but gpsfake adds its
-            // receivers only once it has read its logs (seconds for a long log on a loaded
-            // machine): a daemon that connected in between heard nothing for its
-            // no_data_timeout_s and said "no report", which a test took for the feed's end (the
-            // export day's and LiveTripTests' daemons found no trip beside make test-repeat's
-            // CPU hog). Started means gpsd lists a receiver. gpsfake exiting first is a failure
-            // of the feed, not of the code under test; 120 s is a referee.
-            let deadline = Date().addingTimeInterval(120)
-            while !Feed.listsReceiver(port: port) {
-                if !process.isRunning || Date() > deadline {
-                    let why = process.isRunning ? "gpsd listed no receiver within 120 s" : "gpsfake exited"
-                    let text = Feed.tail(errorFile)
-                    stop()
-                    throw FeedFailed(port: port, why: why, stderr: text)
-                }
-                usleep(20_000)  // polls the condition above
-            }
         }
 
         /// Whether gpsd on `port` accepts and, asked to watch, names a receiver (a DEVICES list
@@ -116,13 +146,7 @@ extension LiveHarness {
                     return !done
                 })
             else { return }
-            let group = process.processIdentifier
-            kill(-group, SIGKILL)
-            kill(group, SIGKILL)  // in case it was stopped before it made its group
-            process.waitUntilExit()
-            // gpsd, orphaned, may stay a zombie (nobody need reap it): a zombie holds no port.
-            let deadline = Date().addingTimeInterval(30)
-            while Feed.liveMembers(ofGroup: group) && Date() < deadline { usleep(10_000) }
+            end()
             Feed.logs.withLock { logs in
                 for k in logs.indices where logs[k].file == errorFile {
                     logs[k].file = "(stopped) " + Feed.tail(errorFile)
@@ -133,6 +157,18 @@ extension LiveHarness {
             } catch {
                 Issue.record("the feed's directory \(directory) is left: \(error)")
             }
+        }
+
+        /// Kills gpsfake and its gpsd and waits until both have ended.
+        private func end() {
+            let group = process.processIdentifier
+            guard group > 0 else { return }  // never started
+            kill(-group, SIGKILL)
+            kill(group, SIGKILL)  // in case it was stopped before it made its group
+            process.waitUntilExit()
+            // gpsd, orphaned, may stay a zombie (nobody need reap it): a zombie holds no port.
+            let deadline = Date().addingTimeInterval(30)
+            while Feed.liveMembers(ofGroup: group) && Date() < deadline { usleep(10_000) }
         }
 
         deinit { stop() }
