@@ -4,8 +4,8 @@
 # runs each for FUZZ_SECONDS (default 300) from its seed corpus in the repository.
 # Usage: scripts/fuzz.sh [HARNESS...]      (default: every harness in fuzz/)
 # Findings (crash-*, timeout-*, oom-*, leak-*) go to .build/fuzz/findings/HARNESS/ and fail
-# the run; the corpus each run grows stays in .build/fuzz/corpus/HARNESS (the repository's
-# seeds stay small).
+# the run; a finding fixed is kept in fuzz/HARNESS/regressions/ and replayed first. The corpus
+# each run grows stays in .build/fuzz/corpus/HARNESS (the repository's seeds stay small).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${FUZZ_SECONDS:-300}
@@ -39,6 +39,8 @@ build_module() {   # NAME
     local name=$1 lib="$OUT/lib/lib$1.a"
     if [ -f "$lib" ] && [ -z "$(find "$S/$name" -name '*.swift' -newer "$lib" | head -1)" ]; then return; fi
     echo "fuzz: building $name" >&2
+    # swiftc adds to an archive that exists: a renamed source's old object would stay and clash.
+    rm -f "$lib"
     # -enable-testing: a harness may reach the internals it exercises (@testable import).
     swiftc "${FLAGS[@]}" -enable-testing -emit-library -static -emit-module -module-name "$name" -I "$OUT/lib" "${C_INCLUDES[@]}" \
         $(find "$S/$name" -name '*.swift' | sort) -o "$lib" -emit-module-path "$OUT/lib/$name.swiftmodule"
@@ -60,6 +62,17 @@ for h in "${harnesses[@]}"; do
         -lGPSTrackDaemon -lGPSTrackExport -lGPSTrackCore -lGPSTrackProtocol -lGPSTrackVocabulary -lGPSTrackJSON "${LIBS[@]}" -o "$bin" 2>&1 | grep -v "Cannot export local symbol" >&2 || true
     [ -x "$bin" ] || { echo "fuzz: $h did not build" >&2; exit 1; }
     mkdir -p "$OUT/corpus/$h" "$OUT/findings/$h"
+    # Past findings kept in fuzz/HARNESS/regressions, replayed in name order in one process
+    # before the run: some need what an earlier input left behind (a reused handle's state).
+    if [ -d "fuzz/$h/regressions" ]; then
+        if ! SWIFT_BACKTRACE=enable=no "$bin" -timeout=5 -rss_limit_mb=2048 \
+                $(ls -d "fuzz/$h/regressions/"* | sort) > "$OUT/$h.regressions.log" 2>&1; then
+            echo "fuzz: $h FAILED ITS REGRESSIONS (fuzz/$h/regressions):" >&2
+            tail -30 "$OUT/$h.regressions.log" >&2
+            status=1
+        fi
+        echo "fuzz: $h: $(grep -c '^Executed' "$OUT/$h.regressions.log") regressions replayed" >&2
+    fi
     echo "fuzz: $h for ${SECONDS_EACH}s" >&2
     # -timeout: an input that takes 5 s is a hang (libgps's parser looping for ever was one).
     # SWIFT_BACKTRACE=enable=no: a Swift trap is told by libFuzzer's handler (the harness's

@@ -1,5 +1,5 @@
 // libFuzzer harness: HTTP replies as the uplinks read them. A server on the loopback answers
-// each request of the uplinks' own client (`HTTPClient`, libcurl, the uplink's kept handle) with
+// each request of the uplinks' own client (`HTTPClient`, libcurl, the uplink's kept share) with
 // bytes the input chooses: with an odd first byte the rest as the whole reply (status line,
 // headers, body: whatever a hostile server sends); with an even one a reply built from it, a
 // status from the next two bytes, a Content-Length that may lie, chunked or not, then the rest

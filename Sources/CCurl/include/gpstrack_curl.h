@@ -2,13 +2,14 @@
 #define GPSTRACK_CURL_H
 /* libcurl (Debian 12: 7.88, libcurl.so.4), loaded with dlopen when an HTTP uplink is
    configured, so that a box without one maps nothing of it (nor its TLS libraries). One call
-   does a whole request on a kept handle: the reply's body is capped, every phase is timed. */
+   does a whole request on a new easy handle over the kept connection: the reply's body is
+   capped, every phase is timed. */
 #include <stddef.h>
 
 /* Loads libcurl.so.4 once and initialises it; 0 on success, else -1 with the reason. */
 int gpstrack_curl_load(char *error, size_t size);
 
-/* A new easy handle (its connection is kept between requests), or NULL. */
+/* A new share handle, which keeps the connection between requests, or NULL. */
 void *gpstrack_curl_new(void);
 void gpstrack_curl_free(void *handle);
 

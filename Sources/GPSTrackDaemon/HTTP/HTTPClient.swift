@@ -7,10 +7,11 @@ import Synchronization
 import Glibc
 #endif
 
-/// One uplink's HTTP client: a libcurl easy handle kept for the uplink's life, so that its
-/// connection stays open between requests; every request timed, its reply capped. Used by the
-/// uplink's sender thread only (a handle is never shared between threads); the handle is under
-/// a lock all the same, so that the client may be handed to that thread as `Sendable`.
+/// One uplink's HTTP client: a libcurl share handle kept for the uplink's life, so that its
+/// connection stays open between requests (each request on an easy handle of its own: see
+/// curl_loader.c); every request timed, its reply capped. Used by the uplink's sender thread
+/// only (a handle is never shared between threads); the handle is under a lock all the same,
+/// so that the client may be handed to that thread as `Sendable`.
 final class HTTPClient: Sendable {
     typealias Response = HTTPResponse
 
