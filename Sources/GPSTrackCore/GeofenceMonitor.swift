@@ -25,6 +25,9 @@ public struct GeofenceMonitor: Sendable {
     /// The counts of the determination the last `update` made, if it made one (first fix,
     /// after a reload or a loss); nil after an ordinary fix.
     public private(set) var determination: FenceCounts?
+    /// Counts the changes of which fences hold the position (`inside`), so that a reader of the
+    /// names inside builds them again only after a change (not at every fix).
+    public private(set) var insideChanges = 0
 
     /// A monitor for `index`. With `previous` (a reload), fences whose id is unchanged keep
     /// their remembered membership, entry time and dwell, so a reload causes no second `enter`.
@@ -94,6 +97,7 @@ public struct GeofenceMonitor: Sendable {
         var events: [FenceEvent] = []
         for i in statuses.indices where statuses[i].state != .unknown {
             let wasInside = statuses[i].state == .inside
+            if wasInside { insideChanges &+= 1 }
             statuses[i].state = .unknown
             statuses[i].since = time
             if wasInside {
@@ -264,6 +268,7 @@ public struct GeofenceMonitor: Sendable {
             st.dwellSent = true
             emit(.dwell)
         }
+        if (st.state == .inside) != (statuses[i].state == .inside) { insideChanges &+= 1 }
         statuses[i] = st
     }
 }

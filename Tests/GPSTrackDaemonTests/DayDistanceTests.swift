@@ -23,19 +23,20 @@ struct DayDistanceTests {
         let delta = midnight - 600 - t0
         var session = TrackingSession(config: TrackerConfig())
         let sink = DayDistance()
-        #expect(sink.status(session: session) == nil, "no day before the first fix")
+        #expect(sink.status(trip: session.tracker.trip) == nil, "no day before the first fix")
         var evening: StatusReply.DayStatus?
         var atReset = 0.0
         for (i, f) in trace.fixes.enumerated() {
             var g = f
             g.time = f.time.map { $0 + delta }
             let events = session.ingest(g)
-            _ = sink.take(TrackerStep(fix: g, outcome: session.tracker.lastOutcome, events: events), session: session)
-            if i == 599 { evening = sink.status(session: session) }
+            _ = sink.take(
+                TrackerStep(fix: g, outcome: session.tracker.lastOutcome, events: events, tracker: session.tracker))
+            if i == 599 { evening = sink.status(trip: session.tracker.trip) }
             if i == 900 {
-                atReset = sink.status(session: session)?.traveledM ?? 0
+                atReset = sink.status(trip: session.tracker.trip)?.traveledM ?? 0
                 let reset = session.resetTrip()
-                _ = sink.take(TrackerStep(events: reset, force: true), session: session)
+                _ = sink.take(TrackerStep(events: reset, force: true, tracker: session.tracker))
             }
         }
         let (before, after) = (
@@ -43,7 +44,7 @@ struct DayDistanceTests {
             try GeodSolveTruth.lengths([Array(trace.truth[600...])])[0]
         )
         let first = try #require(evening)
-        let second = try #require(sink.status(session: session))
+        let second = try #require(sink.status(trip: session.tracker.trip))
         #expect(
             first.date == Self.date(midnight - 1) && second.date == Self.date(midnight), "\(first.date), \(second.date)"
         )

@@ -270,7 +270,13 @@ struct MQTTTests {
             $0.1["_type"] as? String == "transition" && $0.1["rid"] as? String == "gate"
         }
         #expect(gateTransitions.map { $0.1["event"] as? String ?? "" } == ["enter", "leave"])
-        let enters = try daemon.entries("enter").filter { $0["GPSTRACK_FENCE"] as? String == "gate" }
+        // The broker's leave came after the enter was journaled, but journald may not have read
+        // the entry yet (the tests' load): wait for it, then judge it.
+        func gateEnters() throws -> [[String: Any]] {
+            try daemon.entries("enter").filter { $0["GPSTRACK_FENCE"] as? String == "gate" }
+        }
+        try LiveHarness.waitFor("the gate's enter entry", timeout: 30) { try !gateEnters().isEmpty }
+        let enters = try gateEnters()
         #expect(
             enters.count == 1 && enters.first?["GPSTRACK_CROSSED"] as? String == "1",
             "the gate was passed between two fixes")

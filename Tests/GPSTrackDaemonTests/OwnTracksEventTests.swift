@@ -8,10 +8,11 @@ import Testing
 /// and the HTTP reporters both follow: the HTTP reporter now sends the anchor's transitions too.
 @Suite struct OwnTracksEventTests {
     static let at = Coordinate(latitude: 59.9, longitude: 10.7)
-    static let session = TrackingSession(config: TrackerConfig())
+    /// The step the events come in: no guard armed, the anchor up (their `wtst` is the event's).
+    static let step = TrackerStep()
 
     static func message(_ e: TrackingSession.Event) -> (object: [String: JSONValue], alarm: Bool)? {
-        guard let m = OwnTracks.message(for: e, tid: "gt", fencesLoadedAt: 1_700_000_000, acc: 4, session: session)
+        guard let m = OwnTracks.message(for: e, tid: "gt", fencesLoadedAt: 1_700_000_000, acc: 4, after: step)
         else { return nil }
         guard case .object(let o) = try? JSONValue.parse(Array(m.payload.utf8)) else {
             Issue.record("not an object: \(m.payload)")

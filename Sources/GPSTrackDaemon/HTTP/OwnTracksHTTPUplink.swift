@@ -81,29 +81,31 @@ public final class OwnTracksHTTPUplink: UplinkSink, LocationReporter {
     }
 
     /// `reportLocation`: the fix as a `location` with `t: "r"`, now, whatever the intervals.
-    func reportLocation(_ fix: Fix, time t: Double, session: TrackingSession) {
+    func reportLocation(_ fix: Fix, time t: Double, inside: [String]?) {
         guard clock.plausible(t) else { return }
-        queue(.location, time: t, reporter.location(fix, time: t, session: session, trigger: "r"))
+        queue(.location, time: t, reporter.location(fix, time: t, inside: inside, trigger: "r"))
     }
 
-    public func take(_ step: TrackerStep, session: TrackingSession) -> [LogEntry] {
-        if !waypointsSent { sendWaypoints(session: session) }
+    /// The waypoints go before the first step, unless a reload sent them already.
+    public func start(_ fences: [Fence]?) { if !waypointsSent { sendWaypoints(fences) } }
+
+    public func take(_ step: TrackerStep) -> [LogEntry] {
         let check = clock
-        for m in reporter.messages(for: step, session: session, plausible: { check.plausible($0) }) {
+        for m in reporter.messages(for: step, plausible: { check.plausible($0) }) {
             queue(m.kind, time: m.time, m.payload)
         }
         return []
     }
 
-    public func fencesReplaced(session: TrackingSession) {
+    public func fencesReplaced(_ fences: [Fence]?) {
         reporter.fencesReplaced()
-        sendWaypoints(session: session)
+        sendWaypoints(fences)
     }
 
-    /// The waypoints go with the first step (the sinks hear no start) and after each reload.
-    private func sendWaypoints(session: TrackingSession) {
+    /// The waypoints, before the first step and after each reload.
+    private func sendWaypoints(_ fences: [Fence]?) {
         waypointsSent = true
-        guard let payload = reporter.waypoints(session: session) else { return }
+        guard let payload = reporter.waypoints(fences) else { return }
         sender.outbox.store(.waypoints, payload: payload)
         sender.poke()
     }

@@ -65,9 +65,9 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
         }
     }
 
-    public func take(_ step: TrackerStep, session: TrackingSession) -> [LogEntry] {
+    public func take(_ step: TrackerStep) -> [LogEntry] {
         if case .accepted(_, let hop) = step.outcome { odometerM += hop }
-        let moving = tripsAuto ? session.tracker.trips.motion.0 == .moving : nil
+        let moving = tripsAuto ? step.tracker.trips.motion.0 == .moving : nil
         var forced: (kind: OutboxKind, alarm: String?, time: Double, at: Coordinate)?
         var alarms: [(alarm: String, time: Double, at: Coordinate, speed: Double?)] = []
         for s in step.events {
@@ -89,7 +89,7 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
             // the repeats: latched until acknowledged, said again until then).
             case .anchor(.alarm(let t, let at, _, _)): alarms.append(("movement", t, at, nil))
             case .anchor(.noPosition(let t, _, _)):
-                let at = session.tracker.lastAccepted?.coordinate ?? session.anchor.state?.anchor
+                let at = step.tracker.lastAccepted?.coordinate ?? step.anchor?.anchor
                 if let at { alarms.append(("general", t, at, nil)) }
             case .anchor(.dropped), .anchor(.warning), .anchor(.acknowledged), .anchor(.raised), .guardArmed,
                 .guardAck, .guardNoPosition, .overspeedEnd, .tripStop, .discontinuity, .fixAcquired, .fixLost:
@@ -100,7 +100,7 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
         // An alarm at its event's time and place (an overspeed's is where the excess began, a
         // fix or more before this one), with this fix's other values and the event's speed.
         for a in alarms {
-            var values = fix ?? session.tracker.lastAccepted
+            var values = fix ?? step.tracker.lastAccepted
             if let v = a.speed { values?.speed = v }
             queue(kind: .alarm, time: a.time, at: a.at, fix: values, alarm: a.alarm, moving: moving)
         }
@@ -109,7 +109,7 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
             // The step's fix where it is the event's, else the event's own time and place.
             let own = fix.flatMap { x in x.time.map { ($0, x.coordinate) } } ?? (f.time, f.at)
             queue(
-                kind: f.kind, time: own.0, at: own.1, fix: fix ?? session.tracker.lastAccepted, alarm: f.alarm,
+                kind: f.kind, time: own.0, at: own.1, fix: fix ?? step.tracker.lastAccepted, alarm: f.alarm,
                 moving: moving)
             return []
         }
@@ -119,7 +119,7 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
     }
 
     /// `reportLocation`: the fix sent now, whatever the intervals.
-    func reportLocation(_ fix: Fix, time t: Double, session: TrackingSession) {
+    func reportLocation(_ fix: Fix, time t: Double, inside: [String]?) {
         queue(kind: .location, time: t, at: fix.coordinate, fix: fix, alarm: nil, moving: nil)
     }
 

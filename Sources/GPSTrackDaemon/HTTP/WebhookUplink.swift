@@ -67,7 +67,7 @@ public final class WebhookUplink: UplinkSink {
         }
     }
 
-    public func take(_ step: TrackerStep, session: TrackingSession) -> [LogEntry] {
+    public func take(_ step: TrackerStep) -> [LogEntry] {
         for (s, line) in step.lined {
             guard let name = Self.kind(s.event), events.contains(name), clock.plausible(s.time ?? 0) else {
                 continue

@@ -15,8 +15,8 @@ final class JournalSink: TrackerSink {
 
     init(journal: Journal) { self.journal = journal }
 
-    func take(_ step: TrackerStep, session: TrackingSession) -> [LogEntry] {
-        let traveledM = session.tracker.trip.traveledM
+    func take(_ step: TrackerStep) -> [LogEntry] {
+        let traveledM = step.tracker.trip.traveledM
         for (e, line) in step.lined { tell(EventLog.entry(for: e, traveledM: traveledM), json: line) }
         return []
     }

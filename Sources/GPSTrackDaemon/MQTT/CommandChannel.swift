@@ -27,6 +27,7 @@ extension MQTTPublisher: CommandChannel {
 /// An uplink that can send a location now (`reportLocation` runs on every uplink that can).
 protocol LocationReporter: AnyObject {
     var name: String { get }
-    /// Queues OwnTracks' `location` with `t: "r"` for `fix`.
-    func reportLocation(_ fix: Fix, time: Double, session: TrackingSession)
+    /// Queues OwnTracks' `location` with `t: "r"` for `fix`, inside the fences named (nil: no
+    /// fences in force).
+    func reportLocation(_ fix: Fix, time: Double, inside: [String]?)
 }

@@ -15,9 +15,10 @@ extension OwnTracks {
     /// The transition for `event`, nil when OwnTracks has none: a fence entered or left (a
     /// crossing too), the `parked` region left at a guard breach (once, not its repeats), the
     /// `anchor` region entered at the drop and left at a drag's raise (not its repeats).
-    /// `fencesLoadedAt` is the fences' `wtst`; `acc` the last accepted fix's.
+    /// `fencesLoadedAt` is the fences' `wtst`; `acc` the last accepted fix's; `step` the one
+    /// the event came in (the guard's and the anchor's state after it).
     static func message(
-        for event: TrackingSession.Event, tid: String, fencesLoadedAt: Int, acc: Int, session: TrackingSession
+        for event: TrackingSession.Event, tid: String, fencesLoadedAt: Int, acc: Int, after step: TrackerStep
     ) -> EventMessage? {
         switch event {
         case .fence(let e):
@@ -36,11 +37,11 @@ extension OwnTracks {
             case .guardBreach(let time, let at, _, _):
                 let payload = transition(
                     tid: tid, enter: false, desc: "parked", rid: "parked",
-                    wtst: Int(clamping: session.tracker.parkedGuard.armedSince ?? time, rounding: .towardZero),
+                    wtst: Int(clamping: step.tracker.parkedGuard.armedSince ?? time, rounding: .towardZero),
                     time: time, at: at, acc: acc)
                 return EventMessage(payload: payload, time: time, isAlarm: true)
             case .anchor(let a):
-                return anchor(a, tid: tid, acc: acc, session: session)
+                return anchor(a, tid: tid, acc: acc, droppedAt: step.anchor?.droppedAt)
             case .tripStart, .tripEnd, .guardArmed, .guardRepeat, .guardAck, .guardNoPosition, .overspeedStart,
                 .overspeedEnd, .tripStop, .discontinuity, .fixAcquired, .fixLost:
                 return nil
@@ -48,7 +49,7 @@ extension OwnTracks {
         }
     }
 
-    private static func anchor(_ a: AnchorEvent, tid: String, acc: Int, session: TrackingSession) -> EventMessage? {
+    private static func anchor(_ a: AnchorEvent, tid: String, acc: Int, droppedAt: Double?) -> EventMessage? {
         let enter: Bool
         let at: Coordinate?
         switch a {
@@ -64,7 +65,7 @@ extension OwnTracks {
         }
         let payload = transition(
             tid: tid, enter: enter, desc: "anchor", rid: "anchor",
-            wtst: Int(clamping: session.anchor.state?.droppedAt ?? a.time, rounding: .towardZero), time: a.time, at: at,
+            wtst: Int(clamping: droppedAt ?? a.time, rounding: .towardZero), time: a.time, at: at,
             acc: acc)
         return EventMessage(payload: payload, time: a.time, isAlarm: !enter)
     }

@@ -34,14 +34,13 @@ struct OwnTracksReporter {
     /// uplink's clock check): a message it refuses is not made, and a refused location does not
     /// count as sent.
     mutating func messages(
-        for step: TrackerStep, session: TrackingSession, plausible: (Double) -> Bool = { _ in true }
+        for step: TrackerStep, plausible: (Double) -> Bool = { _ in true }
     ) -> [Message] {
         var out: [Message] = []
-        let acc = OwnTracks.accuracy(session.tracker.lastAccepted?.horizontalError, assumed: assumedErrorM)
+        let acc = OwnTracks.accuracy(step.tracker.lastAccepted?.horizontalError, assumed: assumedErrorM)
         for e in step.events {
             guard
-                let m = OwnTracks.message(
-                    for: e.event, tid: tid, fencesLoadedAt: fencesLoadedAt, acc: acc, session: session),
+                let m = OwnTracks.message(for: e.event, tid: tid, fencesLoadedAt: fencesLoadedAt, acc: acc, after: step),
                 plausible(m.time)
             else { continue }
             out.append(Message(kind: m.isAlarm ? .alarm : .transition, payload: m.payload, time: m.time))
@@ -50,24 +49,23 @@ struct OwnTracksReporter {
             plausible(t)
         {
             throttle.sent(time: t, at: fix.coordinate)
-            out.append(Message(kind: .location, payload: location(fix, time: t, session: session), time: t))
+            out.append(Message(kind: .location, payload: location(fix, time: t, inside: step.fences.inside), time: t))
         }
         return out
     }
 
-    /// The `location` for `fix`, with the fences it is inside; `trigger` "r" answers
-    /// `reportLocation`.
-    func location(_ fix: Fix, time t: Double, session: TrackingSession, trigger: String = "t") -> String {
+    /// The `location` for `fix`, with the fences it is inside (nil: no fences in force);
+    /// `trigger` "r" answers `reportLocation`.
+    func location(_ fix: Fix, time t: Double, inside: [String]?, trigger: String = "t") -> String {
         OwnTracks.location(
-            fix, time: t, tid: tid, assumedErrorM: assumedErrorM,
-            inRegions: session.geofences == nil ? nil : session.insideFenceNames, trigger: trigger)
+            fix, time: t, tid: tid, assumedErrorM: assumedErrorM, inRegions: inside, trigger: trigger)
     }
 
     /// A new set of fences is in force: their `wtst` becomes now.
     mutating func fencesReplaced() { fencesLoadedAt = Int(time(nil)) }
 
     /// The circular fences as `waypoints`, nil without fences.
-    func waypoints(session: TrackingSession) -> String? {
-        session.geofences.map { OwnTracks.waypoints($0.index.fences, loadedAt: fencesLoadedAt) }
+    func waypoints(_ fences: [Fence]?) -> String? {
+        fences.map { OwnTracks.waypoints($0, loadedAt: fencesLoadedAt) }
     }
 }

@@ -19,8 +19,8 @@ final class OwnTracksSink: TrackerSink {
     /// When the fences in force were loaded: the waypoints' `wtst`.
     var fencesLoadedAt: Int { reporter.fencesLoadedAt }
 
-    func take(_ step: TrackerStep, session: TrackingSession) -> [LogEntry] {
-        for m in reporter.messages(for: step, session: session) {
+    func take(_ step: TrackerStep) -> [LogEntry] {
+        for m in reporter.messages(for: step) {
             let (topic, qos): (String, Int32) =
                 m.kind == .location ? (mqtt.baseTopic, 0) : (mqtt.baseTopic + "/event", 1)
             mqtt.enqueue(kind: m.kind, topic: topic, payload: m.payload, qos: qos)
@@ -28,18 +28,18 @@ final class OwnTracksSink: TrackerSink {
         return []
     }
 
-    func fencesReplaced(session: TrackingSession) {
+    func fencesReplaced(_ fences: [Fence]?) {
         reporter.fencesReplaced()
-        publishWaypoints(session: session)
+        publishWaypoints(fences)
     }
 
     /// Publishes the circular fences as OwnTracks waypoints (at start and after a reload).
-    func publishWaypoints(session: TrackingSession) {
-        if let payload = reporter.waypoints(session: session) { mqtt.setWaypoints(payload) }
+    func publishWaypoints(_ fences: [Fence]?) {
+        if let payload = reporter.waypoints(fences) { mqtt.setWaypoints(payload) }
     }
 
-    /// The OwnTracks `location` for `fix`, with the fences it is inside.
-    func locationMessage(_ fix: Fix, time t: Double, session: TrackingSession, trigger: String = "t") -> String {
-        reporter.location(fix, time: t, session: session, trigger: trigger)
+    /// The OwnTracks `location` for `fix`, with the fences it is inside (nil: none in force).
+    func locationMessage(_ fix: Fix, time t: Double, inside: [String]?, trigger: String = "t") -> String {
+        reporter.location(fix, time: t, inside: inside, trigger: trigger)
     }
 }

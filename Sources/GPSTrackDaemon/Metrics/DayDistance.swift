@@ -24,8 +24,8 @@ final class DayDistance: TrackerSink {
 
     /// Hears a step: the counter's growth since the last one is today's, and a fix of
     /// another day starts a new one at 0.
-    func take(_ step: TrackerStep, session: TrackingSession) -> [LogEntry] {
-        absorb(session.tracker.trip)
+    func take(_ step: TrackerStep) -> [LogEntry] {
+        absorb(step.tracker.trip)
         if let time = step.fix?.time, step.accepted, time < dayStart || time >= dayEnd {
             (dayStart, dayEnd) = Self.localDay(containing: time)
             meters = 0
@@ -35,9 +35,9 @@ final class DayDistance: TrackerSink {
 
     /// Today's metres as `status` reports them, with what the counter settled since the
     /// last step; nil before the first accepted fix (no day yet).
-    func status(session: TrackingSession) -> StatusReply.DayStatus? {
+    func status(trip: Trip) -> StatusReply.DayStatus? {
         guard dayStart.isFinite else { return nil }
-        absorb(session.tracker.trip)
+        absorb(trip)
         var d = StatusReply.DayStatus()
         d.date = Self.date(dayStart)
         d.traveledM = meters.rounded(decimals: 2)

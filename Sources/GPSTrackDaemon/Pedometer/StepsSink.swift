@@ -18,7 +18,7 @@ final class StepsSink: TrackerSink {
         self.mqtt = mqtt
     }
 
-    func take(_ step: TrackerStep, session: TrackingSession) -> [LogEntry] {
+    func take(_ step: TrackerStep) -> [LogEntry] {
         var entries: [LogEntry] = []
         for e in step.events {
             guard case .tracker(let t) = e.event else { continue }
@@ -27,14 +27,14 @@ final class StepsSink: TrackerSink {
             if case .tripEnd(let f) = t {
                 entries += tripEnded(from: f.start, to: f.end)
             } else if case .tripStop = t, !step.events.contains(where: \.isTripEnd) {
-                entries += tripEnded(from: session.tracker.trip.startedAt, to: session.tracker.lastAccepted?.time)
+                entries += tripEnded(from: step.tracker.trip.startedAt, to: step.tracker.lastAccepted?.time)
             }
         }
-        if step.accepted, let t = step.fix?.time { figures.observe(traveledM: session.tracker.trip.traveledM, at: t) }
+        if step.accepted, let t = step.fix?.time { figures.observe(traveledM: step.tracker.trip.traveledM, at: t) }
         return entries
     }
 
-    func finish(session: TrackingSession) { figures.save(force: true) }
+    func finish(_ last: TrackerStep) { figures.save(force: true) }
 
     /// A trip ended: its steps for the journal and, with MQTT, as OwnTracks `steps`.
     func tripEnded(from: Double?, to: Double?) -> [LogEntry] {

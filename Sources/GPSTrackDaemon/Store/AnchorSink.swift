@@ -20,8 +20,8 @@ final class AnchorSink: TrackerSink {
         saved = store.loadAnchor().flatMap(AnchorWatch.State.init(encoded:)).map(Self.key)
     }
 
-    func take(_ step: TrackerStep, session: TrackingSession) -> [LogEntry] {
-        let state = session.anchor.state
+    func take(_ step: TrackerStep) -> [LogEntry] {
+        let state = step.anchor
         let key = state.map(Self.key)
         let grew = (state?.maxDistanceM ?? 0) >= savedMaxM + 1
         guard unsaved || key != saved || grew else { return [] }
@@ -33,8 +33,8 @@ final class AnchorSink: TrackerSink {
         return []
     }
 
-    func finish(session: TrackingSession) {
-        store.saveAnchor(session.anchor.state?.encoded)
+    func finish(_ last: TrackerStep) {
+        store.saveAnchor(last.anchor?.encoded)
     }
 
     /// The part of the state whose change must be written at once: everything but the last

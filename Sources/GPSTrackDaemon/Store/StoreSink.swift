@@ -23,7 +23,7 @@ final class StoreSink: TrackerSink {
         self.retentionDays = retentionDays
     }
 
-    func take(_ step: TrackerStep, session: TrackingSession) -> [LogEntry] {
+    func take(_ step: TrackerStep) -> [LogEntry] {
         if let fix = step.fix, let t = fix.time {
             if case .accepted(true, _) = step.outcome {
                 pendingPoints.append(
@@ -32,55 +32,47 @@ final class StoreSink: TrackerSink {
                         altitude: fix.altitude, eph: fix.horizontalError ?? .nan, mode: fix.mode,
                         hdop: fix.hdop, satellites: fix.satellitesUsed, altitudeHAE: fix.altitudeHAE))
             }
-            maintain(at: t, session: session)
+            maintain(at: t, trip: step.tracker.trip)
         }
-        persist(step, session: session)
+        persist(step)
         return []
     }
 
-    func finish(session: TrackingSession) { persist(TrackerStep(force: true), session: session) }
+    func finish(_ last: TrackerStep) { persist(last) }
 
     /// Commits the step's events (as encoded in its lines), fence memories, the trip and waiting
     /// track points. Points alone wait until they span `pointBatchSeconds`.
-    private func persist(_ step: TrackerStep, session: TrackingSession) {
+    private func persist(_ step: TrackerStep) {
         let span = (pendingPoints.last?.time ?? 0) - (pendingPoints.first?.time ?? 0)
         guard step.force || !step.events.isEmpty || span >= Self.pointBatchSeconds || pendingPoints.count >= 50 else {
             return
         }
         var rows: [Store.EventRow] = []
-        var memories: [String: FenceMemory] = [:]
         for (e, line) in step.lined {
             var fenceID: String?
-            if case .fence(let f) = e.event {
-                fenceID = f.fenceID
-                if let memory = session.geofences?.memory(for: f) { memories[f.fenceID] = memory }
-            }
+            if case .fence(let f) = e.event { fenceID = f.fenceID }
             rows.append(Store.EventRow(seq: e.seq, time: e.time, event: e.name.rawValue, fence: fenceID, json: line))
         }
         store.commit(
-            events: rows, trip: session.tracker.trip, counters: session.tracker.counters, fences: memories,
-            points: pendingPoints, force: step.force, motion: motionRows(step.events, session: session))
+            events: rows, trip: step.tracker.trip, counters: step.tracker.counters, fences: step.fences.memories,
+            points: pendingPoints, force: step.force, motion: motionRows(step))
         pendingPoints = []
     }
 
     /// Automatic trips ended in `events`, the stops begun or left, and the detector's state.
-    private func motionRows(_ events: [TrackingSession.Sequenced], session: TrackingSession) -> Store.MotionRows? {
+    private func motionRows(_ step: TrackerStep) -> Store.MotionRows? {
         guard tripMode == .auto else { return nil }
-        let detector = session.tracker.trips
-        let ended = events.compactMap { e -> TripFigures? in
+        let ended = step.events.compactMap { e -> TripFigures? in
             if case .tracker(.tripEnd(let f)) = e.event { return f }
             return nil
         }
-        let stops = [detector.lastEndedStop, detector.currentStop].compactMap { $0 }.map {
-            ($0, session.fenceNames(at: $0.at))
-        }
-        return Store.MotionRows(state: session.tracker.motionState, trips: ended, stops: stops)
+        return Store.MotionRows(state: step.tracker.motionState, trips: ended, stops: step.fences.stops)
     }
 
     /// Retention and recovery, once per fix with a time: a degraded store is retried; once a
     /// day of fix time (and at the first fix) pruning begins, then one small step per fix.
-    private func maintain(at t: Double, session: TrackingSession) {
-        store.retryIfDegraded(trip: session.tracker.trip)
+    private func maintain(at t: Double, trip: Trip) {
+        store.retryIfDegraded(trip: trip)
         if t - lastPrune >= 86_400 {
             lastPrune = t
             pruneCutoff = t - retentionDays * 86_400

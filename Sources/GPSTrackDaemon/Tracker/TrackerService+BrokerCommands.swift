@@ -215,11 +215,11 @@ extension TrackerService {
         if let mqtt, let ownTracks {
             mqtt.enqueue(
                 kind: .location, topic: mqtt.baseTopic,
-                payload: ownTracks.locationMessage(fix, time: t, session: session, trigger: "r"), qos: 1)
+                payload: ownTracks.locationMessage(fix, time: t, inside: fenceFacts().inside, trigger: "r"), qos: 1)
             on.append("mqtt")
         }
         for case let uplink as any LocationReporter in sinks {
-            uplink.reportLocation(fix, time: t, session: session)
+            uplink.reportLocation(fix, time: t, inside: fenceFacts().inside)
             on.append(uplink.name)
         }
         return on.isEmpty ? "no uplink sends locations" : "location published on \(on.joined(separator: ", "))"

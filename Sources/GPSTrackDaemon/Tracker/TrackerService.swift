@@ -53,11 +53,17 @@ public actor TrackerService {
     let store: Store?
     let mqtt: MQTTPublisher?
     /// The sinks, in order: the store first, then the journal and watchers, the pedometer, MQTT
-    /// and the outlets. The typed ones are the same objects, for the commands that need them.
+    /// and the outlets. The journal's is the same object, kept typed: every notice goes there.
     let sinks: [any TrackerSink]
     let journalSink: JournalSink
-    let stepsSink: StepsSink?
-    let ownTracks: OwnTracksSink?
+    /// The pedometer's sink, for its IIO source, `status` and `steps`.
+    var stepsSink: StepsSink? { sinks.lazy.compactMap { $0 as? StepsSink }.first }
+    /// The OwnTracks MQTT sink, for the waypoints and `reportLocation`.
+    var ownTracks: OwnTracksSink? { sinks.lazy.compactMap { $0 as? OwnTracksSink }.first }
+    /// The fences' values kept between steps (`TrackerService+Step`).
+    var fenceFactsCache = FenceFactsCache()
+    /// Whether the sinks heard their start (before the first step).
+    var sinksStarted = false
 
     public init(
         configuration: Configuration, fences: FenceIndex?, journal: Journal, store: Store? = nil,
@@ -74,11 +80,11 @@ public actor TrackerService {
         feed = FeedSession(
             session: TrackingSession(config: configuration.tracker, fences: fences), device: configuration.device)
         journalSink = JournalSink(journal: journal)
-        stepsSink =
+        let stepsSink =
             configuration.pedometer == .auto
             ? StepsSink(figures: StepFigures(strideM: configuration.strideM, file: store?.file), mqtt: mqtt)
             : nil
-        ownTracks = mqtt.map { OwnTracksSink(mqtt: $0, assumedErrorM: configuration.tracker.assumedErrorM) }
+        let ownTracks = mqtt.map { OwnTracksSink(mqtt: $0, assumedErrorM: configuration.tracker.assumedErrorM) }
         let storeSink = store.map {
             StoreSink(store: $0, tripMode: configuration.tracker.tripMode, retentionDays: configuration.retentionDays)
         }
@@ -111,9 +117,13 @@ public actor TrackerService {
         _ events: [TrackingSession.Sequenced], force: Bool = false, fix: Fix? = nil,
         outcome: Tracker.Outcome = .none
     ) {
-        let step = TrackerStep(fix: fix, outcome: outcome, events: events, force: force)
+        if !sinksStarted {
+            sinksStarted = true
+            for sink in sinks { sink.start(session.geofences?.index.fences) }
+        }
+        let step = step(events, force: force, fix: fix, outcome: outcome)
         var entries: [LogEntry] = []
-        for sink in sinks { entries += sink.take(step, session: session) }
+        for sink in sinks { entries += sink.take(step) }
         for entry in entries { emit(entry) }
     }
 
@@ -132,7 +142,7 @@ public actor TrackerService {
     func log(_ entry: LogEntry) { journalSink.log(entry) }
 
     /// Publishes the circular fences as OwnTracks waypoints (at start and after a reload).
-    public func publishWaypoints() { ownTracks?.publishWaypoints(session: session) }
+    public func publishWaypoints() { ownTracks?.publishWaypoints(session.geofences?.index.fences) }
 
     /// The stop's last word on storage, after MQTT stopped: what could not be written, named
     /// (see `Store.stopEntry`); nothing when all was written.
@@ -218,7 +228,8 @@ public actor TrackerService {
     /// and every sink hears of it.
     func putInForce(_ index: FenceIndex?) {
         session.replaceFences(index)
-        for sink in sinks { sink.fencesReplaced(session: session) }
+        fenceFactsCache = FenceFactsCache()
+        for sink in sinks { sink.fencesReplaced(index?.fences) }
     }
 
     /// Ends the run: the pending epoch is processed and the trip's figures logged.
@@ -226,7 +237,8 @@ public actor TrackerService {
         flushEpochs()
         // The feed's end: what the odometer held back goes into the stored figures.
         session.settle()
-        for sink in sinks { sink.finish(session: session) }
+        let last = step([], force: true)
+        for sink in sinks { sink.finish(last) }
         let trip = session.tracker.trip
         let counters = session.tracker.counters
         log(

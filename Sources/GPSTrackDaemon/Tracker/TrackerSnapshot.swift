@@ -74,7 +74,7 @@ extension TrackerService {
             s.sky = Reports.sky(sky)
         }
         s.clockOffsetS = clockOffsetS?.rounded(decimals: 3)
-        s.today = sinks.lazy.compactMap { $0 as? DayDistance }.first?.status(session: session)
+        s.today = sinks.lazy.compactMap { $0 as? DayDistance }.first?.status(trip: session.tracker.trip)
         for case let uplink as any UplinkSink in sinks { s.uplinks[uplink.name] = Reports.uplink(uplink) }
         return s
     }
