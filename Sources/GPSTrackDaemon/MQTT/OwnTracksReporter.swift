@@ -40,7 +40,8 @@ struct OwnTracksReporter {
         let acc = OwnTracks.accuracy(step.tracker.lastAccepted?.horizontalError, assumed: assumedErrorM)
         for e in step.events {
             guard
-                let m = OwnTracks.message(for: e.event, tid: tid, fencesLoadedAt: fencesLoadedAt, acc: acc, after: step),
+                let m = OwnTracks.message(
+                    for: e.event, tid: tid, fencesLoadedAt: fencesLoadedAt, acc: acc, after: step),
                 plausible(m.time)
             else { continue }
             out.append(Message(kind: m.isAlarm ? .alarm : .transition, payload: m.payload, time: m.time))

@@ -34,7 +34,9 @@ extension TrackerService {
             }
             facts.inside = fenceFactsCache.inside
             for e in events {
-                if case .fence(let f) = e.event, let memory = monitor.memory(for: f) { facts.memories[f.fenceID] = memory }
+                if case .fence(let f) = e.event, let memory = monitor.memory(for: f) {
+                    facts.memories[f.fenceID] = memory
+                }
             }
         }
         if configuration.tracker.tripMode == .auto {
