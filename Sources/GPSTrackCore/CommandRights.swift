@@ -1,3 +1,5 @@
+import GPSTrackVocabulary
+
 /// Who may send each command that reaches the daemon: the control socket's (gpstrackctl) and
 /// the broker's (`<base>/cmd`, and the OwnTracks HTTP server's replies, which take the same
 /// path). One table: the control server asks it whether a request needs an administrator, the
@@ -29,70 +31,108 @@ public enum CommandRights {
         case allowList = "publisher, mqtt_commands = on; only if named in mqtt_command_allow"
     }
 
+    /// A command as its rights see it: a socket request by its `cmd`, but `anchor` with an
+    /// `action` apart (the status is a reader's, the verbs change the watch), or a broker action.
+    public enum Command: Sendable, Hashable {
+        case socket(CommandName.Socket)
+        /// `{"cmd":"anchor","action":…}`: `anchor drop`, `anchor raise`, `anchor ack`.
+        case socketAnchor(CommandName.AnchorVerb)
+        case broker(CommandName.Broker)
+
+        /// Where it comes from.
+        public var channel: Channel {
+            switch self {
+            case .socket, .socketAnchor: .socket
+            case .broker: .broker
+            }
+        }
+
+        /// Its name as the table, a refusal and docs/SECURITY.md write it (`anchor drop`).
+        public var name: String {
+            switch self {
+            case .socket(let c): c.rawValue
+            case .socketAnchor(let verb): "\(CommandName.Socket.anchor) \(verb)"
+            case .broker(let a): a.rawValue
+            }
+        }
+
+        /// Every command in the table's order: the socket's readers, its administrators', the
+        /// anchor's verbs, then the broker's actions.
+        public static var all: [Command] {
+            let socket = CommandName.Socket.allCases.map(Command.socket)
+            return socket.filter { sender($0) == .reader } + socket.filter { sender($0) != .reader }
+                + CommandName.AnchorVerb.allCases.filter { $0 != .status }.map(Command.socketAnchor)
+                + CommandName.Broker.allCases.map(Command.broker)
+        }
+    }
+
     /// One command: its name on its channel, who may send it, and whether it changes the
     /// daemon's state (trip, guard, fences, anchor) or only reports.
     public struct Row: Sendable, Equatable {
-        public var channel: Channel
-        public var name: String
+        public var command: Command
         public var sender: Sender
         public var changes: Bool
+        public var channel: Channel { command.channel }
+        public var name: String { command.name }
     }
 
-    /// The table. A control socket command absent from it is refused as unknown to the table
-    /// (an administrator's): a new command is a reader's only once it is listed here.
-    public static let table: [Row] = [
-        Row(channel: .socket, name: "status", sender: .reader, changes: false),
-        Row(channel: .socket, name: "fences", sender: .reader, changes: false),
-        Row(channel: .socket, name: "state", sender: .reader, changes: false),
-        Row(channel: .socket, name: "watch", sender: .reader, changes: false),
-        Row(channel: .socket, name: "trips", sender: .reader, changes: false),
-        Row(channel: .socket, name: "stops", sender: .reader, changes: false),
-        Row(channel: .socket, name: "events", sender: .reader, changes: false),
-        Row(channel: .socket, name: "steps", sender: .reader, changes: false),
-        Row(channel: .socket, name: "export", sender: .reader, changes: false),
-        Row(channel: .socket, name: "export_page", sender: .reader, changes: false),
-        Row(channel: .socket, name: "anchor", sender: .reader, changes: false),
-        Row(channel: .socket, name: "start", sender: .admin, changes: true),
-        Row(channel: .socket, name: "stop", sender: .admin, changes: true),
-        Row(channel: .socket, name: "reset", sender: .admin, changes: true),
-        Row(channel: .socket, name: "reload", sender: .admin, changes: true),
-        Row(channel: .socket, name: "guard", sender: .admin, changes: true),
-        Row(channel: .socket, name: "guard_ack", sender: .admin, changes: true),
-        Row(channel: .socket, name: "anchor drop", sender: .admin, changes: true),
-        Row(channel: .socket, name: "anchor raise", sender: .admin, changes: true),
-        Row(channel: .socket, name: "anchor ack", sender: .admin, changes: true),
-        Row(channel: .broker, name: "reportSteps", sender: .always, changes: false),
-        Row(channel: .broker, name: "reportLocation", sender: .allowedByDefault, changes: false),
-        Row(channel: .broker, name: "status", sender: .allowedByDefault, changes: false),
-        Row(channel: .broker, name: "waypoints", sender: .allowedByDefault, changes: false),
-        Row(channel: .broker, name: "dump", sender: .allowList, changes: false),
-        Row(channel: .broker, name: "setWaypoints", sender: .allowList, changes: true),
-        Row(channel: .broker, name: "setFences", sender: .allowList, changes: true),
-        Row(channel: .broker, name: "guard", sender: .allowList, changes: true),
-        Row(channel: .broker, name: "trip", sender: .allowList, changes: true),
-        Row(channel: .broker, name: "reload", sender: .allowList, changes: true),
-        Row(channel: .broker, name: "anchor", sender: .allowList, changes: true),
-    ]
-
-    /// Who may send `name` on `channel`; nil for a name the table does not list.
-    public static func sender(_ name: String, on channel: Channel) -> Sender? {
-        table.first { $0.channel == channel && $0.name == name }?.sender
+    /// The table, one row a command, from `sender(_:)` and `changes(_:)`.
+    public static var table: [Row] {
+        Command.all.map { Row(command: $0, sender: sender($0), changes: changes($0)) }
     }
 
-    /// Whether a control socket command needs an administrator (an unlisted one does).
-    public static func socketNeedsAdmin(_ name: String) -> Bool {
-        sender(name, on: .socket) != .reader
+    /// Who may send `command`: a new command does not compile until it is said here.
+    public static func sender(_ command: Command) -> Sender {
+        switch command {
+        case .socket(let c):
+            switch c {
+            case .status, .fences, .state, .watch, .trips, .stops, .events, .steps, .export, .exportPage, .anchor:
+                .reader
+            case .start, .stop, .reset, .reload, .guard, .guardAck: .admin
+            }
+        case .socketAnchor(let verb):
+            switch verb {
+            case .status: .reader
+            case .drop, .raise, .ack: .admin
+            }
+        case .broker(let a):
+            switch a {
+            case .reportSteps: .always
+            case .reportLocation, .status, .waypoints: .allowedByDefault
+            case .dump, .setWaypoints, .setFences, .guard, .trip, .reload, .anchor: .allowList
+            }
+        }
+    }
+
+    /// Whether `command` changes the daemon's state (a socket command does when only an
+    /// administrator may send it; the broker's `dump` is on the allow list yet only reports).
+    public static func changes(_ command: Command) -> Bool {
+        switch command {
+        case .socket, .socketAnchor: sender(command) == .admin
+        case .broker(let a):
+            switch a {
+            case .reportSteps, .reportLocation, .status, .waypoints, .dump: false
+            case .setWaypoints, .setFences, .guard, .trip, .reload, .anchor: true
+            }
+        }
+    }
+
+    /// Whether a control socket command needs an administrator.
+    public static func socketNeedsAdmin(_ command: Command) -> Bool {
+        sender(command) != .reader
     }
 
     /// The broker actions `mqtt_command_allow` may name.
-    public static var allowListActions: [String] {
-        table.filter { $0.channel == .broker && ($0.sender == .allowList || $0.sender == .allowedByDefault) }
-            .map(\.name)
+    public static var allowListActions: [CommandName.Broker] {
+        CommandName.Broker.allCases.filter {
+            let s = sender(.broker($0))
+            return s == .allowList || s == .allowedByDefault
+        }
     }
 
     /// The broker actions allowed unless `mqtt_command_allow` says otherwise: those that only report.
-    public static var defaultAllowed: [String] {
-        table.filter { $0.channel == .broker && $0.sender == .allowedByDefault }.map(\.name)
+    public static var defaultAllowed: [CommandName.Broker] {
+        CommandName.Broker.allCases.filter { sender(.broker($0)) == .allowedByDefault }
     }
 
     /// The table as docs/SECURITY.md shows it: a Markdown table, one line a row.

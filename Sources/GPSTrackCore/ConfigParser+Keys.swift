@@ -1,3 +1,5 @@
+import GPSTrackVocabulary
+
 /// The configuration keys and what each sets (see `ConfigParser`).
 extension ConfigParser {
     /// Keys in the order they are documented.
@@ -141,10 +143,18 @@ extension ConfigParser {
                     // Each name between commas, without the blanks around it (a name has none inside).
                     let names = v.split(separator: ",", omittingEmptySubsequences: false)
                         .map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
-                    if let bad = names.first(where: { !MQTTConfig.commandActions.contains($0) }) {
-                        return "unknown action '\(bad)' (known: \(MQTTConfig.commandActions.joined(separator: ", ")))"
+                    // Read into the vocabulary here, once; `reportSteps` runs always and is no allow list's.
+                    var actions: [CommandName.Broker] = []
+                    for name in names {
+                        guard let action = CommandName.Broker(rawValue: name),
+                            MQTTConfig.commandActions.contains(action)
+                        else {
+                            let known = MQTTConfig.commandActions.map(\.rawValue).joined(separator: ", ")
+                            return "unknown action '\(name)' (known: \(known))"
+                        }
+                        actions.append(action)
                     }
-                    c.mqtt.commandAllow = names
+                    c.mqtt.commandAllow = actions
                     return nil
                 }
             ),

@@ -1,3 +1,5 @@
+import GPSTrackVocabulary
+
 /// The daemon's whole configuration, parsed once into an immutable value.
 public struct Configuration: Sendable, Equatable {
     /// gpsd's address as `HOST:PORT`.

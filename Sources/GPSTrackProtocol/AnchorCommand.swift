@@ -34,12 +34,11 @@ public enum AnchorCommand: Sendable, Equatable {
 
     /// Writes the command's fields after the request's `cmd`.
     func encode(into c: inout KeyedEncodingContainer<JSONKey>) throws {
+        // The status is the request without an `action`.
+        if self != .status { try c.encode(verb.rawValue, forKey: "action") }
         switch self {
-        case .status: break
-        case .raise: try c.encode("raise", forKey: "action")
-        case .ack: try c.encode("ack", forKey: "action")
+        case .status, .raise, .ack: break
         case .drop(let d):
-            try c.encode("drop", forKey: "action")
             let figures: [(JSONKey, Double?)] = [
                 ("radius_m", d.radiusM), ("bearing", d.bearing), ("distance_m", d.distanceM), ("rode_m", d.rodeM),
                 ("depth_m", d.depthM),
@@ -65,11 +64,12 @@ public enum AnchorCommand: Sendable, Equatable {
             }
             return .success(n)
         }
-        switch action.string {
-        case "raise", "ack":
+        let verb = action.string.flatMap(CommandName.AnchorVerb.init(rawValue:))
+        switch verb {
+        case .raise, .ack:
             guard o.count == 2 else { return .failure(.init("anchor \(action.string!) takes no fields")) }
-            return .success(.anchor(action.string == "raise" ? .raise : .ack))
-        case "drop":
+            return .success(.anchor(verb == .raise ? .raise : .ack))
+        case .drop:
             var d = Drop()
             // A radius of 5 m to 10 km; a rode of up to 1 km; the anchor at most 1 km ahead.
             let checks: [(String, ClosedRange<Double>, WritableKeyPath<Drop, Double?>)] = [
@@ -92,8 +92,19 @@ public enum AnchorCommand: Sendable, Equatable {
                 return .failure(.init("anchor drop needs \"radius_m\", or \"rode_m\" and \"depth_m\""))
             }
             return .success(.anchor(.drop(d)))
-        default:
+        case .status, nil:
+            // No action is the status; `"action":"status"` is not a request.
             return .failure(.init("\"action\" must be \"drop\", \"raise\" or \"ack\""))
+        }
+    }
+
+    /// The verb: the socket's `action`, the broker's `anchor` member.
+    public var verb: CommandName.AnchorVerb {
+        switch self {
+        case .status: .status
+        case .drop: .drop
+        case .raise: .raise
+        case .ack: .ack
         }
     }
 }

@@ -42,12 +42,8 @@ public enum ControlRequest: Sendable, Equatable {
         guard case .object(let o) = value else { return .failure(.init("a request is a JSON object")) }
         guard let cmdValue = o["cmd"] else { return .failure(.init("missing \"cmd\"")) }
         guard let cmd = cmdValue.string else { return .failure(.init("\"cmd\" must be a string")) }
-        let fields: [String: Set<String>] = [
-            "state": ["fence"], "events": ["since", "fence"], "guard": ["on"],
-            "export": ["format", "trip", "since", "until"], "steps": ["since"],
-            "export_page": ["trip", "since", "until", "anchor", "after", "limit"], "anchor": AnchorCommand.fields,
-        ]
-        let allowed = (fields[cmd] ?? []).union(["cmd"])
+        let name = CommandName.Socket(rawValue: cmd)
+        let allowed = (name.map(fields) ?? []).union(["cmd"])
         func time(_ key: String) -> Result<Double?, ControlError> {
             guard let v = o[key] else { return .success(nil) }
             guard let s = v.string, let t = Timestamp.parse(s) else {
@@ -58,29 +54,33 @@ public enum ControlRequest: Sendable, Equatable {
         if let extra = o.keys.sorted().first(where: { !allowed.contains($0) }) {
             return .failure(.init("unexpected field \"\(extra)\" for \(cmd)"))
         }
-        switch cmd {
-        case "status": return .success(.status)
-        case "fences": return .success(.fences)
-        case "state":
+        guard let name else {
+            let known = CommandName.Socket.allCases.map(\.rawValue).joined(separator: ", ")
+            return .failure(.init("unknown cmd \"\(cmd.prefix(64))\" (\(known))"))
+        }
+        switch name {
+        case .status: return .success(.status)
+        case .fences: return .success(.fences)
+        case .state:
             guard let f = o["fence"] else { return .failure(.init("state needs \"fence\"")) }
             guard let id = f.string else { return .failure(.init("\"fence\" must be a string")) }
             return .success(.state(fence: id))
-        case "start": return .success(.start)
-        case "stop": return .success(.stop)
-        case "reset": return .success(.reset)
-        case "reload": return .success(.reload)
-        case "watch": return .success(.watch)
-        case "trips": return .success(.trips)
-        case "stops": return .success(.stops)
-        case "guard":
+        case .start: return .success(.start)
+        case .stop: return .success(.stop)
+        case .reset: return .success(.reset)
+        case .reload: return .success(.reload)
+        case .watch: return .success(.watch)
+        case .trips: return .success(.trips)
+        case .stops: return .success(.stops)
+        case .guard:
             guard case .bool(let on)? = o["on"] else { return .failure(.init("guard needs \"on\": true or false")) }
             return .success(.guard(on))
-        case "events":
+        case .events:
             if let f = o["fence"], f.string == nil { return .failure(.init("\"fence\" must be a string")) }
             return time("since").map { .events(since: $0, fence: o["fence"]?.string) }
-        case "steps":
+        case .steps:
             return time("since").map { .steps(since: $0) }
-        case "export":
+        case .export:
             if let f = o["format"], f.string != "gpx" { return .failure(.init("\"format\" must be \"gpx\"")) }
             var trip: Int64?
             if let t = o["trip"] {
@@ -94,16 +94,48 @@ public enum ControlRequest: Sendable, Equatable {
             case (.success(let since), .success(let until)):
                 return .success(.export(trip: trip, since: since, until: until))
             }
-        case "export_page":
+        case .exportPage:
             return exportPage(o, time)
-        case "anchor":
+        case .anchor:
             return AnchorCommand.parse(o)
-        case "guard_ack": return .success(.guardAck)
-        default:
-            return .failure(
-                .init(
-                    "unknown cmd \"\(cmd.prefix(64))\" (status, fences, state, start, stop, reset, reload, watch, trips, stops, guard, events, export, export_page, steps, anchor, guard_ack)"
-                ))
+        case .guardAck: return .success(.guardAck)
+        }
+    }
+
+    /// The fields each request may have beside `cmd`.
+    static func fields(_ name: CommandName.Socket) -> Set<String> {
+        switch name {
+        case .state: ["fence"]
+        case .events: ["since", "fence"]
+        case .guard: ["on"]
+        case .export: ["format", "trip", "since", "until"]
+        case .steps: ["since"]
+        case .exportPage: ["trip", "since", "until", "anchor", "after", "limit"]
+        case .anchor: AnchorCommand.fields
+        case .status, .fences, .start, .stop, .reset, .reload, .watch, .trips, .stops, .guardAck: []
+        }
+    }
+
+    /// The request's `cmd`.
+    public var name: CommandName.Socket {
+        switch self {
+        case .status: .status
+        case .fences: .fences
+        case .state: .state
+        case .start: .start
+        case .stop: .stop
+        case .reset: .reset
+        case .reload: .reload
+        case .watch: .watch
+        case .trips: .trips
+        case .stops: .stops
+        case .guard: .guard
+        case .events: .events
+        case .export: .export
+        case .steps: .steps
+        case .exportPage: .exportPage
+        case .anchor: .anchor
+        case .guardAck: .guardAck
         }
     }
 }
@@ -165,47 +197,28 @@ extension ControlRequest: Encodable {
         func time(_ t: Double?, _ key: JSONKey) throws {
             if let t { try c.encode(Timestamp.iso8601(t), forKey: key) }
         }
+        try c.encode(name.rawValue, forKey: "cmd")
         switch self {
-        case .status: try c.encode("status", forKey: "cmd")
-        case .fences: try c.encode("fences", forKey: "cmd")
-        case .state(let fence):
-            try c.encode("state", forKey: "cmd")
-            try c.encode(fence, forKey: "fence")
-        case .start: try c.encode("start", forKey: "cmd")
-        case .stop: try c.encode("stop", forKey: "cmd")
-        case .reset: try c.encode("reset", forKey: "cmd")
-        case .reload: try c.encode("reload", forKey: "cmd")
-        case .watch: try c.encode("watch", forKey: "cmd")
-        case .trips: try c.encode("trips", forKey: "cmd")
-        case .stops: try c.encode("stops", forKey: "cmd")
-        case .guard(let on):
-            try c.encode("guard", forKey: "cmd")
-            try c.encode(on, forKey: "on")
+        case .status, .fences, .start, .stop, .reset, .reload, .watch, .trips, .stops, .guardAck: break
+        case .state(let fence): try c.encode(fence, forKey: "fence")
+        case .guard(let on): try c.encode(on, forKey: "on")
         case .events(let since, let fence):
-            try c.encode("events", forKey: "cmd")
             try time(since, "since")
             if let fence { try c.encode(fence, forKey: "fence") }
-        case .steps(let since):
-            try c.encode("steps", forKey: "cmd")
-            try time(since, "since")
+        case .steps(let since): try time(since, "since")
         case .export(let trip, let since, let until):
-            try c.encode("export", forKey: "cmd")
             try c.encode("gpx", forKey: "format")
             if let trip { try c.encode(Int(trip), forKey: "trip") }
             try time(since, "since")
             try time(until, "until")
         case .exportPage(let scope, let after, let limit):
-            try c.encode("export_page", forKey: "cmd")
             if let trip = scope.trip { try c.encode(Int(trip), forKey: "trip") }
             try time(scope.since, "since")
             try time(scope.until, "until")
             if scope.anchor { try c.encode(true, forKey: "anchor") }
             if let after { try c.encode(after, forKey: "after") }
             if let limit { try c.encode(limit, forKey: "limit") }
-        case .anchor(let a):
-            try c.encode("anchor", forKey: "cmd")
-            try a.encode(into: &c)
-        case .guardAck: try c.encode("guard_ack", forKey: "cmd")
+        case .anchor(let a): try a.encode(into: &c)
         }
     }
 }

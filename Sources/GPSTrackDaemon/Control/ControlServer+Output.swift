@@ -109,29 +109,9 @@ extension ControlServer {
         clients[id] = c
     }
 
-    /// The request's name in `CommandRights.table`.
-    static func name(of r: ControlRequest) -> String {
-        switch r {
-        case .status: "status"
-        case .fences: "fences"
-        case .state: "state"
-        case .start: "start"
-        case .stop: "stop"
-        case .reset: "reset"
-        case .reload: "reload"
-        case .watch: "watch"
-        case .trips: "trips"
-        case .stops: "stops"
-        case .guard: "guard"
-        case .events: "events"
-        case .export: "export"
-        case .steps: "steps"
-        case .exportPage: "export_page"
-        case .anchor(.status): "anchor"
-        case .anchor(.drop): "anchor drop"
-        case .anchor(.raise): "anchor raise"
-        case .anchor(.ack): "anchor ack"
-        case .guardAck: "guard_ack"
-        }
+    /// The request as `CommandRights` names it: its `cmd`, an anchor's verb apart.
+    static func name(of r: ControlRequest) -> CommandRights.Command {
+        if case .anchor(let a) = r, a != .status { return .socketAnchor(a.verb) }
+        return .socket(r.name)
     }
 }

@@ -337,7 +337,7 @@ public final class ControlServer: Sendable {
                     enqueue(
                         &c,
                         ControlError(
-                            "permission denied: \(name) needs "
+                            "permission denied: \(name.name) needs "
                                 + (who ?? "root or the daemon's user (admin_group names a group that may too)")
                         ).line)
                     continue

@@ -54,14 +54,18 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
         clock = UplinkClockCheck(uplink: name, maxOffsetS: configuration.uplinkMaxClockOffsetS, journal: journal)
         let url = config.url ?? ""
         let send = client
+        let format = config.format
         sender.start { m in
-            // A message keeps the form it was queued in (a JSON body, or a query string).
-            if m.payload.hasPrefix("{") {
+            // A message keeps the form it was queued in (the outbox keeps it with the row), even
+            // when `traccar_format` changed since; one without (damaged) goes in today's.
+            switch m.form ?? format {
+            case .json:
                 return send.send(
                     method: "POST", url: url, body: Array(m.payload.utf8), headers: ["Content-Type: application/json"])
+            case .query:
+                let joined = url + (url.utf8.contains(UInt8(ascii: "?")) ? "&" : "?") + m.payload
+                return send.send(method: "POST", url: joined, body: [], headers: [])
             }
-            let joined = url + (url.utf8.contains(UInt8(ascii: "?")) ? "&" : "?") + m.payload
-            return send.send(method: "POST", url: joined, body: [], headers: [])
         }
     }
 
@@ -130,9 +134,11 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
             deviceID: config.deviceID ?? "", moving: moving, odometerM: odometerM, alarm: alarm,
             assumedErrorM: assumedErrorM)
         let payload =
-            config.format == .json
-            ? OsmAnd.json(time: t, at: at, fix: fix, x) : OsmAnd.query(time: t, at: at, fix: fix, x)
-        sender.outbox.store(kind, payload: payload, fixTime: t)
+            switch config.format {
+            case .json: OsmAnd.json(time: t, at: at, fix: fix, x)
+            case .query: OsmAnd.query(time: t, at: at, fix: fix, x)
+            }
+        sender.outbox.store(kind, payload: payload, fixTime: t, form: config.format)
         sender.poke()
     }
 

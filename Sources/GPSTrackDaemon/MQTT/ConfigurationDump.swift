@@ -61,7 +61,7 @@ enum ConfigurationDump {
         e("mqtt_min_distance_m") { .number($0.mqtt.minDistanceM) },
         e("mqtt_outbox_max") { .integer($0.mqtt.outboxMax) },
         e("command_max_age_s") { .number($0.mqtt.commandMaxAgeS) }, e("mqtt_commands") { .flag($0.mqtt.commands) },
-        e("mqtt_command_allow") { .list($0.mqtt.commandAllow.map(Value.text)) },
+        e("mqtt_command_allow") { .list($0.mqtt.commandAllow.map { .text($0.rawValue) }) },
         e("retention_days") { .number($0.retentionDays) }, e("admin_group") { t($0.adminGroup) },
         e("allow_plaintext_credentials") { .flag($0.allowPlaintextCredentials) },
         e("max_clients") { .integer($0.maxClients) }, e("idle_timeout_s") { .number($0.idleTimeoutS) },

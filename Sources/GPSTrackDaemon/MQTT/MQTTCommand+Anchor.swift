@@ -23,14 +23,14 @@ extension MQTTCommand {
     static func anchor(_ o: [String: JSONValue]) -> Result<AnchorCommand, AnchorRefusal> {
         guard let v = o["anchor"] else { return .failure(.init("no \"anchor\" (drop, raise, ack or status)")) }
         let figures = anchorFigures.map(\.0).filter { o[$0] != nil }
-        switch v.string {
-        case "raise", "ack", "status":
-            let verb = v.string!
+        let verb = v.string.flatMap(CommandName.AnchorVerb.init(rawValue:))
+        switch verb {
+        case .raise, .ack, .status:
             if let first = figures.first {
-                return .failure(.init("\"\(first)\" goes with \"anchor\":\"drop\", not \"\(verb)\""))
+                return .failure(.init("\"\(first)\" goes with \"anchor\":\"drop\", not \"\(v.string!)\""))
             }
-            return .success(verb == "raise" ? .raise : verb == "ack" ? .ack : .status)
-        case "drop":
+            return .success(verb == .raise ? .raise : verb == .ack ? .ack : .status)
+        case .drop:
             var d = AnchorCommand.Drop()
             for (key, range, path) in anchorFigures {
                 guard let x = o[key] else { continue }
@@ -50,7 +50,7 @@ extension MQTTCommand {
                 return .failure(.init("drop needs \"radius\", or \"rode\" and \"depth\""))
             }
             return .success(.drop(d))
-        default:
+        case nil:
             return .failure(.init("\"anchor\" is \(describe(v)), not \"drop\", \"raise\", \"ack\" or \"status\""))
         }
     }
@@ -59,18 +59,6 @@ extension MQTTCommand {
     struct AnchorRefusal: Error {
         var text: String
         init(_ text: String) { self.text = text }
-    }
-}
-
-extension AnchorCommand {
-    /// The verb as the broker names it (`drop`, `raise`, `ack`, `status`).
-    var verb: String {
-        switch self {
-        case .status: "status"
-        case .drop: "drop"
-        case .raise: "raise"
-        case .ack: "ack"
-        }
     }
 }
 

@@ -21,7 +21,7 @@ extension MQTTCommand: Encodable {
         case .setFences(let set): try c.encode(set.collection, forKey: "fences")
         case .anchor(let a):
             // The figures by the broker's names (`radius`, `rode`...), in `anchorFigures`' order.
-            try c.encode(a.verb, forKey: "anchor")
+            try c.encode(a.verb.rawValue, forKey: "anchor")
             if case .drop(let d) = a {
                 for (key, _, path) in Self.anchorFigures {
                     if let v = d[keyPath: path] { try c.encode(v, forKey: JSONKey(stringValue: key)) }

@@ -43,27 +43,37 @@ public enum MQTTCommand: Sendable, Equatable {
     static let maxEcho = 64
 
     /// The action's name as OwnTracks or gpstrackd spells it.
-    public var action: String {
+    public var name: CommandName.Broker {
         switch self {
-        case .reportSteps: "reportSteps"
-        case .reportLocation: "reportLocation"
-        case .status: "status"
-        case .dump: "dump"
-        case .waypoints: "waypoints"
-        case .guard: "guard"
-        case .trip: "trip"
-        case .reload: "reload"
-        case .setWaypoints: "setWaypoints"
-        case .setFences: "setFences"
-        case .anchor: "anchor"
+        case .reportSteps: .reportSteps
+        case .reportLocation: .reportLocation
+        case .status: .status
+        case .dump: .dump
+        case .waypoints: .waypoints
+        case .guard: .guard
+        case .trip: .trip
+        case .reload: .reload
+        case .setWaypoints: .setWaypoints
+        case .setFences: .setFences
+        case .anchor: .anchor
         }
     }
 
+    /// The action's name as text (answers, refusals, the journal).
+    public var action: String { name.rawValue }
+
     /// The members each action takes besides `_type` and `action`.
-    static let members: [String: Set<String>] = [
-        "reportSteps": ["from", "to"], "guard": ["on"], "trip": ["trip"],
-        "setWaypoints": ["waypoints"], "setFences": ["fences"], "anchor": anchorMembers,
-    ]
+    static func members(_ name: CommandName.Broker) -> Set<String> {
+        switch name {
+        case .reportSteps: ["from", "to"]
+        case .guard: ["on"]
+        case .trip: ["trip"]
+        case .setWaypoints: ["waypoints"]
+        case .setFences: ["fences"]
+        case .anchor: anchorMembers
+        case .reportLocation, .status, .dump, .waypoints, .reload: []
+        }
+    }
 
     /// Reads one payload. Refused: more than `maxBytes`, nested deeper than `maxDepth`, not JSON,
     /// not an object, `_type` other than `cmd`, an action unknown or not (yet) run from the
@@ -90,24 +100,23 @@ public enum MQTTCommand: Sendable, Equatable {
         func refuse(_ reason: String) -> Result<MQTTCommand, Refusal> {
             .failure(Refusal(action: echo, reason: reason))
         }
-        let known = CommandRights.table.filter { $0.channel == .broker }.map(\.name)
-        guard known.contains(action) else { return refuse("unknown action") }
+        guard let name = CommandName.Broker(rawValue: action) else { return refuse("unknown action") }
         // `tst` (OwnTracks' time of the message) any command may carry; an encrypted one must.
         let extra = o.keys.filter {
-            $0 != "_type" && $0 != "action" && $0 != "tst" && !(members[action] ?? []).contains($0)
+            $0 != "_type" && $0 != "action" && $0 != "tst" && !members(name).contains($0)
         }.sorted()
         if let first = extra.first {
             return refuse(
                 "unknown member \(ReplyEncoder.quote(printable(first)))"
                     + (extra.count > 1 ? " (and \(extra.count - 1) more)" : ""))
         }
-        switch action {
-        case "reportLocation": return .success(.reportLocation)
-        case "status": return .success(.status)
-        case "dump": return .success(.dump)
-        case "waypoints": return .success(.waypoints)
-        case "reload": return .success(.reload)
-        case "reportSteps":
+        switch name {
+        case .reportLocation: return .success(.reportLocation)
+        case .status: return .success(.status)
+        case .dump: return .success(.dump)
+        case .waypoints: return .success(.waypoints)
+        case .reload: return .success(.reload)
+        case .reportSteps:
             var times: [Double?] = []
             for key in ["from", "to"] {
                 guard let v = o[key] else {
@@ -120,35 +129,33 @@ public enum MQTTCommand: Sendable, Equatable {
                 times.append(t)
             }
             return .success(.reportSteps(from: times[0], to: times[1]))
-        case "guard":
+        case .guard:
             guard let v = o["on"] else { return refuse("no \"on\" (true or false)") }
             guard case .bool(let on) = v else { return refuse("\"on\" is \(describe(v)), not true or false") }
             return .success(.guard(on))
-        case "trip":
+        case .trip:
             guard let v = o["trip"] else { return refuse("no \"trip\" (start, stop or reset)") }
             guard let verb = v.string.flatMap(TripVerb.init(rawValue:)) else {
                 return refuse("\"trip\" is \(describe(v)), not \"start\", \"stop\" or \"reset\"")
             }
             return .success(.trip(verb))
-        case "setWaypoints":
+        case .setWaypoints:
             guard let v = o["waypoints"] else { return refuse("no \"waypoints\"") }
             switch waypointList(v) {
             case .success(let list): return .success(.setWaypoints(list))
             case .failure(let why): return refuse(why.text)
             }
-        case "setFences":
+        case .setFences:
             guard let v = o["fences"] else { return refuse("no \"fences\" (a GeoJSON FeatureCollection)") }
             switch fenceSet(v) {
             case .success(let set): return .success(.setFences(set))
             case .failure(let why): return refuse(why.text)
             }
-        case "anchor":
+        case .anchor:
             switch anchor(o) {
             case .success(let a): return .success(.anchor(a))
             case .failure(let why): return refuse(why.text)
             }
-        default:
-            return refuse("unknown action")
         }
     }
 

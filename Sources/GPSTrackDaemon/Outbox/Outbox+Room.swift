@@ -23,10 +23,14 @@ extension Outbox {
 
     func insertRow(_ db: SQLiteDatabase, _ m: Message) throws(SQLiteDatabase.Failure) {
         try db.query(
-            "INSERT INTO uplink_outbox (uplink, kind, payload, queued, fix_time, topic, qos) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            """
+            INSERT INTO uplink_outbox (uplink, kind, payload, queued, fix_time, topic, qos, form)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """,
             [
                 .text(uplink), .text(m.kind.rawValue), .text(m.payload), .real(m.queued),
                 m.fixTime.map { .real($0) } ?? .null, m.topic.map { .text($0) } ?? .null, .int(Int64(m.qos)),
+                m.form.map { .text($0.rawValue) } ?? .null,
             ])
     }
 

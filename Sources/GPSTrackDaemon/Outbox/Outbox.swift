@@ -1,3 +1,4 @@
+import GPSTrackCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -24,6 +25,9 @@ final class Outbox: Sendable {
         var fixTime: Double? = nil
         var topic: String? = nil
         var qos: Int32 = 1
+        /// The OsmAnd form a Traccar message was queued in (its payload is a JSON body or a query
+        /// string); nil for the other uplinks' messages.
+        var form: TraccarConfig.Format? = nil
     }
 
     let uplink: String
@@ -69,11 +73,11 @@ final class Outbox: Sendable {
     /// Queues a message telling of the fix at `fixTime`; says whether a degraded spell began or
     /// ended (the table refused it and it waits in memory, or the memory emptied into the table).
     /// `bounded` false: a message every connection sends anew (MQTT's waypoints), for which no
-    /// position makes room.
+    /// position makes room. `form`: the OsmAnd form of a Traccar payload, kept with it.
     @discardableResult
     func store(
         _ kind: OutboxKind, payload: String, fixTime: Double? = nil, topic: String? = nil, qos: Int32 = 1,
-        queued: Double = Double(time(nil)), bounded: Bool = true
+        form: TraccarConfig.Format? = nil, queued: Double = Double(time(nil)), bounded: Bool = true
     ) -> Spell {
         state.withLock { s -> Spell in
             let db = file.connection
@@ -82,7 +86,7 @@ final class Outbox: Sendable {
             if let maxAgeS, let fixTime { expire(db, &s, before: fixTime - maxAgeS) }
             let message = Message(
                 id: s.nextUnsavedID, kind: kind, payload: payload, queued: queued, fixTime: fixTime, topic: topic,
-                qos: qos)
+                qos: qos, form: form)
             if s.unsaved.isEmpty {
                 do throws(SQLiteDatabase.Failure) {
                     guard let db else { throw SQLiteDatabase.Failure(code: 14, message: "no state database") }
@@ -118,17 +122,19 @@ final class Outbox: Sendable {
             let rows =
                 (try? db?.query(
                     """
-                    SELECT id, kind, payload, queued, topic, qos FROM uplink_outbox WHERE uplink = ?\(not)
+                    SELECT id, kind, payload, queued, topic, qos, form FROM uplink_outbox WHERE uplink = ?\(not)
                     ORDER BY id LIMIT ?
                     """, [.text(uplink), .int(Int64(count))])) ?? []
             var out = rows.compactMap { r -> Message? in
                 guard let id = r[0].int else { return nil }
                 // A QoS no run writes (a damaged row's 99999999999) goes at least once.
                 let qos = r[5].int.flatMap { (0...2).contains($0) ? Int32($0) : nil } ?? 1
-                // A kind no run writes (a damaged row) is sent as it is and never thinned.
+                // A kind no run writes (a damaged row) is sent as it is and never thinned; a form
+                // no run writes is none (the uplink's own then).
                 return Message(
                     id: id, kind: r[1].string.flatMap(OutboxKind.init) ?? .event, payload: r[2].string ?? "",
-                    queued: r[3].double ?? 0, topic: r[4].string, qos: qos)
+                    queued: r[3].double ?? 0, topic: r[4].string, qos: qos,
+                    form: r[6].string.flatMap(TraccarConfig.Format.init))
             }
             out += s.unsaved.filter { !s.inflight.contains($0.id) }.prefix(count - out.count)
             s.inflight.formUnion(out.map(\.id))

@@ -7,7 +7,7 @@
 /// `apply`, and `current` one higher.
 enum Schema {
     /// The version this build writes.
-    static let current = 6
+    static let current = 7
 
     /// Brings `db` to `current`, a version at a time.
     static func migrate(_ db: SQLiteDatabase) throws(SQLiteDatabase.Failure) {
@@ -129,6 +129,16 @@ enum Schema {
                   FROM outbox ORDER BY id
                 """)
             try db.query("DROP TABLE outbox")
+        case 7:
+            // A Traccar message keeps the OsmAnd form it was queued in (`form`), whatever
+            // `traccar_format` says when it goes. Rows queued before kept it only in the payload
+            // (a JSON body, else a query string): read from there once, here.
+            try addColumns(db, "uplink_outbox", ["form": "TEXT"])
+            try db.query(
+                """
+                UPDATE uplink_outbox SET form = CASE WHEN substr(payload, 1, 1) = '{' THEN 'json' ELSE 'query' END
+                  WHERE uplink = 'traccar' AND form IS NULL
+                """)
         default:
             break
         }

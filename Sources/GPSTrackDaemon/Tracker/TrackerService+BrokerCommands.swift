@@ -25,7 +25,7 @@ extension TrackerService {
     func command(_ inbound: InboundCommand, from mqtt: any CommandChannel) {
         let parsed = MQTTCommand.parse(inbound.payload)
         // `CommandRights`: what runs even with mqtt_commands = off (reportSteps, as before the channel).
-        if case .success(let command) = parsed, CommandRights.sender(command.action, on: .broker) == .always {
+        if case .success(let command) = parsed, CommandRights.sender(.broker(command.name)) == .always {
             if let why = admissionProblem(inbound, mqtt) {
                 refuse(.init(action: command.action, reason: why), mqtt)
             } else {
@@ -45,7 +45,7 @@ extension TrackerService {
         }
         switch parsed {
         case .failure(let refusal): refuse(refusal, mqtt)
-        case .success(let command) where !mqtt.config.commandAllow.contains(command.action):
+        case .success(let command) where !mqtt.config.commandAllow.contains(command.name):
             refuse(.init(action: command.action, reason: "\(command.action) is not in mqtt_command_allow"), mqtt)
         case .success(let command):
             if let why = admissionProblem(inbound, mqtt) {

@@ -19,8 +19,9 @@ extension TrackerService {
         case .reload: handleReload()
         case .guard(let on): handleGuard(on: on)
         case .guardAck: handleGuardAck()
-        case .anchor(let command) where command != .status: handleAnchor(command)
-        default: nil
+        case .anchor(.status): nil
+        case .anchor(let command): handleAnchor(command)
+        case .status, .fences, .state, .watch, .trips, .stops, .events, .export, .steps, .exportPage: nil
         }
     }
 
