@@ -56,8 +56,7 @@ import Testing
         // The first run queues in JSON while the server is down: tried once, kept.
         server.answer(503)
         let first = try Self.uplink(Self.configuration(dir, .json), server)
-        let session = TrackingSession(config: TrackerConfig())
-        first.reportLocation(Self.fix(1_773_475_200, 54.3521), time: 1_773_475_200, session: session)
+        first.reportLocation(Self.fix(1_773_475_200, 54.3521), time: 1_773_475_200, inside: nil)
         try await Self.wait("the first try") { !server.requests("traccar").isEmpty }
         await first.stop()
         let refused = server.requests("traccar").count
@@ -65,7 +64,7 @@ import Testing
         // Started again with the query form: what waits goes as JSON, the new one as a query.
         server.answer(200)
         let second = try Self.uplink(Self.configuration(dir, .query), server)
-        second.reportLocation(Self.fix(1_773_475_260, 54.3522), time: 1_773_475_260, session: session)
+        second.reportLocation(Self.fix(1_773_475_260, 54.3522), time: 1_773_475_260, inside: nil)
         try await Self.wait("the outbox drained") { second.sender.snapshot.queued == 0 }
         await second.stop()
 

@@ -54,7 +54,7 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
         clock = UplinkClockCheck(uplink: name, maxOffsetS: configuration.uplinkMaxClockOffsetS, journal: journal)
         let url = config.url ?? ""
         let send = client
-        let format = config.format
+        let format = Self.form(config.format)
         sender.start { m in
             // A message keeps the form it was queued in (the outbox keeps it with the row), even
             // when `traccar_format` changed since; one without (damaged) goes in today's.
@@ -138,8 +138,16 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
             case .json: OsmAnd.json(time: t, at: at, fix: fix, x)
             case .query: OsmAnd.query(time: t, at: at, fix: fix, x)
             }
-        sender.outbox.store(kind, payload: payload, fixTime: t, form: config.format)
+        sender.outbox.store(kind, payload: payload, fixTime: t, form: Self.form(config.format))
         sender.poke()
+    }
+
+    /// The outbox's form of a payload made in `format`.
+    static func form(_ format: TraccarConfig.Format) -> Outbox.Form {
+        switch format {
+        case .json: .json
+        case .query: .query
+        }
     }
 
     /// Stops the sender after the request in flight; what waits stays queued for the next start.

@@ -25,10 +25,14 @@ final class Outbox: Sendable {
         var fixTime: Double? = nil
         var topic: String? = nil
         var qos: Int32 = 1
-        /// The OsmAnd form a Traccar message was queued in (its payload is a JSON body or a query
-        /// string); nil for the other uplinks' messages.
-        var form: TraccarConfig.Format? = nil
+        /// The HTTP form the message was queued in, where its uplink has two (Traccar's); nil
+        /// for the other uplinks' messages.
+        var form: Form? = nil
     }
+
+    /// How an HTTP payload goes: as a JSON body or as a URL's query string. Kept with the row,
+    /// so that a message goes as it was queued whatever the configuration says today.
+    enum Form: String, Sendable { case json, query }
 
     let uplink: String
     let limit: Int
@@ -73,11 +77,11 @@ final class Outbox: Sendable {
     /// Queues a message telling of the fix at `fixTime`; says whether a degraded spell began or
     /// ended (the table refused it and it waits in memory, or the memory emptied into the table).
     /// `bounded` false: a message every connection sends anew (MQTT's waypoints), for which no
-    /// position makes room. `form`: the OsmAnd form of a Traccar payload, kept with it.
+    /// position makes room. `form`: the HTTP form of the payload, kept with it.
     @discardableResult
     func store(
         _ kind: OutboxKind, payload: String, fixTime: Double? = nil, topic: String? = nil, qos: Int32 = 1,
-        form: TraccarConfig.Format? = nil, queued: Double = Double(time(nil)), bounded: Bool = true
+        form: Form? = nil, queued: Double = Double(time(nil)), bounded: Bool = true
     ) -> Spell {
         state.withLock { s -> Spell in
             let db = file.connection
@@ -134,7 +138,7 @@ final class Outbox: Sendable {
                 return Message(
                     id: id, kind: r[1].string.flatMap(OutboxKind.init) ?? .event, payload: r[2].string ?? "",
                     queued: r[3].double ?? 0, topic: r[4].string, qos: qos,
-                    form: r[6].string.flatMap(TraccarConfig.Format.init))
+                    form: r[6].string.flatMap(Form.init))
             }
             out += s.unsaved.filter { !s.inflight.contains($0.id) }.prefix(count - out.count)
             s.inflight.formUnion(out.map(\.id))
