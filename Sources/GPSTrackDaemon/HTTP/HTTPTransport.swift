@@ -1,3 +1,5 @@
+import GPSTrackCore
+
 /// A server's answer to one request, or why none came.
 public struct HTTPResponse: Sendable {
     /// The HTTP status; 0 when no reply came (refused, timed out, TLS failed).
@@ -29,3 +31,14 @@ extension HTTPTransport {
 }
 
 extension HTTPClient: HTTPTransport {}
+
+extension HTTPClient {
+    /// The transport an uplink sends through: `given` (a test's in-memory server), else a
+    /// libcurl client, loaded here (its absence a configuration error at `place`, for `key`).
+    static func transport(
+        _ given: (any HTTPTransport)?, caFile: String?, tls: TLSFiles, timeoutS: Double, place: String, key: String
+    ) throws(ConfigError) -> any HTTPTransport {
+        if let given { return given }
+        return try HTTPClient(caFile: caFile, tls: tls, timeoutS: timeoutS, place: place, key: key)
+    }
+}

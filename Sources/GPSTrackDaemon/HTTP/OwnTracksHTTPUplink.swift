@@ -25,14 +25,9 @@ public final class OwnTracksHTTPUplink: UplinkSink, LocationReporter {
     ) throws(ConfigError) {
         config = configuration.owntracksHTTP
         func place(_ key: String) -> String { configuration.origins[key] ?? configFile }
-        let client: any HTTPTransport
-        if let transport {
-            client = transport
-        } else {
-            client = try HTTPClient(
-                caFile: config.caFile, tls: HTTPClient.TLSFiles(caKey: "owntracks_http_ca_file"), timeoutS: 30,
-                place: place("owntracks_http_url"), key: "owntracks_http_url")
-        }
+        let client = try HTTPClient.transport(
+            transport, caFile: config.caFile, tls: HTTPClient.TLSFiles(caKey: "owntracks_http_ca_file"), timeoutS: 30,
+            place: place("owntracks_http_url"), key: "owntracks_http_url")
         try HTTPClient.checkReadable(
             [("owntracks_http_ca_file", config.caFile)], configuration: configuration, configFile: configFile)
         var userpwd: String?

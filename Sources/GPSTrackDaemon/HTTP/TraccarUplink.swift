@@ -30,13 +30,8 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
         let place = configuration.origins["traccar_url"] ?? configFile
         let tls = HTTPClient.TLSFiles(
             certFile: config.clientCertFile, keyFile: config.clientKeyFile, caKey: "traccar_ca_file")
-        let client: any HTTPTransport
-        if let transport {
-            client = transport
-        } else {
-            client = try HTTPClient(
-                caFile: config.caFile, tls: tls, timeoutS: config.timeoutS, place: place, key: "traccar_url")
-        }
+        let client = try HTTPClient.transport(
+            transport, caFile: config.caFile, tls: tls, timeoutS: config.timeoutS, place: place, key: "traccar_url")
         try HTTPClient.checkReadable(
             [
                 ("traccar_ca_file", config.caFile), ("traccar_client_cert_file", config.clientCertFile),

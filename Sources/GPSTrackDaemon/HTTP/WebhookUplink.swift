@@ -21,14 +21,9 @@ public final class WebhookUplink: UplinkSink {
         config = configuration.webhook
         events = Set(config.events)
         func place(_ key: String) -> String { configuration.origins[key] ?? configFile }
-        let client: any HTTPTransport
-        if let transport {
-            client = transport
-        } else {
-            client = try HTTPClient(
-                caFile: config.caFile, tls: HTTPClient.TLSFiles(caKey: "webhook_ca_file"), timeoutS: 30,
-                place: place("webhook_url"), key: "webhook_url")
-        }
+        let client = try HTTPClient.transport(
+            transport, caFile: config.caFile, tls: HTTPClient.TLSFiles(caKey: "webhook_ca_file"), timeoutS: 30,
+            place: place("webhook_url"), key: "webhook_url")
         try HTTPClient.checkReadable(
             [("webhook_ca_file", config.caFile)], configuration: configuration, configFile: configFile)
         var token: String?
