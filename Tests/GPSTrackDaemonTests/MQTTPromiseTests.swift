@@ -111,8 +111,7 @@ struct MQTTPromiseTests {
         // the QoS 0 locations too): however soon the daemon connects once the broker is back,
         // the subscription is there. A subscriber started after the broker missed everything
         // in a hunt run, the daemon's reconnect having come first.
-        // As root, mosquitto runs as its own user unless told: root, to write its store here.
-        let queueAll = "queue_qos0_messages true\nuser root\n"
+        let queueAll = "queue_qos0_messages true\n"
         do {
             let broker = try MQTTTests.Broker(port: mqttPort, dir: dir, extra: queueAll)
             try MQTTTests.Subscriber(port: mqttPort, file: dir + "/session.txt").stop()

@@ -12,17 +12,29 @@ struct MQTTTests {
     final class Broker {
         let process = Process()
         let port: Int
+        let dir: String
         /// `extra`: more lines of mosquitto.conf.
         init(port: Int, dir: String, passwordFile: String? = nil, extra: String = "") throws {
             self.port = port
+            // Run as root, mosquitto drops to its own user, which cannot write the session store
+            // in `dir`: a restarted broker would forget the subscriber's session and whatever
+            // waited for it (CI's stop 48: an enter lost across the restart). It stays root here.
             var conf = "listener \(port) 127.0.0.1\npersistence true\npersistence_location \(dir)/\n" + extra
+            if getuid() == 0 { conf += "user root\n" }
+            self.dir = dir
             conf += passwordFile.map { "allow_anonymous false\npassword_file \($0)\n" } ?? "allow_anonymous true\n"
             try conf.write(toFile: dir + "/mosquitto.conf", atomically: true, encoding: .utf8)
             LiveHarness.unmasked(process, "/usr/sbin/mosquitto", ["-c", dir + "/mosquitto.conf"])
             process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            _ = FileManager.default.createFile(atPath: dir + "/mosquitto.log", contents: nil)
+            process.standardError = FileHandle(forWritingAtPath: dir + "/mosquitto.log")
             try process.run()
             try LiveHarness.waitFor("the broker", timeout: 10) { Self.listening(port) }
+        }
+        /// Whether the stopped broker saved its sessions (mosquitto.db), and its log if not.
+        func saved() -> (Bool, String) {
+            let log = (try? String(contentsOfFile: dir + "/mosquitto.log", encoding: .utf8)) ?? ""
+            return (FileManager.default.fileExists(atPath: dir + "/mosquitto.db"), log)
         }
         static func listening(_ port: Int) -> Bool { LiveHarness.onLoopback(port, connect) }
         func stop() {
@@ -120,6 +132,8 @@ struct MQTTTests {
             sub.messages().contains { $0.1["_type"] as? String == "location" }
         }
         broker.stop()
+        let (saved, brokerLog) = broker.saved()
+        try #require(saved, "the broker kept the subscriber's session for its restart: \(brokerLog)")
         try daemon.waitFor("mqtt_lost", timeout: 20)
         try daemon.waitFor("enter", timeout: 60)
         broker = try Broker(port: mqttPort, dir: dir)
