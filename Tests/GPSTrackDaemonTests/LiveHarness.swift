@@ -235,9 +235,19 @@ enum LiveHarness {
             return process.terminationStatus
         }
 
-        /// The daemon's journal entries so far, as journalctl's JSON.
+        /// Whether journald was asked to read everything after the daemon's exit.
+        private var syncedAfterExit = false
+
+        /// The daemon's journal entries so far, as journalctl's JSON. Once the daemon has exited,
+        /// journald is first asked to read all it was sent (`journalctl --sync`): it reads its
+        /// socket in its own time, and under load the stop's last entries were not there yet
+        /// (the hunt's SmallDiskTests, `storage_at_stop`).
         func entries() throws -> [[String: Any]] {
-            try LiveHarness.journal(["_PID=\(pid)"], since: started)
+            if !process.isRunning, !syncedAfterExit {
+                _ = try ExecutableRunner.run(["--sync"], executable: "/usr/bin/journalctl")
+                syncedAfterExit = true
+            }
+            return try LiveHarness.journal(["_PID=\(pid)"], since: started)
         }
 
         func entries(_ event: String, containing text: String? = nil) throws -> [[String: Any]] {
