@@ -13,7 +13,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         guard case .success(let again) = MQTTCommand.parse(Array(command.json.utf8)), again == command else {
             fatalError("\(command) does not read back from its canonical form \(command.json)")
         }
-        precondition(MQTTConfig.commandActions.contains(command.action) || command.action == "reportSteps")
+        precondition(MQTTConfig.commandActions.contains(command.name) || command.name == .reportSteps)
     case .failure(let refusal):
         precondition(!refusal.reason.isEmpty && refusal.reason.unicodeScalars.count < 600, "reason: \(refusal.reason)")
         if let action = refusal.action {
