@@ -60,7 +60,7 @@ let package = Package(
         // Seeded receiver simulator: test support and benchmarks.
         .target(name: "GPSTrackSim", dependencies: ["GPSTrackCore"]),
         // The in-process test kit: an in-memory journal, a tracker harness (tests only).
-        .target(name: "GPSTrackTestKit", dependencies: ["GPSTrackDaemon", "GPSTrackCore", "GPSTrackSim"]),
+        .target(name: "GPSTrackTestKit", dependencies: ["GPSTrackDaemon", "GPSTrackCore", "GPSTrackProtocol", "GPSTrackSim"]),
 
         .executableTarget(name: "gpstrackd", dependencies: ["GPSTrackDaemon", "GPSTrackCore", "CCrash"]),
         // The client links the protocol alone: no libgps, GeographicLib, GEOS, SQLite or libmosquitto.

@@ -172,10 +172,7 @@ public enum Metrics {
     /// own section when the reply has no `uplinks`.
     static func uplinks(_ s: StatusReply) -> [(String, StatusReply.UplinkStatus)] {
         if let u = s.uplinks {
-            let all: [(String, StatusReply.UplinkStatus?)] = [
-                ("mqtt", u.mqtt), ("traccar", u.traccar), ("owntracks_http", u.owntracksHTTP), ("webhook", u.webhook),
-            ]
-            return all.compactMap { name, status in status.map { (name, $0) } }
+            return UplinkName.allCases.compactMap { name in u[name].map { (name.rawValue, $0) } }
         }
         guard let mqtt = s.mqtt else { return [] }
         var m = StatusReply.UplinkStatus()
@@ -183,7 +180,7 @@ public enum Metrics {
         m.queued = mqtt.outbox
         m.oldestAgeS = mqtt.oldestAgeS
         m.lastSuccess = mqtt.lastSuccess
-        return [("mqtt", m)]
+        return [(UplinkName.mqtt.rawValue, m)]
     }
 
     /// Event kinds written at 0 until they first happen, for the shipped alert rules.

@@ -1,5 +1,13 @@
 import GPSTrackJSON
 
+/// An uplink's name: `status`'s key, the metrics' `uplink` label, its outbox queue. A switch
+/// over it is exhaustive, so a new uplink is named everywhere a name is read.
+public enum UplinkName: String, CaseIterable, Sendable, Codable {
+    case mqtt, traccar
+    case owntracksHTTP = "owntracks_http"
+    case webhook
+}
+
 extension StatusReply {
     /// Every uplink (`status`'s `uplinks`), each null when it is not configured.
     public struct UplinksStatus: Codable, Sendable, Equatable {
@@ -8,6 +16,25 @@ extension StatusReply {
         public var owntracksHTTP: UplinkStatus?
         public var webhook: UplinkStatus?
         public init() {}
+        /// One uplink's status by its name.
+        public subscript(_ name: UplinkName) -> UplinkStatus? {
+            get {
+                switch name {
+                case .mqtt: mqtt
+                case .traccar: traccar
+                case .owntracksHTTP: owntracksHTTP
+                case .webhook: webhook
+                }
+            }
+            set {
+                switch name {
+                case .mqtt: mqtt = newValue
+                case .traccar: traccar = newValue
+                case .owntracksHTTP: owntracksHTTP = newValue
+                case .webhook: webhook = newValue
+                }
+            }
+        }
         enum CodingKeys: String, CodingKey {
             case mqtt, traccar
             case owntracksHTTP = "owntracks_http"

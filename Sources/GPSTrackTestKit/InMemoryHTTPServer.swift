@@ -1,4 +1,5 @@
 import GPSTrackDaemon
+import GPSTrackProtocol
 import Synchronization
 
 /// A fake: the HTTP servers of the in-process tests, answering each uplink's requests in memory
@@ -8,7 +9,7 @@ import Synchronization
 public final class InMemoryHTTPServer: Sendable {
     /// One request as the uplink sent it.
     public struct Request: Sendable {
-        public var uplink: String
+        public var uplink: UplinkName
         public var method: String
         public var url: String
         public var body: String
@@ -19,14 +20,14 @@ public final class InMemoryHTTPServer: Sendable {
 
     public init() {}
 
-    /// The transport for the uplink named `uplink` (`traccar`, `owntracks_http`, `webhook`).
-    public func transport(_ uplink: String) -> any HTTPTransport { Transport(server: self, uplink: uplink) }
+    /// The transport for `uplink` (the HTTP ones: Traccar, OwnTracks HTTP, the webhook).
+    public func transport(_ uplink: UplinkName) -> any HTTPTransport { Transport(server: self, uplink: uplink) }
 
     /// What every later request is answered with (200 at first; 503 for a server that is down).
     public func answer(_ status: Int) { state.withLock { $0.status = status } }
 
     /// The requests so far, in order, of `uplink` (every uplink's when nil).
-    public func requests(_ uplink: String? = nil) -> [Request] {
+    public func requests(_ uplink: UplinkName? = nil) -> [Request] {
         state.withLock { s in s.requests.filter { uplink == nil || $0.uplink == uplink } }
     }
 
@@ -40,7 +41,7 @@ public final class InMemoryHTTPServer: Sendable {
 
     private struct Transport: HTTPTransport {
         let server: InMemoryHTTPServer
-        let uplink: String
+        let uplink: UplinkName
         func send(method: String, url: String, body: [UInt8], headers: [String], userpwd: String?) -> HTTPResponse {
             server.take(
                 Request(

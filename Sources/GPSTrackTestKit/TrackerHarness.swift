@@ -36,7 +36,7 @@ public final class TrackerHarness: Sendable {
     public init(
         fences: [Fence] = [], store: Bool = true,
         configure: (inout Configuration) -> Void = { _ in },
-        transport: (@Sendable (String) -> any HTTPTransport)? = nil
+        transport: (@Sendable (UplinkName) -> any HTTPTransport)? = nil
     ) async throws {
         var template = Array("/tmp/gpstrack-harness-XXXXXX".utf8CString)
         guard let dir = mkdtemp(&template) else { throw HarnessError("mkdtemp: errno \(errno)") }

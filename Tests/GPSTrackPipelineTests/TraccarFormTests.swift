@@ -33,7 +33,7 @@ import Testing
     static func uplink(_ c: Configuration, _ server: InMemoryHTTPServer) throws -> TraccarUplink {
         try TraccarUplink(
             configuration: c, file: StateDatabase(path: c.stateDirectory + "/gpstrackd.db"),
-            journal: InMemoryJournal().journal, configFile: "t.conf", transport: server.transport("traccar"))
+            journal: InMemoryJournal().journal, configFile: "t.conf", transport: server.transport(.traccar))
     }
 
     /// Waits for `condition`, polled, for at most 60 s.
@@ -57,9 +57,9 @@ import Testing
         server.answer(503)
         let first = try Self.uplink(Self.configuration(dir, .json), server)
         first.reportLocation(Self.fix(1_773_475_200, 54.3521), time: 1_773_475_200, inside: nil)
-        try await Self.wait("the first try") { !server.requests("traccar").isEmpty }
+        try await Self.wait("the first try") { !server.requests(.traccar).isEmpty }
         await first.stop()
-        let refused = server.requests("traccar").count
+        let refused = server.requests(.traccar).count
 
         // Started again with the query form: what waits goes as JSON, the new one as a query.
         server.answer(200)
@@ -68,7 +68,7 @@ import Testing
         try await Self.wait("the outbox drained") { second.sender.snapshot.queued == 0 }
         await second.stop()
 
-        let sent = Array(server.requests("traccar").dropFirst(refused))
+        let sent = Array(server.requests(.traccar).dropFirst(refused))
         try #require(sent.count == 2, "\(sent.map(\.url))")
         #expect(sent[0].url == Self.url && sent[0].method == "POST")
         #expect(sent[0].headers == ["Content-Type: application/json"])
@@ -107,16 +107,16 @@ import Testing
             let server = InMemoryHTTPServer()
             server.answer(503)
             let uplink = try Self.uplink(Self.configuration(dir, format), server)
-            try await Self.wait("the first try") { server.requests("traccar").count >= 1 }
+            try await Self.wait("the first try") { server.requests(.traccar).count >= 1 }
             await uplink.stop()
-            let head = try #require(server.requests("traccar").first)
+            let head = try #require(server.requests(.traccar).first)
             #expect(head.url == Self.url && head.body == json, "\(format): \(head.url) \(head.body)")
         }
         let server = InMemoryHTTPServer()
         let uplink = try Self.uplink(Self.configuration(dir, .json), server)
         try await Self.wait("the outbox drained") { uplink.sender.snapshot.queued == 0 }
         await uplink.stop()
-        let sent = server.requests("traccar")
+        let sent = server.requests(.traccar)
         #expect(sent.map(\.url) == [Self.url, Self.url + "?" + query])
         #expect(sent.map(\.body) == [json, ""])
         // MQTT's row has no form; it waits for its own queue.

@@ -47,13 +47,13 @@ import Testing
         try #require(crossings.count >= 2, "the route passes through the depot")
 
         // The webhook: each crossing's event line, as stored, in order, and nothing else.
-        let hooks = server.requests("webhook")
+        let hooks = server.requests(.webhook)
         #expect(hooks.map(\.body) == crossings.map { ReplyEncoder.encode($0) })
         #expect(hooks.allSatisfy { $0.method == "POST" && $0.url == "http://webhook.test/hook" })
 
         // OwnTracks over HTTP: a transition per crossing (enter, then leave), the waypoints, and
         // locations, each from the Recorder's user and device.
-        let owntracks = server.requests("owntracks_http")
+        let owntracks = server.requests(.owntracksHTTP)
         let bodies = try owntracks.map { try JSONValue.parse(Array($0.body.utf8)) }
         let transitions = bodies.filter { $0["_type"]?.string == "transition" }
         #expect(transitions.map { $0["event"]?.string } == crossings.map { $0.body.name == .enter ? "enter" : "leave" })
@@ -63,7 +63,7 @@ import Testing
         #expect(owntracks.allSatisfy { $0.headers.contains("X-Limit-D: box") })
 
         // Traccar: OsmAnd positions of the device, in fix-time order.
-        let positions = server.requests("traccar").map { URLComponents(string: $0.url)?.queryItems ?? [] }
+        let positions = server.requests(.traccar).map { URLComponents(string: $0.url)?.queryItems ?? [] }
         let stamps = positions.compactMap { items in items.first { $0.name == "timestamp" }?.value.flatMap(Int.init) }
         #expect(positions.count > 10 && stamps.count == positions.count, "\(positions.prefix(2))")
         #expect(positions.allSatisfy { items in items.contains { $0.name == "id" && $0.value == "box" } })

@@ -49,9 +49,9 @@ import Testing
         // The wall clock's part: OwnTracks' `wtst` and the waypoints' `tst` (the fences' load
         // time). Each uplink sends on its own thread: its requests in order, the uplinks apart.
         let loadTime = try NSRegularExpression(pattern: #""(wtst|tst)":[0-9]+"#)
-        return ["traccar", "owntracks_http", "webhook"].flatMap { uplink in
+        return [UplinkName.traccar, .owntracksHTTP, .webhook].flatMap { uplink in
             server.requests(uplink).map { r in
-                let line = "\(r.uplink) \(r.method) \(r.url) \(r.headers.joined(separator: "|")) \(r.body)"
+                let line = "\(r.uplink.rawValue) \(r.method) \(r.url) \(r.headers.joined(separator: "|")) \(r.body)"
                 guard line.contains(#""wtst":"#) || line.contains(#""_type":"waypoints""#) else { return line }
                 return loadTime.stringByReplacingMatches(
                     in: line, range: NSRange(line.startIndex..., in: line), withTemplate: #""$1":0"#)

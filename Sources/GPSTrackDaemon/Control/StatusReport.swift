@@ -56,7 +56,7 @@ public enum StatusReport {
     /// `status`'s `uplinks`: MQTT's publisher and the HTTP uplinks; nil with none configured
     /// (the reply is then as it was before uplinks).
     static func uplinks(
-        _ http: [String: StatusReply.UplinkStatus],
+        _ http: [UplinkName: StatusReply.UplinkStatus],
         mqtt st: (
             connected: Bool, outbox: Int, outboxFailure: String?, oldest: Double?, lastSuccess: Double?,
             tlsFailure: String?
@@ -72,9 +72,7 @@ public enum StatusReport {
             m.lastError = st.tlsFailure ?? st.outboxFailure
             u.mqtt = m
         }
-        u.traccar = http["traccar"]
-        u.owntracksHTTP = http["owntracks_http"]
-        u.webhook = http["webhook"]
+        for (name, status) in http { u[name] = status }
         return u == StatusReply.UplinksStatus() ? nil : u
     }
 }

@@ -1,4 +1,5 @@
 import GPSTrackCore
+import GPSTrackProtocol
 
 /// The outlets the tracker hands its steps to after its built-in sinks (store, journal,
 /// pedometer, MQTT), in order: the day's distance, the anchor watch's store, and each HTTP
@@ -14,7 +15,7 @@ public struct Outlets {
     /// key's place.
     public static func make(
         _ config: Configuration, store: Store?, file: StateDatabase, journal: Journal, configFile: String?,
-        transport: (@Sendable (String) -> any HTTPTransport)? = nil
+        transport: (@Sendable (UplinkName) -> any HTTPTransport)? = nil
     ) throws(ConfigError) -> Outlets {
         let uplinks = try Uplinks.make(
             config, file: file, journal: journal, configFile: configFile, transport: transport)

@@ -7,7 +7,8 @@ import GPSTrackProtocol
 /// The JSON array the server answers with is read: its `cmd` objects run as the broker's do
 /// (`OwnTracksHTTPCommands`). With `mqtt_secret_file` every body is encrypted as on MQTT.
 public final class OwnTracksHTTPUplink: UplinkSink, LocationReporter {
-    public let name = "owntracks_http"
+    let uplink = UplinkName.owntracksHTTP
+    public let name = UplinkName.owntracksHTTP.rawValue
     let config: OwnTracksHTTPConfig
     let sender: UplinkSender
     let clock: UplinkClockCheck

@@ -11,7 +11,8 @@ import Glibc
 /// the keep-alive while parked); every trip start and end goes, and every alarm Traccar knows
 /// (`tow` for a guard breach, `overspeed`) goes with its `alarm`.
 public final class TraccarUplink: UplinkSink, LocationReporter {
-    public let name = "traccar"
+    let uplink = UplinkName.traccar
+    public let name = UplinkName.traccar.rawValue
     let config: TraccarConfig
     let sender: UplinkSender
     let clock: UplinkClockCheck

@@ -7,26 +7,26 @@ enum Uplinks {
     /// `transport`, given an uplink's name, replaces libcurl (the in-process tests' servers).
     static func make(
         _ config: Configuration, file: StateDatabase, journal: Journal, configFile: String?,
-        transport: (@Sendable (String) -> any HTTPTransport)? = nil
+        transport: (@Sendable (UplinkName) -> any HTTPTransport)? = nil
     ) throws(ConfigError) -> [any UplinkSink] {
         var made: [any UplinkSink] = []
         if config.traccar.url != nil {
             made.append(
                 try TraccarUplink(
                     configuration: config, file: file, journal: journal,
-                    configFile: configFile ?? "configuration", transport: transport?("traccar")))
+                    configFile: configFile ?? "configuration", transport: transport?(.traccar)))
         }
         if config.owntracksHTTP.url != nil {
             made.append(
                 try OwnTracksHTTPUplink(
                     configuration: config, file: file, journal: journal,
-                    configFile: configFile ?? "configuration", transport: transport?("owntracks_http")))
+                    configFile: configFile ?? "configuration", transport: transport?(.owntracksHTTP)))
         }
         if config.webhook.url != nil {
             made.append(
                 try WebhookUplink(
                     configuration: config, file: file, journal: journal,
-                    configFile: configFile ?? "configuration", transport: transport?("webhook")))
+                    configFile: configFile ?? "configuration", transport: transport?(.webhook)))
         }
         return made
     }

@@ -7,7 +7,8 @@ import GPSTrackProtocol
 /// form (a text body with `Title`, `Priority` and `Tags`: alarms urgent), with a bearer token
 /// from `webhook_token_file`. Events are never dropped for the outbox's size.
 public final class WebhookUplink: UplinkSink {
-    public let name = "webhook"
+    let uplink = UplinkName.webhook
+    public let name = UplinkName.webhook.rawValue
     let config: WebhookConfig
     let sender: UplinkSender
     let clock: UplinkClockCheck

@@ -94,7 +94,7 @@ public final class MQTTPublisher: Service {
                 file: place("mqtt_cert_file"), line: nil,
                 message: "mqtt_cert_file needs mqtt_ca_file (TLS verifies the broker)")
         }
-        outbox = Outbox(uplink: "mqtt", file: file, limit: config.outboxMax)
+        outbox = Outbox(uplink: UplinkName.mqtt.rawValue, file: file, limit: config.outboxMax)
         guarded = Mutex(State())
     }
 

@@ -5,7 +5,7 @@ import GPSTrackProtocol
 /// through the publisher's durable outbox, transitions and alarms to `<base>/event` at QoS 1,
 /// locations to `<base>` at QoS 0.
 final class OwnTracksSink: TrackerSink {
-    let name = "mqtt"
+    let name = UplinkName.mqtt.rawValue
     let mqtt: MQTTPublisher
     private(set) var reporter: OwnTracksReporter
 

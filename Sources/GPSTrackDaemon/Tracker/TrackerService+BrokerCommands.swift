@@ -216,7 +216,7 @@ extension TrackerService {
             mqtt.enqueue(
                 kind: .location, topic: mqtt.baseTopic,
                 payload: ownTracks.locationMessage(fix, time: t, inside: fenceFacts().inside, trigger: "r"), qos: 1)
-            on.append("mqtt")
+            on.append(UplinkName.mqtt.rawValue)
         }
         for case let uplink as any LocationReporter in sinks {
             uplink.reportLocation(fix, time: t, inside: fenceFacts().inside)

@@ -32,7 +32,7 @@ public struct TrackerSnapshot: Sendable {
     public var clockOffsetS: Double?
     public var today: StatusReply.DayStatus?
     /// The HTTP uplinks' queues, by uplink name (`traccar`, `owntracks_http`, `webhook`).
-    public var uplinks: [String: StatusReply.UplinkStatus] = [:]
+    public var uplinks: [UplinkName: StatusReply.UplinkStatus] = [:]
 }
 
 extension TrackerService {
@@ -75,7 +75,7 @@ extension TrackerService {
         }
         s.clockOffsetS = clockOffsetS?.rounded(decimals: 3)
         s.today = sinks.lazy.compactMap { $0 as? DayDistance }.first?.status(trip: session.tracker.trip)
-        for case let uplink as any UplinkSink in sinks { s.uplinks[uplink.name] = Reports.uplink(uplink) }
+        for case let uplink as any UplinkSink in sinks { s.uplinks[uplink.uplink] = Reports.uplink(uplink) }
         return s
     }
 
