@@ -26,9 +26,11 @@ whichever part stops it. A part exits 1 when CMD failed or one of its tests did.
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import xml.etree.ElementTree as ET
 
@@ -188,11 +190,16 @@ def run_shards(n, binary, tests, directory, quiet=False, deadline=None):
                 os.remove(path)
         log = open(log_path, "w")
         cmd = [binary, "--testing-library", "swift-testing", "--filter", pattern, "--xunit-output", report_path]
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        procs.append((k, len(mine), proc, log, log_path, report_path))
+        # A temporary folder of its own (as /tmp: anyone may write, sticky), removed when the
+        # shard passed: the tests' folders and files do not pile up in /tmp run after run.
+        tmp = tempfile.mkdtemp(prefix=f"gpstrackd-shard{k}-", dir="/tmp")
+        os.chmod(tmp, 0o1777)
+        env = dict(os.environ, TMPDIR=tmp)
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env)
+        procs.append((k, len(mine), proc, log, log_path, report_path, tmp))
     passed, failed, skipped = 0, [], []
     ends = None if deadline is None else time.monotonic() + deadline
-    for k, count, proc, log, log_path, report_path in procs:
+    for k, count, proc, log, log_path, report_path, tmp in procs:
         try:
             status = proc.wait(timeout=None if ends is None else max(1, ends - time.monotonic()))
         except subprocess.TimeoutExpired:
@@ -211,6 +218,10 @@ def run_shards(n, binary, tests, directory, quiet=False, deadline=None):
             sys.stdout.write("\n".join(lines) + "\n")
             sys.stdout.flush()
         p, f_, s = counted(f"shard {k}", status, lines, [report_path])
+        if status == 0 and not f_:
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            print(f"shard {k}'s temporary files kept in {tmp}")
         passed += p
         failed += f_
         skipped += s
@@ -243,7 +254,6 @@ def repeat(runs, regex, n, binary):
     shards, beside a busy process per core at normal priority (a loaded CI machine). A run
     fails when any of its tests fails; its logs stay in .build/test-repeat/run-I, a passed
     run's are removed. Ends with one line: `repeat: R runs, F failed`."""
-    import shutil
     tests, failed = listed_tests(binary)
     if failed:
         for f in failed:
