@@ -52,6 +52,12 @@ build_module GPSTrackCore
 build_module GPSTrackExport
 build_module GPSTrackDaemon
 
+# The harnesses' state directories and sockets (GPSTRACK_FUZZ_DIR), in RAM where there is
+# /dev/shm, removed when the script ends: nothing of theirs is left in /tmp (make test checks).
+FUZZ_DIR=$(mktemp -d "$( [ -w /dev/shm ] && echo /dev/shm || echo /tmp )/gpstrackd-fuzz.XXXXXX")
+trap 'rm -rf "$FUZZ_DIR"' EXIT
+export GPSTRACK_FUZZ_DIR=$FUZZ_DIR
+
 harnesses=("$@")
 [ ${#harnesses[@]} -eq 0 ] && harnesses=($(ls fuzz))
 status=0

@@ -299,8 +299,14 @@ def repeat(runs, regex, n, binary):
 
 
 def left_in_tmp():
-    """gpsfake's control sockets and the test feeds' directories now in /tmp."""
-    return sorted(n for n in os.listdir("/tmp") if n.startswith("gpsfake-") or n.startswith("gpstrackd-feed-"))
+    """gpsfake's control sockets and what the tests, the fuzzers and the daemons they ran made
+    in /tmp and /dev/shm (a failed shard's kept TMPDIR, gpstrackd-shardK-*, is named already)."""
+    names = []
+    for d in ("/tmp", "/dev/shm"):
+        for n in os.listdir(d) if os.path.isdir(d) else []:
+            if n.startswith("gpsfake-") or (n.startswith("gpstrackd") and not n.startswith("gpstrackd-shard")):
+                names.append(os.path.join(d, n))
+    return sorted(names)
 
 
 TMP_BEFORE = os.path.join(STATE, "tmp-before.txt")
@@ -353,7 +359,7 @@ def main(argv):
         before = set(open(TMP_BEFORE).read().split()) if os.path.exists(TMP_BEFORE) else set()
         left = [n for n in left_in_tmp() if n not in before]
         for name in left:
-            print(f"FAILED  left in /tmp since the run began: {name}")
+            print(f"FAILED  left behind since the run began: {name}")
         failed += len(left)
         ci = os.environ.get("CI") == "true"
         if ci and skipped:

@@ -39,7 +39,7 @@ func setUp() -> (TrackerService, Channel, OwnTracksCrypto) {
     var config = Configuration()
     config.mqtt.commands = true
     config.mqtt.commandAllow = MQTTConfig.commandActions
-    config.stateDirectory = "/tmp/gpstrackd-fuzz-\(getpid())"
+    config.stateDirectory = (getenv("GPSTRACK_FUZZ_DIR").map { String(cString: $0) } ?? "/tmp") + "/gpstrackd-fuzz-\(getpid())"
     let service = try! TrackerService(configuration: config, fences: nil, journal: Journal(backend: Quiet()))
     let made = (service, Channel(config: config.mqtt), try! OwnTracksCrypto(secret: Array("fuzzing secret".utf8)))
     rig = made

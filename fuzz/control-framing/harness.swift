@@ -22,7 +22,7 @@ import Glibc
 struct Quiet: JournalBackend { func send(_ entry: LogEntry) {} }
 
 nonisolated(unsafe) var server: ControlServer?
-let path = "/tmp/gpstrackd-fuzz-control-\(getpid()).sock"
+let path = (getenv("GPSTRACK_FUZZ_DIR").map { String(cString: $0) } ?? "/tmp") + "/gpstrackd-fuzz-control-\(getpid()).sock"
 
 func setUp() -> ControlServer {
     if let server { return server }

@@ -107,7 +107,7 @@ func setUp() -> Rig {
     var config = Configuration()
     config.mqtt.commands = true
     config.mqtt.commandAllow = MQTTConfig.commandActions
-    config.stateDirectory = "/tmp/gpstrackd-fuzz-http-\(getpid())"
+    config.stateDirectory = (getenv("GPSTRACK_FUZZ_DIR").map { String(cString: $0) } ?? "/tmp") + "/gpstrackd-fuzz-http-\(getpid())"
     mkdir(config.stateDirectory, 0o700)
     let journal = Journal(backend: Quiet())
     let service = try! TrackerService(configuration: config, fences: nil, journal: journal)

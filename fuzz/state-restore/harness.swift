@@ -22,7 +22,9 @@ struct Quiet: JournalBackend { func send(_ entry: LogEntry) {} }
 
 // In memory (tmpfs): the store syncs every commit, and a disk's fsync would make the run
 // a few inputs a second.
-let directory = (access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp") + "/gpstrackd-fuzz-restore-\(getpid())"
+let directory =
+    (getenv("GPSTRACK_FUZZ_DIR").map { String(cString: $0) } ?? (access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"))
+    + "/gpstrackd-fuzz-restore-\(getpid())"
 /// The schema's database, made once and copied for every input (migrating it each time is slow).
 nonisolated(unsafe) var template: [UInt8] = []
 let journal = Journal(backend: Quiet())
