@@ -44,7 +44,7 @@ format:
 
 # scripts/test-counts.py counts the Swift tests and the system test's checks, prints every skip
 # with its reason and ends with `N passed, N failed, N skipped`; under CI=true a skip fails, and
-# a gpsfake socket or feed directory left in /tmp by the run fails too.
+# anything of gpsfake's or gpstrackd's the run left in /tmp or /dev/shm fails too.
 # The Swift suites run in TEST_SHARDS processes at once: most live tests wait on real processes,
 # and one process runs only as many tests at a time as the machine has cores (15 min against 6).
 TEST_SHARDS ?= 4

@@ -9,9 +9,10 @@ enum LiveHarness {
     static let journalSocket = "/run/systemd/journal/socket"
     static let journaldBinary = "/lib/systemd/systemd-journald"
     /// Suites start in parallel, in several processes (`make test`'s shards); one of them
-    /// starts journald: the lock within a process, a file lock between them.
+    /// starts journald: the lock within a process, a file lock between them (in /run, beside
+    /// journald's socket: the file outlives the run, and make test leaves nothing in /tmp).
     private static let journaldLock = NSLock()
-    static let journaldLockFile = "/tmp/gpstrackd-tests-journald.lock"
+    static let journaldLockFile = "/run/gpstrackd-tests-journald.lock"
 
     static var available: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/gpsfake")
