@@ -18,13 +18,18 @@ extension ParkedGuard {
         return said ? [.guardAck(time: time)] : []
     }
 
-    /// The breach said again when `guard_repeat_s` has passed since it was last said.
+    /// The breach said again when `guard_repeat_s` has passed since it was last said, with where
+    /// the vehicle is now (the last accepted fix's place, distance and speed).
     mutating func repeats(now: Double, config: TrackerConfig) -> [TrackerEvent] {
         guard var l = latch, !l.acknowledged, now - l.lastSaidAt >= config.guardRepeatS else { return [] }
         l.repeats += 1
         l.lastSaidAt = now
         setLatch(l)
-        return [.guardRepeat(time: now, at: l.at, parkedAt: l.parkedAt, distanceM: l.distanceM, repeat: l.repeats)]
+        return [
+            .guardRepeat(
+                time: now, at: l.at, parkedAt: l.parkedAt, distanceM: l.distanceM, speedMps: l.speedMps,
+                repeat: l.repeats)
+        ]
     }
 
     /// The time passing (`now` on the fixes' scale) with the last accepted fix's time: while

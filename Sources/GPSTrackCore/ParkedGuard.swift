@@ -1,6 +1,9 @@
 /// The parked guard (anti-theft, towing): once the receiver has stood at a stop for
 /// `guard_after_s`, it arms around the stop's settled place; the first accepted fix farther
-/// than `guard_radius_m` plus its error estimate raises one breach for that parking.
+/// than `guard_radius_m` plus its error estimate raises one breach for that parking. The breach
+/// follows the vehicle (each repeat says where it is now) and no stop arms the guard again
+/// until it is acknowledged: an owner asleep at the first alarm must not wake to a guard armed
+/// at the place it was towed to.
 public struct ParkedGuard: Sendable, Equatable {
     /// Whether the guard is on (`guard = on`, `gpstrackctl guard on|off`).
     public var enabled: Bool
@@ -10,6 +13,8 @@ public struct ParkedGuard: Sendable, Equatable {
     /// The stop (by arrival) the guard last armed for; a breach disarms it until the next stop.
     public private(set) var parking: Double?
     public private(set) var breached = false
+    /// The stop (by arrival) whose arming was refused while a breach was latched: said once.
+    public private(set) var refused: Double?
     /// The breach, latched until `guard ack` (or the guard turned off), said again every
     /// `guard_repeat_s` until then.
     public private(set) var latch: Latch?
@@ -21,10 +26,11 @@ public struct ParkedGuard: Sendable, Equatable {
         public var lastSaidAt: Double
         public var repeats = 0
         public var acknowledged = false
-        /// The breach's figures, said again with each repeat.
+        /// Where the vehicle is: the breach's fix, then each accepted fix's until acknowledged.
         public var at: Coordinate
         public var parkedAt: Coordinate
         public var distanceM: Double
+        public var speedMps: Double? = nil
     }
 
     public struct Silence: Sendable, Equatable {
@@ -44,7 +50,15 @@ public struct ParkedGuard: Sendable, Equatable {
     /// Takes an accepted fix with the stop the trip detector says the receiver is at.
     mutating func observe(_ fix: Fix, stop: StopFigures?, config: TrackerConfig) -> [TrackerEvent] {
         guard enabled, let t = fix.time else { return [] }
-        // A latched breach is said again when due, whatever else this fix brings.
+        let speed = fix.speed.isFinite && fix.speed >= 0 ? fix.speed : nil
+        // A latched breach follows the vehicle, and is said again when due, whatever else this
+        // fix brings.
+        if var l = latch, !l.acknowledged {
+            l.at = fix.coordinate
+            l.distanceM = Geodesic.distance(l.parkedAt, fix.coordinate)
+            l.speedMps = speed
+            setLatch(l)
+        }
         let said = repeats(now: t, config: config)
         if let at = armedAt {
             let d = Geodesic.distance(at, fix.coordinate)
@@ -52,10 +66,15 @@ public struct ParkedGuard: Sendable, Equatable {
             armedAt = nil
             armedSince = nil
             breached = true
-            latch = Latch(raisedAt: t, lastSaidAt: t, at: fix.coordinate, parkedAt: at, distanceM: d)
-            return said + [.guardBreach(time: t, at: fix.coordinate, parkedAt: at, distanceM: d)]
+            latch = Latch(raisedAt: t, lastSaidAt: t, at: fix.coordinate, parkedAt: at, distanceM: d, speedMps: speed)
+            return said + [.guardBreach(time: t, at: fix.coordinate, parkedAt: at, distanceM: d, speedMps: speed)]
         }
         guard let stop, stop.arrival != parking, t - stop.arrival >= config.guardAfterS else { return said }
+        if let l = latch, !l.acknowledged {
+            guard refused != stop.arrival else { return said }
+            refused = stop.arrival
+            return said + [.guardArmRefused(time: t, at: stop.at, parkedAt: l.parkedAt)]
+        }
         parking = stop.arrival
         breached = false
         if latch?.acknowledged == true { latch = nil }
@@ -84,10 +103,13 @@ public struct ParkedGuard: Sendable, Equatable {
         var lines = ["guard=\(enabled ? 1 : 0)"]
         if let a = armedAt, let s = armedSince { lines.append("guard_armed=\(a.latitude),\(a.longitude),\(s)") }
         if let p = parking { lines.append("guard_parking=\(p),\(breached ? 1 : 0)") }
+        if let r = refused { lines.append("guard_refused=\(r)") }
         if let l = latch {
+            // The speed last, absent when unknown: a state written before it had nine fields.
             lines.append(
                 "guard_latch=\(l.raisedAt),\(l.lastSaidAt),\(l.repeats),\(l.acknowledged ? 1 : 0),\(l.at.latitude),"
-                    + "\(l.at.longitude),\(l.parkedAt.latitude),\(l.parkedAt.longitude),\(l.distanceM)")
+                    + "\(l.at.longitude),\(l.parkedAt.latitude),\(l.parkedAt.longitude),\(l.distanceM)"
+                    + (l.speedMps.map { ",\($0)" } ?? ""))
         }
         if let n = silence {
             lines.append("guard_no_position=\(n.raisedAt),\(n.lastSaidAt),\(n.repeats),\(n.acknowledged ? 1 : 0)")
@@ -112,12 +134,15 @@ public struct ParkedGuard: Sendable, Equatable {
             parking = p[0]
             breached = p[1] == 1
         }
-        if let l = fields["guard_latch"], l.count == 9, l.allSatisfy(\.isFinite), l[2] >= 0, l[2] < 1e9 {
+        if let r = fields["guard_refused"], r.count == 1, r[0].isFinite { refused = r[0] }
+        if let l = fields["guard_latch"], l.count == 9 || l.count == 10, l.allSatisfy(\.isFinite), l[2] >= 0,
+            l[2] < 1e9
+        {
             latch = Latch(
                 raisedAt: l[0], lastSaidAt: l[1], repeats: Int(clamping: l[2], rounding: .towardZero),
                 acknowledged: l[3] == 1,
                 at: Coordinate(latitude: l[4], longitude: l[5]), parkedAt: Coordinate(latitude: l[6], longitude: l[7]),
-                distanceM: l[8])
+                distanceM: l[8], speedMps: l.count == 10 && l[9] >= 0 && l[9] < 1e4 ? l[9] : nil)
         }
         if let n = fields["guard_no_position"], n.count == 4, n.allSatisfy(\.isFinite), n[2] >= 0, n[2] < 1e9 {
             silence = Silence(

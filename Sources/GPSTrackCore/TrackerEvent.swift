@@ -9,10 +9,15 @@ public enum TrackerEvent: Sendable {
     case tripEnd(TripFigures)
     /// The parked guard armed around the settled place of a stop.
     case guardArmed(time: Double, at: Coordinate, radiusM: Double)
-    /// A fix beyond the guard's radius plus its error: once per parking.
-    case guardBreach(time: Double, at: Coordinate, parkedAt: Coordinate, distanceM: Double)
-    /// A latched breach said again (`guard_breach` with its `repeat`, 1, 2...) until acknowledged.
-    case guardRepeat(time: Double, at: Coordinate, parkedAt: Coordinate, distanceM: Double, repeat: Int)
+    /// A fix beyond the guard's radius plus its error: once per parking, with the fix's speed.
+    case guardBreach(time: Double, at: Coordinate, parkedAt: Coordinate, distanceM: Double, speedMps: Double?)
+    /// A latched breach said again (`guard_breach` with its `repeat`, 1, 2...) until acknowledged,
+    /// with where the vehicle is now: the last accepted fix's place, distance and speed.
+    case guardRepeat(
+        time: Double, at: Coordinate, parkedAt: Coordinate, distanceM: Double, speedMps: Double?, repeat: Int)
+    /// A stop long enough to arm the guard while a breach is latched unacknowledged: not armed
+    /// (the alarm stays raised where it was), said once for that stop.
+    case guardArmRefused(time: Double, at: Coordinate, parkedAt: Coordinate)
     /// The latched breach acknowledged (`guard ack`).
     case guardAck(time: Double)
     /// No accepted fix for `guard_no_position_s` while armed (`repeat` 0 when raised, then 1,
@@ -44,6 +49,7 @@ public enum TrackerEvent: Sendable {
         case .tripEnd: .tripEnd
         case .guardArmed: .guardArmed
         case .guardBreach, .guardRepeat: .guardBreach
+        case .guardArmRefused: .guardArmRefused
         case .guardAck: .guardAck
         case .guardNoPosition: .guardNoPosition
         case .overspeedStart: .overspeedStart
@@ -63,10 +69,12 @@ public enum TrackerEvent: Sendable {
         case .tripStop(let at, _), .fixLost(let at, _, _): at
         case .fixAcquired(let at, _, _): at
         case .tripEnd(let f): f.end
-        case .guardArmed(let at, _, _), .guardBreach(let at, _, _, _), .overspeedStart(let at, _, _, _),
+        case .guardArmed(let at, _, _), .guardBreach(let at, _, _, _, _), .overspeedStart(let at, _, _, _),
             .overspeedEnd(let at, _, _, _, _, _):
             at
-        case .guardRepeat(let at, _, _, _, _), .guardAck(let at), .guardNoPosition(let at, _, _): at
+        case .guardRepeat(let at, _, _, _, _, _), .guardArmRefused(let at, _, _), .guardAck(let at),
+            .guardNoPosition(let at, _, _):
+            at
         case .anchor(let a): a.time
         }
     }

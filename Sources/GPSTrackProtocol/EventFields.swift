@@ -142,22 +142,29 @@ extension EventLine {
         }
     }
 
-    /// `guard_breach`: a fix this far from where the vehicle was parked.
+    /// `guard_breach`: a fix this far from where the vehicle was parked; a repeat's position,
+    /// distance and speed are where the vehicle is when it is said again.
     public struct GuardBreach: Codable, Sendable, Equatable {
         public var time: String
         public var lat: Double
         public var lon: Double
         public var distanceM: Double
+        /// The fix's speed over ground (absent when the receiver gave none).
+        @Omitted public var speedMps: Double?
         /// The parked place (no fences: `fences` is always empty).
         public var parked: Place
         /// A latched breach said again: 1, 2... until `guard ack` (absent on the breach itself).
         @Omitted public var `repeat`: Int?
 
-        public init(time: String, lat: Double, lon: Double, distanceM: Double, parked: Place, repeat: Int? = nil) {
+        public init(
+            time: String, lat: Double, lon: Double, distanceM: Double, speedMps: Double? = nil, parked: Place,
+            repeat: Int? = nil
+        ) {
             self.time = time
             self.lat = lat
             self.lon = lon
             self.distanceM = distanceM
+            self.speedMps = speedMps
             self.parked = parked
             self.repeat = `repeat`
         }
@@ -165,6 +172,7 @@ extension EventLine {
         enum CodingKeys: String, CodingKey {
             case time, lat, lon
             case distanceM = "distance_m"
+            case speedMps = "speed_mps"
             case parked, `repeat`
         }
     }

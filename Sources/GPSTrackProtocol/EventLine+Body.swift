@@ -23,6 +23,7 @@ extension EventLine {
         case anchor(AnchorChange)
         case guardAck(GuardAck)
         case guardNoPosition(GuardNoPosition)
+        case guardArmRefused(GuardArmRefused)
 
         /// The `event` field's value (`enter`, `trip_end`, ...).
         public var name: EventName {
@@ -45,6 +46,7 @@ extension EventLine {
             case .anchor(let a): a.kind.name
             case .guardAck: .guardAck
             case .guardNoPosition: .guardNoPosition
+            case .guardArmRefused: .guardArmRefused
             }
         }
 
@@ -80,6 +82,7 @@ extension EventLine {
             .fixLost: { .fixLost(try FixLost(from: $0)) },
             .guardAck: { .guardAck(try GuardAck(from: $0)) },
             .guardNoPosition: { .guardNoPosition(try GuardNoPosition(from: $0)) },
+            .guardArmRefused: { .guardArmRefused(try GuardArmRefused(from: $0)) },
         ]
 
         /// The fields of the kind, between `event` and `seq`.
@@ -100,7 +103,25 @@ extension EventLine {
             case .anchor(let f): f
             case .guardAck(let f): f
             case .guardNoPosition(let f): f
+            case .guardArmRefused(let f): f
             }
+        }
+    }
+
+    /// `guard_arm_refused`: a stop where the guard would have armed (`lat`, `lon`) while the
+    /// breach of the parking at `parked` is latched, not acknowledged.
+    public struct GuardArmRefused: Codable, Sendable, Equatable {
+        public var time: String
+        public var lat: Double
+        public var lon: Double
+        /// The parked place of the latched breach (no fences: `fences` is always empty).
+        public var parked: Place
+
+        public init(time: String, lat: Double, lon: Double, parked: Place) {
+            self.time = time
+            self.lat = lat
+            self.lon = lon
+            self.parked = parked
         }
     }
 }

@@ -29,6 +29,7 @@ public enum EventName: String, Sendable, CaseIterable, Codable, CustomStringConv
     case gpsdConnected = "gpsd_connected"
     case gpsdLost = "gpsd_lost"
     case guardAck = "guard_ack"
+    case guardArmRefused = "guard_arm_refused"
     case guardArmed = "guard_armed"
     case guardBreach = "guard_breach"
     case guardNoPosition = "guard_no_position"
@@ -128,6 +129,7 @@ public enum EventName: String, Sendable, CaseIterable, Codable, CustomStringConv
         .anchorAck: "73fc3b7a7b18439eb08dc24e66f2f22c",
         .anchorRaised: "42b744c42ae4405a9bbb67c7f9000662",
         .guardNoPosition: "d4e61101af4247379f5bdc2d36ddf184",
+        .guardArmRefused: "9b7d65cba5d64e328cce5e6c5c6d2aaf",
     ]
 
     /// The alarms: a guard breach, overspeed, the anchor's alarm and its lost position. An
@@ -138,7 +140,7 @@ public enum EventName: String, Sendable, CaseIterable, Codable, CustomStringConv
 
     /// The tracking events a webhook may send (`webhook_events`).
     public static let webhookKinds: [EventName] = [
-        .enter, .exit, .dwell, .tripStart, .tripEnd, .guardArmed, .guardBreach, .overspeedStart, .overspeedEnd,
-        .anchorDropped, .anchorWarning, .anchorAlarm, .anchorNoPosition, .anchorAck, .anchorRaised,
+        .enter, .exit, .dwell, .tripStart, .tripEnd, .guardArmed, .guardArmRefused, .guardBreach, .overspeedStart,
+        .overspeedEnd, .anchorDropped, .anchorWarning, .anchorAlarm, .anchorNoPosition, .anchorAck, .anchorRaised,
     ]
 }

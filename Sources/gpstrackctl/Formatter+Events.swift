@@ -45,6 +45,7 @@ extension Formatter {
         case .guardBreach(let g):
             time = g.time
             distance = g.distanceM
+            speed = g.speedMps
             if let n = g.repeat { ends = " (said again: \(n))" }
             lat = g.lat
             lon = g.lon

@@ -40,7 +40,7 @@ import Testing
             return false
         }
         let breaches = events.compactMap { e -> (Double, Double)? in
-            if case .guardBreach(let t, _, _, let d) = e { return (t, d) }
+            if case .guardBreach(let t, _, _, let d, _) = e { return (t, d) }
             return nil
         }
         #expect(armed.count == 1)

@@ -24,7 +24,7 @@ import Testing
 
     static func repeats(_ events: [TrackingSession.Sequenced]) -> [(time: Double, n: Int)] {
         events.compactMap { e in
-            if case .tracker(.guardRepeat(let t, _, _, _, let n)) = e.event { (t, n) } else { nil }
+            if case .tracker(.guardRepeat(let t, _, _, _, _, let n)) = e.event { (t, n) } else { nil }
         }
     }
 

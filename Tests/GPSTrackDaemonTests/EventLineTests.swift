@@ -82,8 +82,13 @@ import Testing
             (
                 .tracker(
                     .guardBreach(
-                        time: t0, at: Coordinate(latitude: 48.501, longitude: 2.25), parkedAt: home, distanceM: 130.04)),
-                #"{"event":"guard_breach","time":"\#(t)","lat":48.501,"lon":2.25,"distance_m":130.0,"parked":{"lat":48.5,"lon":2.25,"fences":[]},"#
+                        time: t0, at: Coordinate(latitude: 48.501, longitude: 2.25), parkedAt: home, distanceM: 130.04,
+                        speedMps: 1.004)),
+                #"{"event":"guard_breach","time":"\#(t)","lat":48.501,"lon":2.25,"distance_m":130.0,"speed_mps":1.0,"parked":{"lat":48.5,"lon":2.25,"fences":[]},"#
+            ),
+            (
+                .tracker(.guardArmRefused(time: t0, at: Coordinate(latitude: 48.503, longitude: 2.25), parkedAt: home)),
+                #"{"event":"guard_arm_refused","time":"\#(t)","lat":48.503,"lon":2.25,"parked":{"lat":48.5,"lon":2.25,"fences":[]},"#
             ),
             (
                 .tracker(.overspeedStart(time: t0, at: home, limitKmh: 50, speedMps: 13.8889)),
@@ -133,7 +138,7 @@ import Testing
                 .tracker(
                     .guardRepeat(
                         time: t0, at: Coordinate(latitude: 48.501, longitude: 2.25), parkedAt: home, distanceM: 130.04,
-                        repeat: 3)),
+                        speedMps: nil, repeat: 3)),
                 #"{"event":"guard_breach","time":"\#(t)","lat":48.501,"lon":2.25,"distance_m":130.0,"parked":{"lat":48.5,"lon":2.25,"fences":[]},"repeat":3,"#
             ),
             (.tracker(.guardAck(time: t0)), #"{"event":"guard_ack","time":"\#(t)","#),
@@ -284,22 +289,23 @@ import Testing
                 "trip_stop  #9",
                 "trip_stop  #10",
                 "guard_armed at 48.5,2.25  #11",
-                "guard_breach, 130 m at 48.501,2.25  #12",
-                "overspeed_start, limit 50 km/h, 50 km/h at 48.5,2.25  #13",
-                "overspeed_end, 180 m, limit 50 km/h, 60 km/h at 48.5,2.25  #14",
-                "discontinuity at 48.5,2.25  #15",
-                "fix_acquired from /dev/ttyACM0 at 48.5,2.25  #16",
-                "fix_lost (stale)  #17",
-                "fix_lost (gpsd lost) from /dev/ttyACM0  #18",
-                "anchor_dropped, radius 50 m at 48.5,2.25  #19",
-                "anchor_warning, 40 m from the anchor at 48.5003,2.25  #20",
-                "anchor_alarm, 61 m from the anchor (said again: 2) at 48.5,2.25  #21",
-                "anchor_no_position, no position for 60 s  #22",
-                "anchor_ack  #23",
-                "guard_breach (said again: 3), 130 m at 48.501,2.25  #24",
-                "guard_ack  #25",
-                "guard_no_position, no position for 300 s (said again: 2)  #26",
-                "anchor_raised, at most 78 m from the anchor  #27",
+                "guard_breach, 130 m, 4 km/h at 48.501,2.25  #12",
+                "guard_arm_refused at 48.503,2.25  #13",
+                "overspeed_start, limit 50 km/h, 50 km/h at 48.5,2.25  #14",
+                "overspeed_end, 180 m, limit 50 km/h, 60 km/h at 48.5,2.25  #15",
+                "discontinuity at 48.5,2.25  #16",
+                "fix_acquired from /dev/ttyACM0 at 48.5,2.25  #17",
+                "fix_lost (stale)  #18",
+                "fix_lost (gpsd lost) from /dev/ttyACM0  #19",
+                "anchor_dropped, radius 50 m at 48.5,2.25  #20",
+                "anchor_warning, 40 m from the anchor at 48.5003,2.25  #21",
+                "anchor_alarm, 61 m from the anchor (said again: 2) at 48.5,2.25  #22",
+                "anchor_no_position, no position for 60 s  #23",
+                "anchor_ack  #24",
+                "guard_breach (said again: 3), 130 m at 48.501,2.25  #25",
+                "guard_ack  #26",
+                "guard_no_position, no position for 300 s (said again: 2)  #27",
+                "anchor_raised, at most 78 m from the anchor  #28",
                 "gpsd_lost: Lost gpsd: refused; retrying",
             ]
             #expect(texts == expected, "\(r.stdout)")

@@ -210,7 +210,12 @@ struct MetricsDayTests {
         #expect(Self.v(end, "gpstrackd_trips_total") == Double(day.trips.count))
         #expect(Self.v(end, "gpstrackd_events_total", #"{kind="trip_start"}"#) == Double(day.trips.count))
         #expect(Self.v(end, "gpstrackd_events_total", #"{kind="trip_end"}"#) == Double(day.trips.count))
-        #expect(Self.v(end, "gpstrackd_guard", #"{state="armed"}"#) == 1, "30 min parked: armed")
+        // The 15 min park armed the guard and driving off breached it; nobody acknowledged, so the
+        // 30 min park does not arm (gpstrackd(8), PARKED GUARD): refused once, the guard waiting.
+        #expect(Self.v(end, "gpstrackd_guard", #"{state="waiting"}"#) == 1, "a breach latched: not armed again")
+        #expect(Self.v(end, "gpstrackd_events_total", #"{kind="guard_armed"}"#) == 1)
+        #expect(Self.v(end, "gpstrackd_events_total", #"{kind="guard_breach"}"#) ?? 0 >= 1)
+        #expect(Self.v(end, "gpstrackd_events_total", #"{kind="guard_arm_refused"}"#) == 1)
         #expect(Self.v(end, "gpstrackd_fences", #"{state="unknown"}"#) == 3, "gpsd silent: every fence unknown")
         #expect(MetricsTests.samples(end, "gpstrackd_fix_age_seconds").isEmpty, "no fix, no fix age")
         // The journal holds the truth of connections and events (it may lag the scrape a little):

@@ -4,7 +4,7 @@ import Testing
 
 @testable import GPSTrackDaemon
 
-/// The one rule for what a tracking event is on OwnTracks (`OwnTracks.message`), which the MQTT
+/// The one rule for what a tracking event is on OwnTracks (`OwnTracks.part`), which the MQTT
 /// and the HTTP reporters both follow: the HTTP reporter now sends the anchor's transitions too.
 @Suite struct OwnTracksEventTests {
     static let at = Coordinate(latitude: 59.9, longitude: 10.7)
@@ -12,7 +12,9 @@ import Testing
     static let step = TrackerStep()
 
     static func message(_ e: TrackingSession.Event) -> (object: [String: JSONValue], alarm: Bool)? {
-        guard let m = OwnTracks.message(for: e, tid: "gt", fencesLoadedAt: 1_700_000_000, acc: 4, after: step)
+        guard
+            case .transition(let m)? = OwnTracks.part(
+                for: e, tid: "gt", fencesLoadedAt: 1_700_000_000, acc: 4, after: step)
         else { return nil }
         guard case .object(let o) = try? JSONValue.parse(Array(m.payload.utf8)) else {
             Issue.record("not an object: \(m.payload)")
@@ -38,12 +40,15 @@ import Testing
     @Test func aGuardBreachLeavesTheParkedRegionOnce() throws {
         let t = 1_773_475_200.0
         let breach = try #require(
-            Self.message(.tracker(.guardBreach(time: t, at: Self.at, parkedAt: Self.at, distanceM: 120))))
-        #expect(breach.object["rid"] == .string("parked") && breach.object["event"] == .string("leave") && breach.alarm)
-        #expect(
             Self.message(
-                .tracker(.guardRepeat(time: t + 120, at: Self.at, parkedAt: Self.at, distanceM: 130, repeat: 1)))
-                == nil)
+                .tracker(.guardBreach(time: t, at: Self.at, parkedAt: Self.at, distanceM: 120, speedMps: 3))))
+        #expect(breach.object["rid"] == .string("parked") && breach.object["event"] == .string("leave") && breach.alarm)
+        // A repeat is no second transition: the fix it came with goes as a location at once.
+        let repeated = TrackingSession.Event.tracker(
+            .guardRepeat(time: t + 120, at: Self.at, parkedAt: Self.at, distanceM: 130, speedMps: 3, repeat: 1))
+        #expect(Self.message(repeated) == nil)
+        let part = OwnTracks.part(for: repeated, tid: "gt", fencesLoadedAt: 1_700_000_000, acc: 4, after: Self.step)
+        if case .locationNow? = part {} else { Issue.record("a repeat's part: \(String(describing: part))") }
         #expect(Self.message(.tracker(.fixAcquired(time: t, at: Self.at, device: nil))) == nil)
     }
 }

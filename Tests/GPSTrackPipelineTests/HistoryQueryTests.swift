@@ -26,6 +26,7 @@ import Testing
         case .anchor(let a): (nil, a.time)
         case .guardAck(let g): (nil, g.time)
         case .guardNoPosition(let g): (nil, g.time)
+        case .guardArmRefused(let g): (nil, g.time)
         }
     }
 

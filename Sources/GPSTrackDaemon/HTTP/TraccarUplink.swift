@@ -20,6 +20,16 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
     private let tripsAuto: Bool
     private var throttle: LocationThrottle
     private var odometerM = 0.0
+    /// The last position queued: Traccar drops an alarm its device's last position had already
+    /// (`AlarmEventHandler` with `event.ignoreDuplicateAlerts`, on by default), so an alarm
+    /// after the same alarm (or after a start, not knowing) goes behind a position without it,
+    /// and each repeat reaches a Traccar user as an event.
+    private var lastSent = LastSent.unknown
+    private enum LastSent: Equatable {
+        case unknown
+        case plain
+        case alarm(String)
+    }
 
     /// Loads libcurl and opens the outbox; a missing library is a configuration error.
     /// `transport` nil: libcurl (`HTTPClient`), loaded here.
@@ -81,9 +91,10 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
             switch e {
             case .tripStart(_, let t, let at): forced = forced ?? (.trip, nil, t, at)
             case .tripEnd(let f): forced = forced ?? (.trip, nil, f.end, f.to)
-            // A latched breach said again is sent again, as the anchor's alarms are.
-            case .guardBreach(let t, let at, _, _), .guardRepeat(let t, let at, _, _, _):
-                alarms.append(("tow", t, at, nil))
+            // A latched breach said again is sent again, as the anchor's alarms are, from where
+            // the vehicle is now and at its speed.
+            case .guardBreach(let t, let at, _, _, let v), .guardRepeat(let t, let at, _, _, let v, _):
+                alarms.append(("tow", t, at, v))
             case .overspeedStart(let t, let at, _, let v): alarms.append(("overspeed", t, at, v))
             // The anchor dragging is Traccar's `movement`; blind at anchor, its `general` (with
             // the repeats: latched until acknowledged, said again until then).
@@ -92,7 +103,8 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
                 let at = step.tracker.lastAccepted?.coordinate ?? step.anchor?.anchor
                 if let at { alarms.append(("general", t, at, nil)) }
             case .anchor(.dropped), .anchor(.warning), .anchor(.acknowledged), .anchor(.raised), .guardArmed,
-                .guardAck, .guardNoPosition, .overspeedEnd, .tripStop, .discontinuity, .fixAcquired, .fixLost:
+                .guardArmRefused, .guardAck, .guardNoPosition, .overspeedEnd, .tripStop, .discontinuity, .fixAcquired,
+                .fixLost:
                 break
             }
         }
@@ -102,6 +114,9 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
         for a in alarms {
             var values = fix ?? step.tracker.lastAccepted
             if let v = a.speed { values?.speed = v }
+            if lastSent == .unknown || lastSent == .alarm(a.alarm) {
+                queue(kind: .alarm, time: a.time, at: a.at, fix: values, alarm: nil, moving: moving)
+            }
             queue(kind: .alarm, time: a.time, at: a.at, fix: values, alarm: a.alarm, moving: moving)
         }
         if !alarms.isEmpty, forced == nil { return [] }
@@ -126,6 +141,7 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
     private func queue(kind: OutboxKind, time t: Double, at: Coordinate, fix: Fix?, alarm: String?, moving: Bool?) {
         guard clock.plausible(t) else { return }
         throttle.sent(time: t, at: at)
+        lastSent = alarm.map { .alarm($0) } ?? .plain
         let x = OsmAnd.Extras(
             deviceID: config.deviceID ?? "", moving: moving, odometerM: odometerM, alarm: alarm,
             assumedErrorM: assumedErrorM)

@@ -16,11 +16,12 @@ extension TrackerEvent {
                 .init(
                     time: Timestamp.iso8601(time), lat: at.latitude, lon: at.longitude,
                     radiusM: radius.rounded(decimals: 1)))
-        case .guardBreach(let time, let at, let parked, let distance):
+        case .guardBreach(let time, let at, let parked, let distance, let speed):
             return .guardBreach(
                 .init(
                     time: Timestamp.iso8601(time), lat: at.latitude, lon: at.longitude,
-                    distanceM: distance.rounded(decimals: 1), parked: EventJSON.place(parked, fences: [])))
+                    distanceM: distance.rounded(decimals: 1), speedMps: speed?.rounded(decimals: 2),
+                    parked: EventJSON.place(parked, fences: [])))
         case .overspeedStart(let time, let at, let limit, let speed):
             return .overspeedStart(
                 .init(
@@ -51,11 +52,17 @@ extension TrackerEvent {
         case .fixLost(let time, let reason, let device):
             return .fixLost(.init(time: time.map(Timestamp.iso8601), reason: reason.code, device: device))
         case .anchor(let a): return EventJSON.body(a)
-        case .guardRepeat(let time, let at, let parked, let distance, let n):
+        case .guardRepeat(let time, let at, let parked, let distance, let speed, let n):
             return .guardBreach(
                 .init(
                     time: Timestamp.iso8601(time), lat: at.latitude, lon: at.longitude,
-                    distanceM: distance.rounded(decimals: 1), parked: EventJSON.place(parked, fences: []), repeat: n))
+                    distanceM: distance.rounded(decimals: 1), speedMps: speed?.rounded(decimals: 2),
+                    parked: EventJSON.place(parked, fences: []), repeat: n))
+        case .guardArmRefused(let time, let at, let parked):
+            return .guardArmRefused(
+                .init(
+                    time: Timestamp.iso8601(time), lat: at.latitude, lon: at.longitude,
+                    parked: EventJSON.place(parked, fences: [])))
         case .guardAck(let time): return .guardAck(.init(time: Timestamp.iso8601(time)))
         case .guardNoPosition(let time, let silent, let n):
             return .guardNoPosition(
@@ -105,24 +112,34 @@ extension TrackerEvent {
             return LogEntry(
                 event: .guardArmed, priority: .notice,
                 message: "Parked guard armed: \(L.metres(radius)) around \(L.coordinate(at))", fields: fields)
-        case .guardBreach(let time, let at, let parked, let distance):
+        case .guardBreach(let time, let at, let parked, let distance, let speed):
             fields +=
                 [
                     (.time, Timestamp.iso8601(time)), (.distanceM, L.number(distance)),
                     (.parkedLat, "\(parked.latitude)"), (.parkedLon, "\(parked.longitude)"),
-                ] + L.position(at)
+                ] + L.position(at) + (speed.map { [(.speedMps, L.number($0))] } ?? [])
             return LogEntry(
                 event: .guardBreach, priority: .warning,
                 message: "Parked guard breached: \(L.metres(distance)) from where it was parked", fields: fields)
-        case .guardRepeat(let time, let at, let parked, let distance, let n):
+        case .guardRepeat(let time, let at, let parked, let distance, let speed, let n):
             fields +=
                 [
                     (.time, Timestamp.iso8601(time)), (.distanceM, L.number(distance)),
                     (.parkedLat, "\(parked.latitude)"), (.parkedLon, "\(parked.longitude)"), (.repeat, String(n)),
-                ] + L.position(at)
+                ] + L.position(at) + (speed.map { [(.speedMps, L.number($0))] } ?? [])
             return LogEntry(
                 event: .guardBreach, priority: .warning,
-                message: "Parked guard breached: \(L.metres(distance)) from where it was parked (said again, \(n)); "
+                message: "Parked guard breached: now \(L.metres(distance)) from where it was parked, at "
+                    + "\(L.coordinate(at)) (said again, \(n)); gpstrackctl guard ack", fields: fields)
+        case .guardArmRefused(let time, let at, let parked):
+            fields +=
+                [
+                    (.time, Timestamp.iso8601(time)), (.parkedLat, "\(parked.latitude)"),
+                    (.parkedLon, "\(parked.longitude)"),
+                ] + L.position(at)
+            return LogEntry(
+                event: .guardArmRefused, priority: .warning,
+                message: "Parked guard not armed at \(L.coordinate(at)): the breach is still raised; "
                     + "gpstrackctl guard ack", fields: fields)
         case .guardAck(let time):
             fields.append((.time, Timestamp.iso8601(time)))

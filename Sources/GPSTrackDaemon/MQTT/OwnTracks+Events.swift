@@ -12,14 +12,23 @@ extension OwnTracks {
         var isAlarm: Bool
     }
 
-    /// The transition for `event`, nil when OwnTracks has none: a fence entered or left (a
-    /// crossing too), the `parked` region left at a guard breach (once, not its repeats), the
-    /// `anchor` region entered at the drop and left at a drag's raise (not its repeats).
-    /// `fencesLoadedAt` is the fences' `wtst`; `acc` the last accepted fix's; `step` the one
-    /// the event came in (the guard's and the anchor's state after it).
-    static func message(
+    /// What an event makes OwnTracks send besides the throttled locations.
+    enum Part {
+        /// A region transition.
+        case transition(EventMessage)
+        /// The step's own fix as a `location` at once, whatever the throttle says: a latched
+        /// guard breach said again, so that the map follows the towed vehicle.
+        case locationNow
+    }
+
+    /// The part for `event`, nil when OwnTracks has none: a fence entered or left (a crossing
+    /// too), the `parked` region left at a guard breach (once) and the fix at each of its
+    /// repeats, the `anchor` region entered at the drop and left at a drag's raise (not its
+    /// repeats). `fencesLoadedAt` is the fences' `wtst`; `acc` the last accepted fix's; `step`
+    /// the one the event came in (the guard's and the anchor's state after it).
+    static func part(
         for event: TrackingSession.Event, tid: String, fencesLoadedAt: Int, acc: Int, after step: TrackerStep
-    ) -> EventMessage? {
+    ) -> Part? {
         switch event {
         case .fence(let e):
             switch e.kind {
@@ -27,22 +36,24 @@ extension OwnTracks {
                 let payload = transition(
                     tid: tid, enter: e.kind == .enter, desc: e.fenceName ?? e.fenceID, rid: e.fenceID,
                     wtst: fencesLoadedAt, time: e.time, at: e.coordinate, acc: acc)
-                return EventMessage(payload: payload, time: e.time, isAlarm: false)
+                return .transition(EventMessage(payload: payload, time: e.time, isAlarm: false))
             case .dwell, .state: return nil
             }
         case .fencesDetermined:
             return nil
         case .tracker(let t):
             switch t {
-            case .guardBreach(let time, let at, _, _):
+            case .guardBreach(let time, let at, _, _, _):
                 let payload = transition(
                     tid: tid, enter: false, desc: "parked", rid: "parked",
                     wtst: Int(clamping: step.tracker.parkedGuard.armedSince ?? time, rounding: .towardZero),
                     time: time, at: at, acc: acc)
-                return EventMessage(payload: payload, time: time, isAlarm: true)
+                return .transition(EventMessage(payload: payload, time: time, isAlarm: true))
+            case .guardRepeat:
+                return .locationNow
             case .anchor(let a):
-                return anchor(a, tid: tid, acc: acc, droppedAt: step.anchor?.droppedAt)
-            case .tripStart, .tripEnd, .guardArmed, .guardRepeat, .guardAck, .guardNoPosition, .overspeedStart,
+                return anchor(a, tid: tid, acc: acc, droppedAt: step.anchor?.droppedAt).map { .transition($0) }
+            case .tripStart, .tripEnd, .guardArmed, .guardArmRefused, .guardAck, .guardNoPosition, .overspeedStart,
                 .overspeedEnd, .tripStop, .discontinuity, .fixAcquired, .fixLost:
                 return nil
             }

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// OwnTracks, produced once for every transport: what a tracker step becomes as OwnTracks
-/// messages (transitions and alarms by `OwnTracks.message`, locations through one throttle),
+/// messages (transitions and alarms by `OwnTracks.part`, locations through one throttle),
 /// the waypoints and the `t: "r"` location. The MQTT sink and the OwnTracks HTTP uplink each
 /// hold one and hand its messages to their own transport, so the two cannot drift apart.
 struct OwnTracksReporter {
@@ -30,7 +30,7 @@ struct OwnTracksReporter {
     }
 
     /// The step's transitions and alarms, in order, then its accepted fix's `location` when the
-    /// throttle lets it through. `plausible` is the transport's check of a message's time (an
+    /// throttle lets it through or an event asks for it (a guard breach said again). `plausible` is the transport's check of a message's time (an
     /// uplink's clock check): a message it refuses is not made, and a refused location does not
     /// count as sent.
     mutating func messages(
@@ -38,15 +38,17 @@ struct OwnTracksReporter {
     ) -> [Message] {
         var out: [Message] = []
         let acc = OwnTracks.accuracy(step.tracker.lastAccepted?.horizontalError, assumed: assumedErrorM)
+        var now = false
         for e in step.events {
-            guard
-                let m = OwnTracks.message(
-                    for: e.event, tid: tid, fencesLoadedAt: fencesLoadedAt, acc: acc, after: step),
-                plausible(m.time)
-            else { continue }
-            out.append(Message(kind: m.isAlarm ? .alarm : .transition, payload: m.payload, time: m.time))
+            switch OwnTracks.part(for: e.event, tid: tid, fencesLoadedAt: fencesLoadedAt, acc: acc, after: step) {
+            case .transition(let m)?:
+                guard plausible(m.time) else { continue }
+                out.append(Message(kind: m.isAlarm ? .alarm : .transition, payload: m.payload, time: m.time))
+            case .locationNow?: now = true
+            case nil: continue
+            }
         }
-        if step.accepted, let fix = step.fix, let t = fix.time, throttle.due(time: t, at: fix.coordinate),
+        if step.accepted, let fix = step.fix, let t = fix.time, now || throttle.due(time: t, at: fix.coordinate),
             plausible(t)
         {
             throttle.sent(time: t, at: fix.coordinate)
