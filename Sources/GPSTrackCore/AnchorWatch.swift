@@ -2,11 +2,10 @@
 public struct AnchorConfig: Sendable, Equatable {
     /// A warning once the boat is beyond this share of the radius (`anchor_warning_share`).
     public var warningShare = 0.8
-    /// The alarm needs this many consecutive fixes beyond the radius by more than their error
-    /// (`anchor_grace_fixes`)...
+    /// The vote needs at least this many fixes in its window (`anchor_grace_fixes`)...
     public var graceFixes = 5
-    /// ...spanning at least this long (`anchor_grace_s`), so one multipath fix never raises it.
-    public var graceS = 15.0
+    /// ...of the last this many seconds (`anchor_grace_s`): see `DragVote`.
+    public var graceS = 10.0
     /// No accepted fix for this long while anchored raises `anchor_no_position`
     /// (`anchor_no_position_s`).
     public var noPositionS = 60.0
@@ -39,7 +38,7 @@ public enum AnchorEvent: Sendable, Equatable {
     case dropped(time: Double, anchor: Coordinate, radiusM: Double)
     /// The boat beyond the warning share of the radius (not latched: said once an excursion).
     case warning(time: Double, at: Coordinate, distanceM: Double)
-    /// Dragging: beyond the radius by more than the error for the grace period. `repeat` 0 is
+    /// Dragging: three quarters of the last `graceS` of fixes beyond the radius. `repeat` 0 is
     /// the raise, then 1, 2... every `repeatS` until acknowledged.
     case alarm(time: Double, at: Coordinate, distanceM: Double, repeat: Int)
     /// No accepted fix for `silentS` while anchored; repeated like the alarm.
@@ -100,9 +99,8 @@ public struct AnchorWatch: Sendable, Equatable {
     public var config: AnchorConfig
     /// Nil while the anchor is up.
     public private(set) var state: State?
-    /// Consecutive fixes beyond the alarm's limit by more than their error, from when.
-    private var beyond: (count: Int, since: Double)?
-    private var warnRun = 0
+    /// The last `graceS` of fixes' distances (not stored: a restart refills it in seconds).
+    private var vote = DragVote()
 
     public init(config: AnchorConfig = AnchorConfig(), state: State? = nil) {
         self.config = config
@@ -114,8 +112,7 @@ public struct AnchorWatch: Sendable, Equatable {
     /// Drops the anchor at `anchor` with `radiusM`; a dropped one is replaced.
     public mutating func drop(at anchor: Coordinate, radiusM: Double, time: Double) -> [AnchorEvent] {
         state = State(anchor: anchor, radiusM: radiusM, droppedAt: time)
-        beyond = nil
-        warnRun = 0
+        vote = DragVote()
         return [.dropped(time: time, anchor: anchor, radiusM: radiusM)]
     }
 
@@ -123,7 +120,7 @@ public struct AnchorWatch: Sendable, Equatable {
     public mutating func raise(time: Double) -> [AnchorEvent] {
         guard let s = state else { return [] }
         state = nil
-        beyond = nil
+        vote = DragVote()
         return [.raised(time: time, maxDistanceM: s.maxDistanceM)]
     }
 
@@ -155,35 +152,28 @@ public struct AnchorWatch: Sendable, Equatable {
             s.maxAt = time
         }
 
-        // Dragging: consecutive fixes beyond the radius (after an acknowledgement, beyond the
-        // distance then plus the step) by more than their error, for the grace period.
+        // Dragging: three quarters of the last `graceS` of fixes beyond the radius (after an
+        // acknowledgement, beyond the distance then plus the step); see `DragVote` for why.
+        vote.add(time: time, distanceM: d, errorM: error, window: config.graceS)
         let limit = s.ackedDistanceM.map { max($0 + config.redragM, s.radiusM) } ?? s.radiusM
-        let latched = s.drag?.acknowledged == false
-        if !latched, d - error > limit {
-            let run = (count: (beyond?.count ?? 0) + 1, since: beyond?.since ?? time)
-            beyond = run
-            if run.count >= config.graceFixes, time - run.since >= config.graceS {
-                s.drag = Alarm(raisedAt: time)
-                s.ackedDistanceM = nil
-                beyond = nil
-                events.append(.alarm(time: time, at: at, distanceM: d, repeat: 0))
-            }
-        } else {
-            beyond = nil
+        let enough = vote.count >= config.graceFixes
+        if s.drag?.acknowledged != false, enough, vote.share(beyond: limit) >= DragVote.quorum {
+            s.drag = Alarm(raisedAt: time)
+            s.ackedDistanceM = nil
+            events.append(.alarm(time: time, at: at, distanceM: d, repeat: 0))
         }
 
-        // The warning: once an excursion beyond the share, after as many fixes as the alarm's
-        // grace; the excursion ends when the boat is back inside the share by its error.
+        // The warning, at the warning share: every fix of the window beyond it (a stricter vote
+        // than the alarm's, so that a poor receiver's wander in the swing does not warn); once
+        // an excursion, which ends when three quarters of the window are back inside the share.
         let share = config.warningShare * s.radiusM
-        if d - error > share {
-            warnRun += 1
-            if !s.warned, s.drag == nil, warnRun >= config.graceFixes {
+        if enough, vote.all(beyond: share) {
+            if !s.warned, s.drag == nil {
                 s.warned = true
                 events.append(.warning(time: time, at: at, distanceM: d))
             }
-        } else {
-            warnRun = 0
-            if d + error < share { s.warned = false }
+        } else if enough, vote.share(beyond: share) <= 1 - DragVote.quorum {
+            s.warned = false
         }
         state = s
         return events + repeats(now: time, at: at)
