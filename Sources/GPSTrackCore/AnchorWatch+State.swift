@@ -27,16 +27,13 @@ extension AnchorWatch.State {
     /// The state as text lines (`key=v1,v2`), for the state database: what a restart, a
     /// SIGKILL or a power cut must find again. Read back with `init?(encoded:)`.
     public var encoded: String {
-        func alarm(_ a: AnchorWatch.Alarm) -> String {
-            "\(a.raisedAt),\(a.lastSaidAt),\(a.repeats),\(a.acknowledged ? 1 : 0)"
-        }
         var lines = [
             "anchor=\(anchor.latitude),\(anchor.longitude),\(radiusM),\(droppedAt)",
             "anchor_max=\(maxDistanceM),\(maxAt ?? .nan)",
             "anchor_warned=\(warned ? 1 : 0)",
         ]
-        if let drag { lines.append("anchor_drag=" + alarm(drag)) }
-        if let noPosition { lines.append("anchor_no_position=" + alarm(noPosition)) }
+        if let drag { lines.append("anchor_drag=" + drag.encoded) }
+        if let noPosition { lines.append("anchor_no_position=" + noPosition.encoded) }
         if let ackedDistanceM { lines.append("anchor_acked=\(ackedDistanceM)") }
         if let t = lastFixTime, let d = lastDistanceM, let b = lastBearing {
             lines.append("anchor_last=\(t),\(d),\(b)")
@@ -61,13 +58,8 @@ extension AnchorWatch.State {
             maxAt = m[1].isFinite ? m[1] : nil
         }
         warned = fields["anchor_warned"]?.first == 1
-        func alarm(_ v: [Double]?) -> AnchorWatch.Alarm? {
-            guard let v, v.count == 4, v[0].isFinite, v[1].isFinite, v[2] >= 0, v[2] < 1e9 else { return nil }
-            var a = AnchorWatch.Alarm(raisedAt: v[0])
-            a.lastSaidAt = v[1]
-            a.repeats = Int(clamping: v[2], rounding: .towardZero)
-            a.acknowledged = v[3] == 1
-            return a
+        func alarm(_ v: [Double]?) -> LatchedAlarm? {
+            v.flatMap { $0.count == 4 ? LatchedAlarm(fields: $0[...]) : nil }
         }
         drag = alarm(fields["anchor_drag"])
         noPosition = alarm(fields["anchor_no_position"])
@@ -77,5 +69,14 @@ extension AnchorWatch.State {
             lastDistanceM = l[1]
             lastBearing = l[2]
         }
+    }
+}
+
+extension AnchorWatch.State {
+    /// Where the boat last was (the last fix's place, from the anchor by its bearing and
+    /// distance): what a repeat said without a fix carries.
+    public var lastPosition: Coordinate? {
+        guard let d = lastDistanceM, let b = lastBearing else { return nil }
+        return Geodesic.destination(from: anchor, azimuth: b, distance: d)
     }
 }

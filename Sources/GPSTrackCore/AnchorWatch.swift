@@ -84,17 +84,8 @@ public struct AnchorWatch: Sendable, Equatable {
         }
     }
 
-    public struct Alarm: Sendable, Equatable {
-        public var raisedAt: Double
-        public var lastSaidAt: Double
-        public var repeats = 0
-        public var acknowledged = false
-
-        public init(raisedAt: Double) {
-            self.raisedAt = raisedAt
-            lastSaidAt = raisedAt
-        }
-    }
+    /// The drag and no-position alarms follow the one rule of latched alarms.
+    public typealias Alarm = LatchedAlarm
 
     public var config: AnchorConfig
     /// Nil while the anchor is up.
@@ -127,14 +118,12 @@ public struct AnchorWatch: Sendable, Equatable {
     /// Acknowledges the latched alarms: they stop repeating; the drag alarm is raised again if
     /// the boat goes on dragging. Nothing happens without an unacknowledged alarm.
     public mutating func acknowledge(time: Double) -> [AnchorEvent] {
-        guard var s = state, s.alarmState == "alarm" else { return [] }
-        if s.drag?.acknowledged == false {
-            s.drag?.acknowledged = true
-            s.ackedDistanceM = s.lastDistanceM ?? s.maxDistanceM
-        }
-        s.noPosition?.acknowledged = true
+        guard var s = state else { return [] }
+        let drag = s.drag?.acknowledge() ?? false
+        if drag { s.ackedDistanceM = s.lastDistanceM ?? s.maxDistanceM }
+        let silence = s.noPosition?.acknowledge() ?? false
         state = s
-        return [.acknowledged(time: time)]
+        return drag || silence ? [.acknowledged(time: time)] : []
     }
 
     /// Takes an accepted fix at `at` with its error estimate `errorM` at fix time `time`.
@@ -195,21 +184,17 @@ public struct AnchorWatch: Sendable, Equatable {
         return repeats(now: now, at: nil)
     }
 
-    /// Each latched, unacknowledged alarm said again every `repeatS`.
+    /// Each latched, unacknowledged alarm said again every `repeatS`; the drag's from where the
+    /// boat last was.
     private mutating func repeats(now: Double, at: Coordinate?) -> [AnchorEvent] {
         guard var s = state else { return [] }
         var events: [AnchorEvent] = []
-        if var a = s.drag, !a.acknowledged, now - a.lastSaidAt >= config.repeatS {
-            a.repeats += 1
-            a.lastSaidAt = now
-            s.drag = a
-            events.append(.alarm(time: now, at: at ?? s.anchor, distanceM: s.lastDistanceM ?? 0, repeat: a.repeats))
+        if let n = s.drag?.repeatDue(now: now, every: config.repeatS) {
+            let last = at ?? s.lastPosition ?? s.anchor
+            events.append(.alarm(time: now, at: last, distanceM: s.lastDistanceM ?? 0, repeat: n))
         }
-        if var a = s.noPosition, !a.acknowledged, now - a.lastSaidAt >= config.repeatS {
-            a.repeats += 1
-            a.lastSaidAt = now
-            s.noPosition = a
-            events.append(.noPosition(time: now, silentS: now - (s.lastFixTime ?? s.droppedAt), repeat: a.repeats))
+        if let n = s.noPosition?.repeatDue(now: now, every: config.repeatS) {
+            events.append(.noPosition(time: now, silentS: now - (s.lastFixTime ?? s.droppedAt), repeat: n))
         }
         state = s
         return events

@@ -4,31 +4,23 @@ extension ParkedGuard {
     /// Acknowledges the latched breach and no-position alarm; nothing happens without an
     /// unacknowledged one.
     mutating func acknowledge(time: Double) -> [TrackerEvent] {
-        var said = false
-        if var l = latch, !l.acknowledged {
-            l.acknowledged = true
-            setLatch(l)
-            said = true
-        }
-        if var n = silence, !n.acknowledged {
-            n.acknowledged = true
-            setSilence(n)
-            said = true
-        }
-        return said ? [.guardAck(time: time)] : []
+        var l = latch
+        var n = silence
+        let breach = l?.alarm.acknowledge() ?? false
+        let silent = n?.acknowledge() ?? false
+        setLatch(l)
+        setSilence(n)
+        return breach || silent ? [.guardAck(time: time)] : []
     }
 
     /// The breach said again when `guard_repeat_s` has passed since it was last said, with where
     /// the vehicle is now (the last accepted fix's place, distance and speed).
     mutating func repeats(now: Double, config: TrackerConfig) -> [TrackerEvent] {
-        guard var l = latch, !l.acknowledged, now - l.lastSaidAt >= config.guardRepeatS else { return [] }
-        l.repeats += 1
-        l.lastSaidAt = now
+        guard var l = latch, let n = l.alarm.repeatDue(now: now, every: config.guardRepeatS) else { return [] }
         setLatch(l)
         return [
             .guardRepeat(
-                time: now, at: l.at, parkedAt: l.parkedAt, distanceM: l.distanceM, speedMps: l.speedMps,
-                repeat: l.repeats)
+                time: now, at: l.at, parkedAt: l.parkedAt, distanceM: l.distanceM, speedMps: l.speedMps, repeat: n)
         ]
     }
 
@@ -44,21 +36,19 @@ extension ParkedGuard {
             let silent = now - last
             let thisSilence = silence.map { $0.raisedAt >= last } ?? false
             if silent >= config.guardNoPositionS, !thisSilence, silence?.acknowledged != false {
-                setSilence(Silence(raisedAt: now, lastSaidAt: now))
+                setSilence(LatchedAlarm(raisedAt: now))
                 return [.guardNoPosition(time: now, silentS: silent, repeat: 0)]
             }
         }
-        guard var n = silence, !n.acknowledged, now - n.lastSaidAt >= config.guardRepeatS else { return [] }
-        n.repeats += 1
-        n.lastSaidAt = now
+        guard var n = silence, let k = n.repeatDue(now: now, every: config.guardRepeatS) else { return [] }
         setSilence(n)
-        return [.guardNoPosition(time: now, silentS: now - (lastFix ?? n.raisedAt), repeat: n.repeats)]
+        return [.guardNoPosition(time: now, silentS: now - (lastFix ?? n.raisedAt), repeat: k)]
     }
 
     /// `alarm` (a breach or no-position alarm not acknowledged), `acknowledged`, or nil with
     /// neither latched.
     public var alarmState: String? {
-        let acks = [latch?.acknowledged, silence?.acknowledged].compactMap { $0 }
+        let acks = [latch?.alarm.acknowledged, silence?.acknowledged].compactMap { $0 }
         return acks.isEmpty ? nil : acks.contains(false) ? "alarm" : "acknowledged"
     }
 

@@ -21,11 +21,9 @@ public struct ParkedGuard: Sendable, Equatable {
     /// The no-position alarm (`guard_no_position`), latched and repeated as the breach is.
     public private(set) var silence: Silence?
 
+    /// The breach: the one rule of latched alarms, with where the vehicle is.
     public struct Latch: Sendable, Equatable {
-        public var raisedAt: Double
-        public var lastSaidAt: Double
-        public var repeats = 0
-        public var acknowledged = false
+        public var alarm: LatchedAlarm
         /// Where the vehicle is: the breach's fix, then each accepted fix's until acknowledged.
         public var at: Coordinate
         public var parkedAt: Coordinate
@@ -33,12 +31,8 @@ public struct ParkedGuard: Sendable, Equatable {
         public var speedMps: Double? = nil
     }
 
-    public struct Silence: Sendable, Equatable {
-        public var raisedAt: Double
-        public var lastSaidAt: Double
-        public var repeats = 0
-        public var acknowledged = false
-    }
+    /// The no-position alarm follows the one rule of latched alarms.
+    public typealias Silence = LatchedAlarm
 
     public init(enabled: Bool) {
         self.enabled = enabled
@@ -53,7 +47,7 @@ public struct ParkedGuard: Sendable, Equatable {
         let speed = fix.speed.isFinite && fix.speed >= 0 ? fix.speed : nil
         // A latched breach follows the vehicle, and is said again when due, whatever else this
         // fix brings.
-        if var l = latch, !l.acknowledged {
+        if var l = latch, !l.alarm.acknowledged {
             l.at = fix.coordinate
             l.distanceM = Geodesic.distance(l.parkedAt, fix.coordinate)
             l.speedMps = speed
@@ -66,18 +60,19 @@ public struct ParkedGuard: Sendable, Equatable {
             armedAt = nil
             armedSince = nil
             breached = true
-            latch = Latch(raisedAt: t, lastSaidAt: t, at: fix.coordinate, parkedAt: at, distanceM: d, speedMps: speed)
+            latch = Latch(
+                alarm: LatchedAlarm(raisedAt: t), at: fix.coordinate, parkedAt: at, distanceM: d, speedMps: speed)
             return said + [.guardBreach(time: t, at: fix.coordinate, parkedAt: at, distanceM: d, speedMps: speed)]
         }
         guard let stop, stop.arrival != parking, t - stop.arrival >= config.guardAfterS else { return said }
-        if let l = latch, !l.acknowledged {
+        if let l = latch, !l.alarm.acknowledged {
             guard refused != stop.arrival else { return said }
             refused = stop.arrival
             return said + [.guardArmRefused(time: t, at: stop.at, parkedAt: l.parkedAt)]
         }
         parking = stop.arrival
         breached = false
-        if latch?.acknowledged == true { latch = nil }
+        if latch?.alarm.acknowledged == true { latch = nil }
         if silence?.acknowledged == true { silence = nil }
         armedAt = stop.at
         armedSince = t
@@ -107,13 +102,10 @@ public struct ParkedGuard: Sendable, Equatable {
         if let l = latch {
             // The speed last, absent when unknown: a state written before it had nine fields.
             lines.append(
-                "guard_latch=\(l.raisedAt),\(l.lastSaidAt),\(l.repeats),\(l.acknowledged ? 1 : 0),\(l.at.latitude),"
-                    + "\(l.at.longitude),\(l.parkedAt.latitude),\(l.parkedAt.longitude),\(l.distanceM)"
-                    + (l.speedMps.map { ",\($0)" } ?? ""))
+                "guard_latch=\(l.alarm.encoded),\(l.at.latitude),\(l.at.longitude),\(l.parkedAt.latitude),"
+                    + "\(l.parkedAt.longitude),\(l.distanceM)" + (l.speedMps.map { ",\($0)" } ?? ""))
         }
-        if let n = silence {
-            lines.append("guard_no_position=\(n.raisedAt),\(n.lastSaidAt),\(n.repeats),\(n.acknowledged ? 1 : 0)")
-        }
+        if let n = silence { lines.append("guard_no_position=\(n.encoded)") }
         return lines.joined(separator: "\n")
     }
 
@@ -135,19 +127,14 @@ public struct ParkedGuard: Sendable, Equatable {
             breached = p[1] == 1
         }
         if let r = fields["guard_refused"], r.count == 1, r[0].isFinite { refused = r[0] }
-        if let l = fields["guard_latch"], l.count == 9 || l.count == 10, l.allSatisfy(\.isFinite), l[2] >= 0,
-            l[2] < 1e9
+        if let l = fields["guard_latch"], l.count == 9 || l.count == 10, l.allSatisfy(\.isFinite),
+            let alarm = LatchedAlarm(fields: l[0..<4])
         {
             latch = Latch(
-                raisedAt: l[0], lastSaidAt: l[1], repeats: Int(clamping: l[2], rounding: .towardZero),
-                acknowledged: l[3] == 1,
-                at: Coordinate(latitude: l[4], longitude: l[5]), parkedAt: Coordinate(latitude: l[6], longitude: l[7]),
+                alarm: alarm, at: Coordinate(latitude: l[4], longitude: l[5]),
+                parkedAt: Coordinate(latitude: l[6], longitude: l[7]),
                 distanceM: l[8], speedMps: l.count == 10 && l[9] >= 0 && l[9] < 1e4 ? l[9] : nil)
         }
-        if let n = fields["guard_no_position"], n.count == 4, n.allSatisfy(\.isFinite), n[2] >= 0, n[2] < 1e9 {
-            silence = Silence(
-                raisedAt: n[0], lastSaidAt: n[1], repeats: Int(clamping: n[2], rounding: .towardZero),
-                acknowledged: n[3] == 1)
-        }
+        if let n = fields["guard_no_position"], n.count == 4 { silence = LatchedAlarm(fields: n[...]) }
     }
 }
