@@ -24,16 +24,17 @@ struct AnchorLiveTests {
     }
 
     @Test func dropDragAlarmAckAndAKilledDaemonFindsTheAlarmStillLatched() throws {
-        // 15 min at anchor, then the anchor drags at 0.3 m/s for 12 min.
+        // 25 min at anchor, then the anchor drags at 0.3 m/s for 12 min.
         let steps =
-            Array(repeating: Scenario.Step(speed: 0, heading: 0), count: 900)
+            Array(repeating: Scenario.Step(speed: 0, heading: 0), count: 1500)
             + Array(repeating: Scenario.Step(speed: 0.3, heading: 200), count: 720)
         let trace = Simulator.run(Scenario(name: "anchor", start: LiveDaemonTests.base, steps: steps), seed: 27)
         let t0 = try #require(trace.fixes.first?.time)
         let log = try LiveHarness.nmeaFile("anchor.nmea", fixes: trace.fixes, padding: 200)
         let port = LiveHarness.freePort()
-        // Slower than the other live tests (about 30 fixes a second): the drop must come
-        // while the boat still lies at anchor.
+        // Slower than the other live tests (about 30 fixes a second): the drop should come while
+        // the boat still lies at anchor, and may come in the drag's first minutes on a loaded
+        // machine (CI once dropped it 34 s of feed after its start): everything below counts from the drop.
         let feed = try LiveHarness.Feed(log: log, port: port, cycle: 0.01)
         defer { feed.stop() }
         let config = "anchor_repeat_s = 10\nanchor_no_position_s = 600\n"
@@ -49,14 +50,17 @@ struct AnchorLiveTests {
         // receiver's true error, which the watch no longer subtracts.
         let status = try #require(try SocketClient(path: first.socketPath).request(#"{"cmd":"status"}"#))
         let eph = try #require((status["fix"] as? [String: Any])?["eph"] as? Double)
-        // At the boat's averaged position: within the receiver's wander of where it lies.
+        let droppedAt = try #require(Timestamp.parse(dropped["GPSTRACK_TIME"] as? String ?? ""))
+        // 100 m of drag left after it at the latest: room for the alarm, the ack and the re-raise.
+        try #require(droppedAt < t0 + 1880, "the drop came in time (+\(droppedAt - t0) s)")
+        let dropIndex = min(max(Int(droppedAt - t0), 0), trace.truth.count - 1)
+        // At the boat's averaged position (its last 30 fixes): within the receiver's wander of
+        // where it was 15 s before the drop.
         let anchorAt = Coordinate(
             latitude: Double(dropped["GPSTRACK_ANCHOR_LAT"] as? String ?? "") ?? 0,
             longitude: Double(dropped["GPSTRACK_ANCHOR_LON"] as? String ?? "") ?? 0)
-        let off = try GeodSolveTruth.distance(anchorAt, trace.truth[0])
+        let off = try GeodSolveTruth.distance(anchorAt, trace.truth[max(dropIndex - 15, 0)])
         #expect(off < 10, "dropped \(off) m from the boat")
-        let droppedAt = try #require(Timestamp.parse(dropped["GPSTRACK_TIME"] as? String ?? ""))
-        try #require(droppedAt < t0 + 850, "the drop came while the boat lay at anchor (+\(droppedAt - t0) s)")
 
         // The drag: the alarm at crit, within 30 s of the boat truly passing the radius plus the
         // receiver's 2σ (the simulator's wander and white noise: σ √10 m per axis, whatever gpsd's
@@ -66,7 +70,7 @@ struct AnchorLiveTests {
         #expect(alarm["PRIORITY"] as? String == "2" && alarm["GPSTRACK_REPEAT"] as? String == "0")
         let truth = try GeodSolveTruth.lengths(trace.truth.map { [anchorAt, $0] })
         let sigma = (3.0 * 3.0 + 1.0 * 1.0).squareRoot()
-        let due = t0 + Double(try #require(truth.indices.first { truth[$0] > 30 + 2 * sigma }))
+        let due = t0 + Double(try #require(truth.indices.first { $0 >= dropIndex && truth[$0] > 30 + 2 * sigma }))
         let raisedAt = try #require(Timestamp.parse(alarm["GPSTRACK_TIME"] as? String ?? ""))
         let atRaise = truth[min(max(Int(raisedAt - t0), 0), truth.count - 1)]
         #expect(
@@ -156,7 +160,8 @@ struct AnchorOutletTests {
         let alarm = try #require(try daemon.entries("anchor_alarm").first)
         let dropped = try #require(try daemon.entries("anchor_dropped").first)
         let droppedAt = try #require(Timestamp.parse(dropped["GPSTRACK_TIME"] as? String ?? ""))
-        try #require(droppedAt < (fixes.first?.time ?? 0) + 580, "dropped while at anchor")
+        // Mostly at anchor; on a loaded machine in the drag's first minutes (60 m of drag left).
+        try #require(droppedAt < (fixes.first?.time ?? 0) + 900, "dropped in time")
 
         try LiveHarness.waitFor("the urgent message", timeout: 60) {
             hook.requests().contains {
