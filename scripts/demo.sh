@@ -26,12 +26,12 @@ printf 'clock_offset_warn_s = 315360000\n' > "$state/demo.conf"
   --state-dir "$state" --socket "$state/gpstrackd.sock" 2> >(tee "$state/daemon.log" >&2) &
 daemon=$!
 trap 'kill -9 $feed 2>/dev/null || true; kill $daemon 2>/dev/null || true; rm -rf "$state"' EXIT
-wait "$feed" || true
-# gpsfake removes its receiver at the end of the route: the daemon has taken in every fix
-# once it says so.
-for _ in $(seq 1 100); do
+# gpsfake removes its receiver at the end of the route: the daemon has taken in every fix once
+# it says so. It is stopped then, before gpsfake winds down (which takes it more than the 10 s
+# after which the daemon would report gpsd silent: the demo used to end on that warning).
+while kill -0 "$feed" 2>/dev/null; do
     grep -q "receiver .* removed" "$state/daemon.log" && break
-    sleep 0.1  # polls, bounded
+    sleep 0.1  # polls, bounded by gpsfake's life
 done
 kill -TERM "$daemon"
 wait "$daemon"
