@@ -9,19 +9,10 @@ import Testing
 /// not arm the guard while the breach is latched (said once), the latch and the refusal survive
 /// a restart, and only `guard ack` silences it; then the guard arms where the car now stands.
 @Suite struct GuardFollowsTests {
-    static var config: TrackerConfig {
-        var c = GuardAndOverspeedTests.guarded
-        c.guardRepeatS = 60
-        return c
-    }
+    static var config: TrackerConfig { GuardLatchTests.config }
 
     static func trace(seed: UInt64) -> SimulatedTrace {
-        let steps =
-            Array(repeating: Scenario.Step(speed: 0, heading: 0), count: 900)
-            + Array(repeating: Scenario.Step(speed: 1, heading: 110), count: 300)
-            + Array(repeating: Scenario.Step(speed: 0, heading: 110), count: 900)
-        return Simulator.run(
-            Scenario(name: "towed", start: Coordinate(latitude: 50.11, longitude: 8.68), steps: steps), seed: seed)
+        GuardLatchTests.towed(seed: seed, speed: 1, seconds: 300, heading: 110, parkedAfter: 900)
     }
 
     struct Said {

@@ -14,10 +14,15 @@ import Testing
 
     /// 15 min parked, towed 300 m at 3 m/s, then 10 min parked there.
     static func trace(seed: UInt64) -> SimulatedTrace {
+        towed(seed: seed, speed: 3, seconds: 100, heading: 70, parkedAfter: 600)
+    }
+
+    /// 15 min parked, towed at `speed` for `seconds` on `heading`, then parked `parkedAfter` s.
+    static func towed(seed: UInt64, speed: Double, seconds: Int, heading: Double, parkedAfter: Int) -> SimulatedTrace {
         let steps =
             Array(repeating: Scenario.Step(speed: 0, heading: 0), count: 900)
-            + Array(repeating: Scenario.Step(speed: 3, heading: 70), count: 100)
-            + Array(repeating: Scenario.Step(speed: 0, heading: 70), count: 600)
+            + Array(repeating: Scenario.Step(speed: speed, heading: heading), count: seconds)
+            + Array(repeating: Scenario.Step(speed: 0, heading: heading), count: parkedAfter)
         return Simulator.run(
             Scenario(name: "towed", start: Coordinate(latitude: 50.11, longitude: 8.68), steps: steps), seed: seed)
     }
