@@ -30,9 +30,10 @@ struct OwnTracksReporter {
     }
 
     /// The step's transitions and alarms, in order, then its accepted fix's `location` when the
-    /// throttle lets it through or an event asks for it (a guard breach said again). `plausible` is the transport's check of a message's time (an
-    /// uplink's clock check): a message it refuses is not made, and a refused location does not
-    /// count as sent.
+    /// throttle lets it through or an event asks for it (a guard breach said again at a fix; one
+    /// said by the clock alone has no fix to send). `plausible` is the transport's check of a
+    /// message's time (an uplink's clock check): a message it refuses is not made, and a refused
+    /// location does not count as sent.
     mutating func messages(
         for step: TrackerStep, plausible: (Double) -> Bool = { _ in true }
     ) -> [Message] {
