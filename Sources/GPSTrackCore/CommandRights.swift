@@ -88,7 +88,7 @@ public enum CommandRights {
             switch c {
             case .status, .fences, .state, .watch, .trips, .stops, .events, .steps, .export, .exportPage, .anchor:
                 .reader
-            case .start, .stop, .reset, .reload, .guard, .guardAck: .admin
+            case .start, .stop, .reset, .reload, .guard, .guardAck, .sosAck: .admin
             }
         case .socketAnchor(let verb):
             switch verb {

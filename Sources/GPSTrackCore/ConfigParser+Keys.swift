@@ -264,7 +264,7 @@ extension ConfigParser {
                     return nil
                 }
             ),
-            ("guard_after_s", number(\.guardAfterS, min: 0, inclusive: false)),
+            ("guard_after_s", number(\.guardAfterS, min: 0, inclusive: true)),
             ("guard_radius_m", number(\.guardRadiusM, min: 0, inclusive: false)),
             ("guard_repeat_s", number(\.guardRepeatS, min: 0, inclusive: false)),
             ("guard_no_position_s", number(\.guardNoPositionS, min: 0, inclusive: false)),
@@ -279,5 +279,5 @@ extension ConfigParser {
                 }
             ),
             ("overspeed_min_s", number(\.overspeedMinS, min: 0, inclusive: true)),
-        ] + uplinkTable + anchorTable
+        ] + uplinkTable + anchorTable + inputTable
 }

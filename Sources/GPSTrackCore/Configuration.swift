@@ -53,6 +53,8 @@ public struct Configuration: Sendable, Equatable {
     /// Where IIO devices appear in sysfs, and where their buffer devices are.
     public var iioRoot = "/sys/bus/iio/devices"
     public var iioDevRoot = "/dev"
+    /// The box's inputs (ignition, external power and battery, the panic button).
+    public var inputs = InputConfig()
     /// The walking stride used until one is learned from GPS, metres.
     public var strideM = 0.7
     /// The tracking core's tunables.

@@ -20,6 +20,8 @@ public struct ParkedGuard: Sendable, Equatable {
     public private(set) var latch: Latch?
     /// The no-position alarm (`guard_no_position`), latched and repeated as the breach is.
     public private(set) var silence: Silence?
+    /// `guard_arm_on_ignition_off`: where and when the ignition went off (ParkedGuard+Ignition).
+    public internal(set) var ignitionOff: StopFigures?
 
     /// The breach: the one rule of latched alarms, with where the vehicle is.
     public struct Latch: Sendable, Equatable {
@@ -64,11 +66,18 @@ public struct ParkedGuard: Sendable, Equatable {
                 alarm: LatchedAlarm(raisedAt: t), at: fix.coordinate, parkedAt: at, distanceM: d, speedMps: speed)
             return said + [.guardBreach(time: t, at: fix.coordinate, parkedAt: at, distanceM: d, speedMps: speed)]
         }
-        guard let stop, stop.arrival != parking, t - stop.arrival >= config.guardAfterS else { return said }
+        // With `guard_arm_on_ignition_off` the ignition's off is the parking, not a stop.
+        let parked = config.guardArmOnIgnitionOff ? ignitionOff : stop
+        guard let parked, parked.arrival != parking, t - parked.arrival >= config.guardAfterS else { return said }
+        return said + arm(for: parked, at: t, config: config)
+    }
+
+    /// Arms the guard for `stop` at `t`; refused (said once) while a breach is latched.
+    mutating func arm(for stop: StopFigures, at t: Double, config: TrackerConfig) -> [TrackerEvent] {
         if let l = latch, !l.alarm.acknowledged {
-            guard refused != stop.arrival else { return said }
+            guard refused != stop.arrival else { return [] }
             refused = stop.arrival
-            return said + [.guardArmRefused(time: t, at: stop.at, parkedAt: l.parkedAt)]
+            return [.guardArmRefused(time: t, at: stop.at, parkedAt: l.parkedAt)]
         }
         parking = stop.arrival
         breached = false
@@ -76,10 +85,15 @@ public struct ParkedGuard: Sendable, Equatable {
         if silence?.acknowledged == true { silence = nil }
         armedAt = stop.at
         armedSince = t
-        return said + [.guardArmed(time: t, at: stop.at, radiusM: config.guardRadiusM)]
+        return [.guardArmed(time: t, at: stop.at, radiusM: config.guardRadiusM)]
     }
 
     mutating func setLatch(_ l: Latch?) { latch = l }
+    /// Disarmed without a breach (the ignition on).
+    mutating func disarm() {
+        armedAt = nil
+        armedSince = nil
+    }
     mutating func setSilence(_ s: Silence?) { silence = s }
 
     /// Turns the guard on or off; off disarms it (and forgets a latched breach).

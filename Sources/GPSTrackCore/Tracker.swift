@@ -198,6 +198,26 @@ public struct Tracker: Sendable {
         return events
     }
 
+    /// The ignition's part in the trips (`trip_source`): whether a movement may become a trip
+    /// now, and, at ignition off, the open trip ended at its last fix.
+    mutating func ignition(_ on: Bool?, endingTrip: Bool, changedAt time: Double?) -> [TrackerEvent] {
+        guard config.tripMode == .auto else { return [] }
+        // The guard first: armed where the ignition went off (its breach is the trip's end's
+        // business no more than a stop's arming is).
+        let guarded =
+            time.flatMap { t in
+                on.map { parkedGuard.ignition(on: $0, time: t, at: lastAccepted?.coordinate, config: config) }
+            } ?? []
+        switch config.tripSource {
+        case .gps: return []
+        case .ignition: trips.tripsAllowed = on == true
+        case .both: trips.tripsAllowed = on != false
+        }
+        guard endingTrip, on == false, trips.openTrip != nil else { return guarded }
+        settle()
+        return trips.forceEnd() + guarded
+    }
+
     /// Carries on at anchor after a restart: the stored figures already ended the voyage.
     public mutating func restoreAnchored() {
         anchored = true

@@ -35,6 +35,13 @@ public struct TrackerConfig: Sendable, Equatable {
     /// `stop` (the control commands), as the odometer always counted.
     public enum TripMode: String, Sendable { case auto, manual }
     public var tripMode = TripMode.auto
+    /// What makes a trip (`trip_source`, with `trip_mode = auto`): GPS motion alone, the
+    /// ignition (a trip only while it is on; off ends one at once), or both (off ends one at
+    /// once; GPS motion starts one unless the ignition is known to be off).
+    public enum TripSource: String, Sendable { case gps, ignition, both }
+    public var tripSource = TripSource.gps
+    /// `guard_arm_on_ignition_off`: the guard arms where the ignition went off (not at a stop).
+    public var guardArmOnIgnitionOff = false
     /// A stop is the receiver staying within a small area for at least this long. Seconds, > 0.
     public var minStopS: Double = 300
     /// A movement between two stops is a trip when it covers at least this distance...
@@ -61,6 +68,8 @@ public struct TrackerConfig: Sendable, Equatable {
     public var overspeedMinS: Double = 10
     /// The anchor watch's tunables (`anchor_*`).
     public var anchor = AnchorConfig()
+    /// The inputs' thresholds (`battery_low_pct`).
+    public var inputs = InputMonitor.Config()
 
     public init() {}
 }

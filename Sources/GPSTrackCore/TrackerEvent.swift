@@ -41,6 +41,8 @@ public enum TrackerEvent: Sendable {
     case fixLost(time: Double?, reason: FixLoss, device: String?)
     /// The anchor watch decided something (`anchor_dropped`, `anchor_alarm`, ...).
     case anchor(AnchorEvent)
+    /// The box's inputs decided something (`ignition_on`, `power_lost`, `sos`, ...).
+    case input(InputEvent)
 
     /// The event's name as used in output (`trip_start`, ...).
     public var name: EventName {
@@ -59,6 +61,7 @@ public enum TrackerEvent: Sendable {
         case .fixAcquired: .fixAcquired
         case .fixLost: .fixLost
         case .anchor(let a): a.name
+        case .input(let i): i.name
         }
     }
 
@@ -76,6 +79,7 @@ public enum TrackerEvent: Sendable {
             .guardNoPosition(let at, _, _):
             at
         case .anchor(let a): a.time
+        case .input(let i): i.time
         }
     }
 }

@@ -58,7 +58,10 @@ extension TrackingSession {
 
     /// Acknowledges the parked guard's latched breach (none: no event).
     public mutating func acknowledgeGuard(time: Double) -> [Sequenced] {
-        tracker.acknowledgeGuard(time: time).map { next(.tracker($0)) }
+        var events = tracker.acknowledgeGuard(time: time)
+        // The power lost while armed is the guard's alarm too: one `guard_ack` for both.
+        if inputs.acknowledgePowerAlarm(), events.isEmpty { events = [.guardAck(time: time)] }
+        return events.map { next(.tracker($0)) }
     }
 
     /// The time passing without fixes for the guard's latched breach (see `tickAnchor`).

@@ -37,6 +37,8 @@ public struct TrackingSession: Sendable {
     public internal(set) var anchor: AnchorWatch
     public internal(set) var anchorTrack = AnchorTrack()
     var recentFixes: [Fix] = []
+    /// The box's own inputs: ignition, external power and battery, the panic button.
+    public internal(set) var inputs: InputMonitor
 
     /// A session; `firstSeq` carries the sequence on from a stored state.
     public init(config: TrackerConfig, fences: FenceIndex? = nil, firstSeq: UInt64 = 0) {
@@ -44,6 +46,9 @@ public struct TrackingSession: Sendable {
         var anchorConfig = config.anchor
         anchorConfig.assumedErrorM = config.assumedErrorM
         anchor = AnchorWatch(config: anchorConfig)
+        var inputConfig = config.inputs
+        inputConfig.repeatS = config.guardRepeatS
+        inputs = InputMonitor(config: inputConfig)
         geofences = fences.map { GeofenceMonitor(index: $0, config: config) }
         speedLimited = Self.speedLimited(fences)
         seq = firstSeq
@@ -78,11 +83,13 @@ public struct TrackingSession: Sendable {
             if let determination { out.append(next(.fencesDetermined(determination))) }
             for e in overspeed(fix) { out.append(next(.tracker(e))) }
             for e in anchorStep(fix) { out.append(next(.tracker(.anchor(e)))) }
+            if let t = fix.time { out += tickInputs(now: t) }
             return out
         }
         for e in trackerEvents { out.append(next(.tracker(e))) }
         for e in overspeed(fix) { out.append(next(.tracker(e))) }
         for e in anchorStep(fix) { out.append(next(.tracker(.anchor(e)))) }
+        if let t = fix.time { out += tickInputs(now: t) }
         return out
     }
 
@@ -190,7 +197,7 @@ public struct TrackingSession: Sendable {
     public mutating func resetTrip() -> [Sequenced] { tracker.resetTrip().map { next(.tracker(named($0))) } }
 
     /// A trip's end gets the names of the fences its two ends lie in ("Home → Depot").
-    private func named(_ e: TrackerEvent) -> TrackerEvent {
+    func named(_ e: TrackerEvent) -> TrackerEvent {
         guard case .tripEnd(var f) = e, let index = geofences?.index else { return e }
         f.fromFences = Self.fenceNames(at: f.from, in: index)
         f.toFences = Self.fenceNames(at: f.to, in: index)

@@ -63,6 +63,7 @@ public struct TripDetector: Sendable {
     var recent: [Sample] = []
     var recentBase = 0
     var lastSample: Sample?
+    public var tripsAllowed = true  // `trip_source`: whether the ignition lets a movement be a trip
     /// The last stop the receiver left (or that a gap or `stop` ended).
     public internal(set) var lastEndedStop: StopFigures?
 
@@ -242,7 +243,7 @@ public struct TripDetector: Sendable {
             }
             l.lastDeliveryTime = t
         }
-        if l.id == nil, l.traveledM >= config.minTripDistanceM, t - l.departure >= config.minTripS {
+        if l.id == nil, tripsAllowed, l.traveledM >= config.minTripDistanceM, t - l.departure >= config.minTripS {
             l.id = nextTripID
             nextTripID += 1
             events.append(.tripStart(trip: l.id, time: l.departure, at: l.origin))

@@ -50,6 +50,10 @@ public enum JSONValue: Sendable, Equatable {
         if case .number(let n) = self { return n }
         return nil
     }
+    public var bool: Bool? {
+        if case .bool(let b) = self { return b }
+        return nil
+    }
     public var array: [JSONValue]? {
         if case .array(let a) = self { return a }
         return nil

@@ -23,6 +23,8 @@ public enum ControlRequest: Sendable, Equatable {
     case anchor(AnchorCommand)
     /// `{"cmd":"guard_ack"}`: the parked guard's latched breach acknowledged.
     case guardAck
+    /// `{"cmd":"sos_ack"}`: the panic button's latched alarm acknowledged.
+    case sosAck
 
     /// The version of gpstrackd and gpstrackctl (one release, one protocol).
     public static let version = "0.2.0"
@@ -99,6 +101,7 @@ public enum ControlRequest: Sendable, Equatable {
         case .anchor:
             return AnchorCommand.parse(o)
         case .guardAck: return .success(.guardAck)
+        case .sosAck: return .success(.sosAck)
         }
     }
 
@@ -112,7 +115,7 @@ public enum ControlRequest: Sendable, Equatable {
         case .steps: ["since"]
         case .exportPage: ["trip", "since", "until", "anchor", "after", "limit"]
         case .anchor: AnchorCommand.fields
-        case .status, .fences, .start, .stop, .reset, .reload, .watch, .trips, .stops, .guardAck: []
+        case .status, .fences, .start, .stop, .reset, .reload, .watch, .trips, .stops, .guardAck, .sosAck: []
         }
     }
 
@@ -136,6 +139,7 @@ public enum ControlRequest: Sendable, Equatable {
         case .exportPage: .exportPage
         case .anchor: .anchor
         case .guardAck: .guardAck
+        case .sosAck: .sosAck
         }
     }
 }
@@ -199,7 +203,7 @@ extension ControlRequest: Encodable {
         }
         try c.encode(name.rawValue, forKey: "cmd")
         switch self {
-        case .status, .fences, .start, .stop, .reset, .reload, .watch, .trips, .stops, .guardAck: break
+        case .status, .fences, .start, .stop, .reset, .reload, .watch, .trips, .stops, .guardAck, .sosAck: break
         case .state(let fence): try c.encode(fence, forKey: "fence")
         case .guard(let on): try c.encode(on, forKey: "on")
         case .events(let since, let fence):

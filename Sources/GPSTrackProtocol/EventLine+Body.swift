@@ -24,6 +24,7 @@ extension EventLine {
         case guardAck(GuardAck)
         case guardNoPosition(GuardNoPosition)
         case guardArmRefused(GuardArmRefused)
+        case input(InputChange)
 
         /// The `event` field's value (`enter`, `trip_end`, ...).
         public var name: EventName {
@@ -47,6 +48,7 @@ extension EventLine {
             case .guardAck: .guardAck
             case .guardNoPosition: .guardNoPosition
             case .guardArmRefused: .guardArmRefused
+            case .input(let i): i.kind.name
             }
         }
 
@@ -56,6 +58,7 @@ extension EventLine {
         /// How each kind's fields are read, by the `event` field's value: the decoder's one list
         /// of kinds.
         static let readers = fixedReaders.merging(AnchorChange.readers) { a, _ in a }
+            .merging(InputChange.readers) { a, _ in a }
         private static let fixedReaders: [EventName: @Sendable (any Decoder) throws -> Body] = [
             .enter: { .enter(try FenceChange(from: $0)) },
             .exit: { .exit(try FenceChange(from: $0)) },
@@ -104,6 +107,7 @@ extension EventLine {
             case .guardAck(let f): f
             case .guardNoPosition(let f): f
             case .guardArmRefused(let f): f
+            case .input(let f): f
             }
         }
     }

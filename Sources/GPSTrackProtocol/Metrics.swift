@@ -165,6 +165,22 @@ public enum Metrics {
             m.family("gpstrackd_steps_total", .counter, "Steps the pedometer counted.")
             m.sample("gpstrackd_steps_total", [:], Double(steps.total))
         }
+        if let i = s.inputs {
+            if let on = i.ignition {
+                m.family("gpstrackd_ignition", .gauge, "The ignition: 1 on, 0 off or not read yet.")
+                m.sample("gpstrackd_ignition", [:], on == "on" ? 1 : 0)
+                m.family("gpstrackd_engine_seconds_total", .counter, "Seconds of fix time the ignition was on.")
+                m.sample("gpstrackd_engine_seconds_total", [:], i.engineS)
+            }
+            if let on = i.power {
+                m.family("gpstrackd_external_power", .gauge, "The external power: 1 on, 0 off or not read yet.")
+                m.sample("gpstrackd_external_power", [:], on == "on" ? 1 : 0)
+            }
+            if let pct = i.batteryPct {
+                m.family("gpstrackd_battery_percent", .gauge, "The battery's charge, percent.")
+                m.sample("gpstrackd_battery_percent", [:], Double(pct))
+            }
+        }
         return m.text
     }
 

@@ -42,6 +42,8 @@ public struct StatusReply: Codable, Sendable, Equatable {
     @Omitted public var uplinks: UplinksStatus?
     /// The anchor watch; absent while the anchor is up.
     @Omitted public var anchor: AnchorStatus?
+    /// The box's inputs; absent with none configured.
+    @Omitted public var inputs: InputsStatus?
 
     public init() {}
 
@@ -54,7 +56,7 @@ public struct StatusReply: Codable, Sendable, Equatable {
         case tripsTotal = "trips_total"
         case sky
         case clockOffsetS = "clock_offset_s"
-        case today, uplinks, anchor
+        case today, uplinks, anchor, inputs
     }
 
     public struct GPSDStatus: Codable, Sendable, Equatable {

@@ -13,6 +13,7 @@ public enum CommandName {
         case exportPage = "export_page"
         case steps, anchor
         case guardAck = "guard_ack"
+        case sosAck = "sos_ack"
 
         /// The name itself, as the wire has it.
         public var description: String { rawValue }

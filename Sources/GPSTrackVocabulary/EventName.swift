@@ -85,6 +85,17 @@ public enum EventName: String, Sendable, CaseIterable, Codable, CustomStringConv
     case uplinkLost = "uplink_lost"
     case uplinkRecovered = "uplink_recovered"
     case uplinkRefused = "uplink_refused"
+    case ignitionOn = "ignition_on"
+    case ignitionOff = "ignition_off"
+    case powerLost = "power_lost"
+    case powerRestored = "power_restored"
+    case batteryLow = "battery_low"
+    case sos
+    case sosAck = "sos_ack"
+    case inputFailed = "input_failed"
+    case inputRestored = "input_restored"
+    case inputUnsteady = "input_unsteady"
+    case inputReading = "input_reading"
 
     /// A fixed `MESSAGE_ID` per event, for `journalctl MESSAGE_ID=…`; nil where none was given.
     public var messageID: String? { Self.messageIDs[self] }
@@ -130,17 +141,32 @@ public enum EventName: String, Sendable, CaseIterable, Codable, CustomStringConv
         .anchorRaised: "42b744c42ae4405a9bbb67c7f9000662",
         .guardNoPosition: "d4e61101af4247379f5bdc2d36ddf184",
         .guardArmRefused: "9b7d65cba5d64e328cce5e6c5c6d2aaf",
+        .inputReading: "7125edaa7f8041a4b505df537a00e759",
+        .ignitionOn: "c86d88b973b04c1f9b1df68a99e2bd87",
+        .ignitionOff: "af7b67fbf7dc4ba8aea4578fc7b12d29",
+        .powerLost: "d60d9b3517464ea5a2958055256de84f",
+        .powerRestored: "41f9e565748e46a7915e9662b8155007",
+        .batteryLow: "bfb582519a1047f2b70a27e812df9d8f",
+        .sos: "d51e219dab864fc5b2ea7e09fe769ea1",
+        .sosAck: "ce58a86dc24c48c89c93d1261377fbe6",
+        .inputFailed: "22402aa6d0144a298ef7604ed6a55997",
+        .inputRestored: "61190c7917b74859aec06bdaf00d8dbb",
+        .inputUnsteady: "4272c3ff5bb145f5aa230394b087d532",
     ]
 
-    /// The alarms: a guard breach, overspeed, the anchor's alarm and its lost position. An
+    /// The alarms: a guard breach, overspeed, the anchor's alarm and its lost position, the
+    /// panic button, the external power lost and the battery low. An
     /// outbox keeps them before locations when it thins; ntfy sends them urgent; the webhook
     /// sends them by default.
-    public static let alarms: Set<EventName> = [.guardBreach, .overspeedStart, .anchorAlarm, .anchorNoPosition]
+    public static let alarms: Set<EventName> = [
+        .guardBreach, .overspeedStart, .anchorAlarm, .anchorNoPosition, .sos, .powerLost, .batteryLow,
+    ]
     public var isAlarm: Bool { Self.alarms.contains(self) }
 
     /// The tracking events a webhook may send (`webhook_events`).
     public static let webhookKinds: [EventName] = [
         .enter, .exit, .dwell, .tripStart, .tripEnd, .guardArmed, .guardArmRefused, .guardBreach, .overspeedStart,
         .overspeedEnd, .anchorDropped, .anchorWarning, .anchorAlarm, .anchorNoPosition, .anchorAck, .anchorRaised,
+        .ignitionOn, .ignitionOff, .powerLost, .powerRestored, .batteryLow, .sos, .sosAck,
     ]
 }

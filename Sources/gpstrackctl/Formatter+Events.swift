@@ -78,6 +78,11 @@ extension Formatter {
             ends = anchor(a)
             lat = a.lat ?? a.anchorLat
             lon = a.lon ?? a.anchorLon
+        case .input(let i):
+            time = i.time
+            ends = input(i)
+            lat = i.lat
+            lon = i.lon
         default:
             // A kind with nothing of its own to print (`trip_stop`, `guard_armed`, ...): its time
             // and position as its fields are written, so that a new plain kind needs no case here.
@@ -111,6 +116,18 @@ extension Formatter {
         if let s = a.silentS { text += ", no position for \(num(s)) s" }
         if let m = a.maxDistanceM { text += ", at most \(num(m)) m from the anchor" }
         if let n = a.repeat, n > 0 { text += " (said again: \(n))" }
+        return text
+    }
+
+    /// An input event's figures: `, engine 723 s (9000 s in all)`, `, battery 19 %, 11.9 V`.
+    static func input(_ i: EventLine.InputChange) -> String {
+        var text = ""
+        if let e = i.engineS {
+            text += ", engine \(num(e)) s" + (i.engineTotalS.map { " (\(num($0)) s in all)" } ?? "")
+        }
+        if let b = i.batteryPct { text += ", battery \(b) %" }
+        if let v = i.volts { text += ", \(num(v, 1)) V" }
+        if let n = i.repeat, n > 0 { text += " (said again: \(n))" }
         return text
     }
 

@@ -29,6 +29,18 @@ enum Formatter {
     static func num(_ n: Int) -> String { String(n) }
 
     /// The pedometer's figures on one line.
+    static func inputs(_ i: StatusReply.InputsStatus) -> String {
+        var parts: [String] = []
+        if let on = i.ignition { parts.append("ignition \(on), engine \(num(i.engineS)) s") }
+        if let on = i.power {
+            parts.append(
+                "power \(on)" + (i.batteryPct.map { ", battery \($0) %" } ?? "")
+                    + (i.volts.map { ", \(num($0, 2)) V" } ?? ""))
+        }
+        if let sos = i.sos { parts.append("sos \(sos)") }
+        return parts.joined(separator: "; ")
+    }
+
     static func steps(_ s: PedometerStatus) -> String {
         "\(num(s.total)) in all, \(num(s.trip)) this trip, \(num(s.distanceM)) m walked, "
             + "\(num(s.cadenceSpm)) steps/min now (\(s.kind) \(s.source), "
@@ -71,6 +83,7 @@ enum Formatter {
             "trip      \(trip.state) since \(localTime(trip.startedAt)): "
                 + "\(num(trip.traveledM)) m traveled, \(num(trip.straightLineM)) m in a straight line")
         if let steps = r.steps { lines.append("steps     " + Self.steps(steps)) }
+        if let i = r.inputs { lines.append("inputs    " + Self.inputs(i)) }
         if let m = r.motion {
             var line = "motion    \(m.state)"
             if let since = m.since { line += " since \(localTime(since))" }

@@ -22,6 +22,7 @@ let usage = """
       trips           the trips: id, start, end, from → to, distance, duration, speeds
       stops           the stops: place, fences, arrival, departure, duration
       guard on|off|ack  arm the parked guard at stops, disarm it, acknowledge its breach
+      sos ack         acknowledge the panic button's alarm
       anchor [drop [--radius M] [--bearing DEG --distance M] [--rode M --depth M] | raise | ack]
                       the anchor watch: its status, drop it at the boat's averaged position
                       (or ahead of it), raise it, acknowledge its alarm
@@ -99,6 +100,11 @@ case "guard":
         fail(.usage, "gpstrackctl: guard needs on, off or ack\n\(usage)")
     }
     request = args.positionals[1] == "ack" ? .guardAck : .guard(args.positionals[1] == "on")
+case "sos":
+    guard args.positionals.count == 2, args.positionals[1] == "ack" else {
+        fail(.usage, "gpstrackctl: sos needs ack\n\(usage)")
+    }
+    request = .sosAck
 case "anchor":
     request = AnchorCommandLine.request(args)
 case "status", "metrics":
@@ -241,6 +247,8 @@ case "anchor":
 case "guard":
     let r = reply(GuardReply.self)
     out(json ? first : "guard: \(r.guard.state)" + (r.guard.alarm.map { ", breach \($0)" } ?? ""))
+case "sos":
+    out(json ? first : "sos: \(reply(SOSReply.self).sos)")
 case "events":
     let r = reply(EventsReply.self)
     if json { out(first) } else { for e in r.events { out(Formatter.event(e)) } }

@@ -60,7 +60,8 @@ import Testing
         #expect(c.webhook.format == .ntfy && c.webhook.tokenFile == "/etc/gpstrackd/token")
         #expect(
             try ConfigParser.parse("", file: "w.conf").webhook.events.map(\.rawValue) == [
-                "guard_breach", "overspeed_start", "anchor_alarm", "anchor_no_position",
+                "guard_breach", "overspeed_start", "anchor_alarm", "anchor_no_position", "power_lost", "battery_low",
+                "sos",
             ])
     }
 

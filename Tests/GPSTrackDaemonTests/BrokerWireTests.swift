@@ -179,6 +179,10 @@ struct BrokerWireTests {
             "\(line)")
         #expect(line.contains(#""no_data_timeout_s":10.0,"#), "\(line)")
         #expect(!line.contains("origins"))
-        #expect(line.hasSuffix(#""anchor_margin_m":15.0}}"#), "\(line)")
+        #expect(line.contains(#""anchor_margin_m":15.0,"input_ignition":null,"#), "\(line)")
+        #expect(
+            line.hasSuffix(
+                #""input_root":"/","trip_source":"gps","guard_arm_on_ignition_off":false,"battery_low_pct":20}}"#),
+            "\(line)")
     }
 }

@@ -150,6 +150,31 @@ import Testing
                 .tracker(.anchor(.raised(time: t0, maxDistanceM: 77.777))),
                 #"{"event":"anchor_raised","time":"\#(t)","max_distance_m":77.8,"#
             ),
+            (
+                .tracker(.input(.ignitionOn(time: t0, at: home))),
+                #"{"event":"ignition_on","time":"\#(t)","lat":48.5,"lon":2.25,"#
+            ),
+            (
+                .tracker(.input(.ignitionOff(time: t0, at: home, engineS: 723.46, engineTotalS: 9000.04))),
+                #"{"event":"ignition_off","time":"\#(t)","lat":48.5,"lon":2.25,"engine_s":723.5,"engine_total_s":9000.0,"#
+            ),
+            (
+                .tracker(.input(.powerLost(time: t0, at: home, batteryPct: 91, volts: 11.906))),
+                #"{"event":"power_lost","time":"\#(t)","lat":48.5,"lon":2.25,"battery_pct":91,"volts":11.91,"#
+            ),
+            (
+                .tracker(.input(.powerRestored(time: t0, at: nil, batteryPct: nil, volts: nil))),
+                #"{"event":"power_restored","time":"\#(t)","#
+            ),
+            (
+                .tracker(.input(.batteryLow(time: t0, at: home, batteryPct: 19))),
+                #"{"event":"battery_low","time":"\#(t)","lat":48.5,"lon":2.25,"battery_pct":19,"#
+            ),
+            (
+                .tracker(.input(.sos(time: t0, at: home, repeat: 2))),
+                #"{"event":"sos","time":"\#(t)","lat":48.5,"lon":2.25,"repeat":2,"#
+            ),
+            (.tracker(.input(.sosAck(time: t0))), #"{"event":"sos_ack","time":"\#(t)","#),
         ]
     }
 
@@ -306,6 +331,13 @@ import Testing
                 "guard_ack  #26",
                 "guard_no_position, no position for 300 s (said again: 2)  #27",
                 "anchor_raised, at most 78 m from the anchor  #28",
+                "ignition_on at 48.5,2.25  #29",
+                "ignition_off, engine 724 s (9000 s in all) at 48.5,2.25  #30",
+                "power_lost, battery 91 %, 11.9 V at 48.5,2.25  #31",
+                "power_restored  #32",
+                "battery_low, battery 19 % at 48.5,2.25  #33",
+                "sos (said again: 2) at 48.5,2.25  #34",
+                "sos_ack  #35",
                 "gpsd_lost: Lost gpsd: refused; retrying",
             ]
             #expect(texts == expected, "\(r.stdout)")

@@ -19,6 +19,8 @@ import Testing
     static let allowed: [(String, Int, String)] = [
         ("GPSTrackCore/BoxTree.swift", 8, "node indices of an index of at most 2^31 boxes"),
         ("GPSTrackCore/ConfigParser+Anchor.swift", 1, parsing),
+        ("GPSTrackCore/ConfigParser+Inputs.swift", 2, parsing),
+        ("GPSTrackCore/InputConfig.swift", 1, parsing),
         ("GPSTrackCore/ConfigParser.swift", 2, parsing),
         ("GPSTrackCore/FenceCorridor.swift", 3, "counts of a pushed or read set of at most 4 MiB, for GEOS"),
         ("GPSTrackCore/FenceIndex+GEOS.swift", 4, "counts of a pushed or read set of at most 4 MiB, for GEOS"),
@@ -39,7 +41,9 @@ import Testing
         ("GPSTrackDaemon/MQTT/MQTTPublisher.swift", 6, "a port of 1-65535 (twice), a will of bytes, widening, time_t"),
         ("GPSTrackDaemon/MQTT/OwnTracksCrypto.swift", 14, "bytes and 6-bit base64 digits"),
         ("GPSTrackDaemon/MQTT/OwnTracksReporter.swift", 2, "time_t is Int"),
+        ("GPSTrackDaemon/Inputs/InputRead.swift", 3, parsing),
         ("GPSTrackDaemon/Pedometer/IIOAccelBuffer.swift", 1, parsing),
+        ("GPSTrackDaemon/Replay/ReplayInput.swift", 1, "a whole percentage checked to 0...100 before"),
         ("GPSTrackDaemon/Pedometer/IIODevice.swift", 1, parsing),
         ("GPSTrackDaemon/Pedometer/IIOSource.swift", 1, parsing),
         ("GPSTrackDaemon/Pedometer/StepFigures.swift", 1, "time_t is Int"),

@@ -27,6 +27,7 @@ import Testing
         case .guardAck(let g): (nil, g.time)
         case .guardNoPosition(let g): (nil, g.time)
         case .guardArmRefused(let g): (nil, g.time)
+        case .input(let i): (nil, i.time)
         }
     }
 

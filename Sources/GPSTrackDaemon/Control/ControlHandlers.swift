@@ -51,7 +51,7 @@ public struct ControlHandlers: Sendable {
                 ExportHandlers.page($0, scope, after: after, limit: limit)
             }
         case .anchor(.status): result = .success(AnchorReply(anchor: await tracker.snapshot().anchor))
-        case .start, .stop, .reset, .reload, .guard, .guardAck, .anchor:
+        case .start, .stop, .reset, .reload, .guard, .guardAck, .sosAck, .anchor:
             result = await tracker.command(request) ?? .failure(ControlError("not a tracker command"))
         }
         switch result {

@@ -24,6 +24,7 @@ public enum StatusReport {
         r.guard = s.guardStatus
         r.fences = s.fences
         r.anchor = s.anchor
+        r.inputs = s.inputs
         r.counters = s.counters
         r.storage = s.storage
         r.steps = s.steps

@@ -164,6 +164,17 @@ public enum Daemon {
                 await stepPump.value
             }
         }
+        // The inputs' source likewise: after gpsd's, stopped before it.
+        if config.inputs.any {
+            let inputs: InputSource
+            do { inputs = try InputSource(config: config.inputs) } catch { return await failed(.software, "\(error)") }
+            let inputEvents = inputs.start()
+            let inputPump = Task { for await event in inputEvents { await service.handleInput(event) } }
+            group.add("the inputs") {
+                await inputs.stop()
+                await inputPump.value
+            }
+        }
         let watchdog = Task { await Watchdog.run(service: service, journal: journal, interval: watchdogInterval) }
         group.add("the watchdog") { watchdog.cancel() }
         if let path = config.metricsFile {

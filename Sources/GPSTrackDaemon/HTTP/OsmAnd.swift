@@ -16,6 +16,12 @@ enum OsmAnd {
         var alarm: String?
         /// The error estimate when the receiver gives none.
         var assumedErrorM: Double
+        /// The inputs, where configured: Traccar's `ignition`, `batt` (%), `charge` (the external
+        /// power on) and `power` (volts).
+        var ignition: Bool? = nil
+        var batteryPct: Int? = nil
+        var charge: Bool? = nil
+        var powerV: Double? = nil
     }
 
     /// The query form (`id=…&timestamp=…&lat=…`), which every Traccar version reads: speed in
@@ -37,6 +43,12 @@ enum OsmAnd {
         items.append(("accuracy", String(OwnTracks.accuracy(fix?.horizontalError, assumed: x.assumedErrorM))))
         if let moving = x.moving { items.append(("motion", moving ? "true" : "false")) }
         items.append(("odometer", String(x.odometerM.rounded(decimals: 1))))
+        // Traccar's decoder reads `batt` and `charge` by name and any other key as an attribute
+        // of that name, a number or `true`/`false` as such (`ignition`, `power`).
+        if let on = x.ignition { items.append(("ignition", on ? "true" : "false")) }
+        if let pct = x.batteryPct { items.append(("batt", String(pct))) }
+        if let on = x.charge { items.append(("charge", on ? "true" : "false")) }
+        if let v = x.powerV, v.isFinite { items.append(("power", String(v.rounded(decimals: 2)))) }
         if let alarm = x.alarm { items.append(("alarm", alarm)) }
         return items.map { "\($0.0)=\(percentEncoded($0.1))" }.joined(separator: "&")
     }
@@ -52,11 +64,17 @@ enum OsmAnd {
             speed: finite(fix?.speed, 3), heading: finite(fix?.track, 1), altitude: finite(fix?.altitude, 1))
         // Traccar 6.7+ reads `extras.alarm` as the alarm and, since traccar#5915, every other
         // extra as an attribute of its name (`event` is the Traccar Client's, kept for it).
-        let extras = Body.Extras(hdop: finite(fix?.hdop, 2), sat: fix?.satellitesUsed, alarm: x.alarm)
+        let extras = Body.Extras(
+            hdop: finite(fix?.hdop, 2), sat: fix?.satellitesUsed, alarm: x.alarm, ignition: x.ignition,
+            power: finite(x.powerV, 2))
+        // The Traccar Client's battery: `level` a fraction (Traccar keeps it ×100), `is_charging`.
+        let battery =
+            x.batteryPct == nil && x.charge == nil
+            ? nil : Body.Battery(level: x.batteryPct.map { Double($0) / 100 }, isCharging: x.charge)
         let location = Body.Location(
             timestamp: Timestamp.iso8601(time), coords: coords, isMoving: x.moving,
-            odometer: x.odometerM.rounded(decimals: 1), event: x.alarm,
-            extras: extras.hdop == nil && extras.sat == nil && extras.alarm == nil ? nil : extras)
+            odometer: x.odometerM.rounded(decimals: 1), event: x.alarm, battery: battery,
+            extras: extras.isEmpty ? nil : extras)
         return ReplyEncoder.encode(Body(deviceID: x.deviceID, location: location))
     }
 
@@ -74,6 +92,19 @@ enum OsmAnd {
             @Omitted var hdop: Double?
             @Omitted var sat: Int?
             @Omitted var alarm: String?
+            @Omitted var ignition: Bool?
+            @Omitted var power: Double?
+
+            var isEmpty: Bool { hdop == nil && sat == nil && alarm == nil && ignition == nil && power == nil }
+        }
+        struct Battery: Codable, Sendable {
+            @Omitted var level: Double?
+            @Omitted var isCharging: Bool?
+
+            enum CodingKeys: String, CodingKey {
+                case level
+                case isCharging = "is_charging"
+            }
         }
         struct Location: Encodable {
             var timestamp: String
@@ -81,12 +112,13 @@ enum OsmAnd {
             @Omitted var isMoving: Bool?
             var odometer: Double
             @Omitted var event: String?
+            @Omitted var battery: Battery?
             @Omitted var extras: Extras?
 
             enum CodingKeys: String, CodingKey {
                 case timestamp, coords
                 case isMoving = "is_moving"
-                case odometer, event, extras
+                case odometer, event, battery, extras
             }
         }
         var deviceID: String

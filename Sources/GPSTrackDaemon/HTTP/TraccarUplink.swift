@@ -20,6 +20,8 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
     private let tripsAuto: Bool
     private var throttle: LocationThrottle
     private var odometerM = 0.0
+    /// The inputs as the last step left them, for every position.
+    private var inputs = InputMonitor()
     /// The last position queued: Traccar drops an alarm its device's last position had already
     /// (`AlarmEventHandler` with `event.ignoreDuplicateAlerts`, on by default), so an alarm
     /// after the same alarm (or after a start, not knowing) goes behind a position without it,
@@ -79,6 +81,7 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
         if case .accepted(_, let hop) = step.outcome { odometerM += hop }
         let moving = tripsAuto ? step.tracker.trips.motion.0 == .moving : nil
         var forced: (kind: OutboxKind, alarm: String?, time: Double, at: Coordinate)?
+        inputs = step.inputs
         var alarms: [(alarm: String, time: Double, at: Coordinate, speed: Double?)] = []
         for s in step.events {
             // Every kind named here (no catch-all): a new kind does not compile until Traccar's
@@ -102,6 +105,20 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
             case .anchor(.noPosition(let t, _, _)):
                 let at = step.tracker.lastAccepted?.coordinate ?? step.anchor?.anchor
                 if let at { alarms.append(("general", t, at, nil)) }
+            // The inputs: Traccar's own alarms, from where the vehicle last was; a position at
+            // every ignition change, which carries `ignition`.
+            case .input(.powerLost(let t, let at?, _, _, _)): alarms.append(("powerCut", t, at, nil))
+            case .input(.powerRestored(let t, let at?, _, _)): alarms.append(("powerRestored", t, at, nil))
+            case .input(.batteryLow(let t, let at?, _)): alarms.append(("lowBattery", t, at, nil))
+            case .input(.sos(let t, let at?, _)): alarms.append(("sos", t, at, nil))
+            case .input(.ignitionOn(let t, let at?)), .input(.ignitionOff(let t, let at?, _, _)):
+                forced = forced ?? (.trip, nil, t, at)
+            // Before any fix there is no position to send.
+            case .input(.powerLost(_, nil, _, _, _)), .input(.powerRestored(_, nil, _, _)),
+                .input(.batteryLow(_, nil, _)),
+                .input(.sos(_, nil, _)), .input(.ignitionOn(_, nil)), .input(.ignitionOff(_, nil, _, _)),
+                .input(.sosAck):
+                break
             case .anchor(.dropped), .anchor(.warning), .anchor(.acknowledged), .anchor(.raised), .guardArmed,
                 .guardArmRefused, .guardAck, .guardNoPosition, .overspeedEnd, .tripStop, .discontinuity, .fixAcquired,
                 .fixLost:
@@ -144,7 +161,8 @@ public final class TraccarUplink: UplinkSink, LocationReporter {
         lastSent = alarm.map { .alarm($0) } ?? .plain
         let x = OsmAnd.Extras(
             deviceID: config.deviceID ?? "", moving: moving, odometerM: odometerM, alarm: alarm,
-            assumedErrorM: assumedErrorM)
+            assumedErrorM: assumedErrorM, ignition: inputs.ignition, batteryPct: inputs.batteryPct,
+            charge: inputs.power, powerV: inputs.volts)
         let payload =
             switch config.format {
             case .json: OsmAnd.json(time: t, at: at, fix: fix, x)

@@ -92,6 +92,11 @@ public enum JournalField: String, Sendable, CaseIterable {
     case silentS = "GPSTRACK_SILENT_S"
     case `repeat` = "GPSTRACK_REPEAT"
     case maxDistanceM = "GPSTRACK_MAX_DISTANCE_M"
+    case input = "GPSTRACK_INPUT"
+    case engineS = "GPSTRACK_ENGINE_S"
+    case engineTotalS = "GPSTRACK_ENGINE_TOTAL_S"
+    case batteryPct = "GPSTRACK_BATTERY_PCT"
+    case volts = "GPSTRACK_VOLTS"
 
     /// The field's name in a `watch` notice line: the key without its prefix, lower case.
     public var noticeName: String { String(rawValue.dropFirst("GPSTRACK_".count)).lowercased() }

@@ -52,6 +52,7 @@ extension TrackerEvent {
         case .fixLost(let time, let reason, let device):
             return .fixLost(.init(time: time.map(Timestamp.iso8601), reason: reason.code, device: device))
         case .anchor(let a): return EventJSON.body(a)
+        case .input(let i): return EventJSON.body(i)
         case .guardRepeat(let time, let at, let parked, let distance, let speed, let n):
             return .guardBreach(
                 .init(
@@ -190,6 +191,7 @@ extension TrackerEvent {
             return LogEntry(
                 event: .fixLost, priority: .warning, message: "GPS fix lost (\(reason.text))", fields: fields)
         case .anchor(let a): return EventLog.entry(for: a, fields: fields)
+        case .input(let i): return EventLog.entry(for: i, fields: fields)
         }
     }
 }

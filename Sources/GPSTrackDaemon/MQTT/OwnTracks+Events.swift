@@ -53,8 +53,13 @@ extension OwnTracks {
                 return .locationNow
             case .anchor(let a):
                 return anchor(a, tid: tid, acc: acc, droppedAt: step.anchor?.droppedAt).map { .transition($0) }
-            case .tripStart, .tripEnd, .guardArmed, .guardArmRefused, .guardAck, .guardNoPosition, .overspeedStart,
-                .overspeedEnd, .tripStop, .discontinuity, .fixAcquired, .fixLost:
+            // OwnTracks has no alarm of its own: the battery and the supply ride on every
+            // location as `batt` and `bs`.
+            case .input(.sos), .input(.powerLost), .tripStart, .tripEnd, .guardArmed, .guardArmRefused, .guardAck,
+                .guardNoPosition, .overspeedStart,
+                .overspeedEnd, .tripStop, .discontinuity, .fixAcquired, .fixLost, .input(.ignitionOn),
+                .input(.ignitionOff),
+                .input(.powerRestored), .input(.batteryLow), .input(.sosAck):
                 return nil
             }
         }

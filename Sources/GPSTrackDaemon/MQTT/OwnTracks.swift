@@ -39,14 +39,28 @@ enum OwnTracks {
     /// `trigger` is OwnTracks' `t` (`t` a timer, `r` a `reportLocation` command).
     static func location(
         _ fix: Fix, time t: Double, tid: String, assumedErrorM: Double, inRegions: [String]?,
-        trigger: String = "t"
+        trigger: String = "t", battery: Battery = Battery()
     ) -> String {
         ReplyEncoder.encode(
             Location(
                 tid: tid, lat: fix.latitude, lon: fix.longitude, tst: Int(clamping: t, rounding: .towardZero),
                 acc: accuracy(fix.horizontalError, assumed: assumedErrorM),
                 alt: whole(fix.altitude), vel: whole(fix.speed * 3.6), cog: whole(fix.track).map { $0 % 360 },
-                t: trigger, inregions: inRegions))
+                batt: battery.batt, bs: battery.bs, t: trigger, inregions: inRegions))
+    }
+
+    /// The apps' `batt` (%) and `bs` (1 unplugged, 2 charging, 3 full), from `input_power`;
+    /// both left out without it.
+    struct Battery: Equatable {
+        var batt: Int?
+        var bs: Int?
+
+        init() {}
+
+        init(_ inputs: InputMonitor) {
+            batt = inputs.batteryPct
+            bs = inputs.power.map { online in !online ? 1 : inputs.batteryPct == 100 ? 3 : 2 }
+        }
     }
 
     /// `transition` (`t: c`): an enter or leave of a region, or of `parked` for a guard breach.
@@ -104,6 +118,8 @@ enum OwnTracks {
         @Omitted var alt: Int?
         @Omitted var vel: Int?
         @Omitted var cog: Int?
+        @Omitted var batt: Int?
+        @Omitted var bs: Int?
         var t: String
         @Omitted var inregions: [String]?
     }

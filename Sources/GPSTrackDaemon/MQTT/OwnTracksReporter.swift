@@ -22,6 +22,8 @@ struct OwnTracksReporter {
     private var throttle: LocationThrottle
     /// When the fences in force were loaded: the waypoints' and transitions' `wtst`.
     private(set) var fencesLoadedAt = Int(time(nil))
+    /// The battery as the last step left it, for every location (`batt`, `bs`).
+    private var battery = OwnTracks.Battery()
 
     init(tid: String, assumedErrorM: Double, minIntervalS: Double, minDistanceM: Double, heartbeatS: Double) {
         self.tid = tid
@@ -38,6 +40,7 @@ struct OwnTracksReporter {
         for step: TrackerStep, plausible: (Double) -> Bool = { _ in true }
     ) -> [Message] {
         var out: [Message] = []
+        battery = OwnTracks.Battery(step.inputs)
         let acc = OwnTracks.accuracy(step.tracker.lastAccepted?.horizontalError, assumed: assumedErrorM)
         var now = false
         for e in step.events {
@@ -62,7 +65,8 @@ struct OwnTracksReporter {
     /// `trigger` "r" answers `reportLocation`.
     func location(_ fix: Fix, time t: Double, inside: [String]?, trigger: String = "t") -> String {
         OwnTracks.location(
-            fix, time: t, tid: tid, assumedErrorM: assumedErrorM, inRegions: inside, trigger: trigger)
+            fix, time: t, tid: tid, assumedErrorM: assumedErrorM, inRegions: inside, trigger: trigger,
+            battery: battery)
     }
 
     /// A new set of fences is in force: their `wtst` becomes now.

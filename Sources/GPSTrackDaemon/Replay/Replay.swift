@@ -94,6 +94,19 @@ public struct Replay {
                     if malformed <= Self.maxReportedMalformed {
                         try err.writeLine("gpstrackd: \(name):\(line.number): malformed line skipped: \(reason)")
                     }
+                case .other(let className) where className == ReplayInput.className:
+                    switch ReplayInput.parse(line.bytes) {
+                    case .success(let (reading, time)):
+                        // The epochs before it are complete, as the live daemon's were when it
+                        // read the input (its gpsd source ends an epoch after 40 ms of quiet).
+                        try run(feed.flush(), in: &feed, to: out)
+                        try emit(feed.session.input(reading, time: time), to: out)
+                    case .failure(let e):
+                        malformed += 1
+                        if malformed <= Self.maxReportedMalformed {
+                            try err.writeLine("gpstrackd: \(name):\(line.number): malformed line skipped: \(e.reason)")
+                        }
+                    }
                 case .other, .device, .sky, .blank:
                     break
                 }

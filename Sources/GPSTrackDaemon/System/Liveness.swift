@@ -20,6 +20,8 @@ public final class Liveness: Sendable {
         /// The pedometer's IIO thread (it beats at every read or wake-up while a device is in
         /// use; a sysfs read stuck in a driver stops it).
         case pedometer
+        /// The inputs' thread (it beats at every poll; a sysfs read stuck in a driver stops it).
+        case inputs
 
         var title: String {
             switch self {
@@ -27,6 +29,7 @@ public final class Liveness: Sendable {
             case .tracker: "the tracker"
             case .store: "the state database"
             case .pedometer: "the pedometer"
+            case .inputs: "the inputs"
             }
         }
     }
@@ -39,6 +42,7 @@ public final class Liveness: Sendable {
     private let tracker = Atomic<Int64>(idleDeadline)
     private let store = Atomic<Int64>(idleDeadline)
     private let pedometer = Atomic<Int64>(idleDeadline)
+    private let inputs = Atomic<Int64>(idleDeadline)
     private let limitMS = Atomic<Int64>(30_000)
     private let pinging = Atomic<Bool>(false)
     /// A part named by GPSTRACKD_TEST_STALL stops making progress (see `stallIfAsked`).
@@ -72,6 +76,7 @@ public final class Liveness: Sendable {
         case .tracker: tracker.load(ordering: .acquiring)
         case .store: store.load(ordering: .acquiring)
         case .pedometer: pedometer.load(ordering: .acquiring)
+        case .inputs: inputs.load(ordering: .acquiring)
         }
     }
 
@@ -81,6 +86,7 @@ public final class Liveness: Sendable {
         case .tracker: tracker.store(value, ordering: .releasing)
         case .store: store.store(value, ordering: .releasing)
         case .pedometer: pedometer.store(value, ordering: .releasing)
+        case .inputs: inputs.store(value, ordering: .releasing)
         }
     }
 
@@ -123,7 +129,7 @@ public final class Liveness: Sendable {
     }
 
     /// For the tests of the watchdog only (debug builds): a part named by the environment variable
-    /// GPSTRACKD_TEST_STALL=gpsd_reader|tracker|store|pedometer stops here for good, as a thread stuck in
+    /// GPSTRACKD_TEST_STALL=gpsd_reader|tracker|store|pedometer|inputs stops here for good, as a thread stuck in
     /// a library call would (no real part can be made to hang on demand).
     public func stallIfAsked(_ part: Part) {
         guard injected == part else { return }

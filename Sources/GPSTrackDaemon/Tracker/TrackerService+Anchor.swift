@@ -64,10 +64,12 @@ extension TrackerService {
     /// One tick of that clock: what `runAnchorClock` does each second (a test calls it after
     /// moving its clock).
     public func tickAnchorClock() {
-        guard session.anchor.state != nil || session.tracker.parkedGuard.needsClock, let now = anchorNow() else {
+        guard session.anchor.state != nil || session.tracker.parkedGuard.needsClock || session.inputs.needsClock,
+            let now = anchorNow() ?? fixClock
+        else {
             return
         }
-        let events = session.tickAnchor(now: now) + session.tickGuard(now: now)
+        let events = session.tickAnchor(now: now) + session.tickGuard(now: now) + session.tickInputs(now: now)
         if !events.isEmpty { deliver(events, force: true) }
     }
 

@@ -19,6 +19,7 @@ extension TrackerService {
         case .reload: handleReload()
         case .guard(let on): handleGuard(on: on)
         case .guardAck: handleGuardAck()
+        case .sosAck: acknowledgeSOS()
         case .anchor(.status): nil
         case .anchor(let command): handleAnchor(command)
         case .status, .fences, .state, .watch, .trips, .stops, .events, .export, .steps, .exportPage: nil
@@ -78,7 +79,9 @@ extension TrackerService {
         guard configuration.tracker.tripMode == .auto else {
             return .failure(ControlError("the parked guard needs trip_mode = auto (it arms at stops)"))
         }
-        guard session.tracker.parkedGuard.latch != nil, let time = anchorNow() else {
+        // The guard's breach, or the power lost while it was armed (latched alike).
+        guard session.tracker.parkedGuard.latch != nil || session.inputs.powerAlarm != nil, let time = anchorNow()
+        else {
             return .failure(ControlError("no guard breach to acknowledge"))
         }
         deliver(session.acknowledgeGuard(time: time), force: true)

@@ -20,7 +20,7 @@ extension TrackerService {
     ) -> TrackerStep {
         TrackerStep(
             fix: fix, outcome: outcome, events: events, force: force, tracker: session.tracker,
-            anchor: session.anchor.state, fences: fenceFacts(for: events))
+            anchor: session.anchor.state, fences: fenceFacts(for: events), inputs: session.inputs)
     }
 
     /// The fences now: the names inside, what the step's fence events' fences must remember,

@@ -64,6 +64,8 @@ public actor TrackerService {
     var fenceFactsCache = FenceFactsCache()
     /// Whether the sinks heard their start (before the first step).
     var sinksStarted = false
+    /// Input readings waiting for the first fix (`TrackerService+Inputs`).
+    var pendingInputs: [InputName: InputReading] = [:]
 
     public init(
         configuration: Configuration, fences: FenceIndex?, journal: Journal, store: Store? = nil,
@@ -272,6 +274,7 @@ public actor TrackerService {
         let outcome = session.tracker.lastOutcome
         if case .accepted = outcome { lastFixReceived = clock() }
         deliver(events, fix: fix, outcome: outcome)
+        if !pendingInputs.isEmpty { applyPendingInputs() }
         if let t = fix.time, t - lastStatusTime >= 5 || !events.isEmpty {
             lastStatusTime = t
             Notifier.status(statusLine())

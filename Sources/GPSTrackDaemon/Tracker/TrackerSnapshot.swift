@@ -22,6 +22,8 @@ public struct TrackerSnapshot: Sendable {
     public var fences: [FenceReport] = []
     /// The anchor watch, nil while the anchor is up.
     public var anchor: StatusReply.AnchorStatus?
+    /// The box's inputs, nil with none configured.
+    public var inputs: StatusReply.InputsStatus?
     public var counters = StatusReply.Counters()
     public var storage = StatusReply.StorageStatus()
     public var steps: PedometerStatus?
@@ -64,6 +66,9 @@ extension TrackerService {
         }
         s.fences = Reports.fences(session.geofences, detailed: detailedFences)
         s.anchor = Reports.anchor(session)
+        if configuration.inputs.any {
+            s.inputs = Reports.inputs(session.inputs, configured: configuration.inputs, now: fixClock)
+        }
         s.counters = Reports.counters(session.tracker.counters)
         s.storage = Reports.storage(store)
         s.steps = stepsSink?.figures.status()

@@ -21,11 +21,13 @@ public struct TrackerStep: Sendable {
     public var anchor: AnchorWatch.State?
     /// The fences after the step.
     public var fences: FenceFacts
+    /// The box's inputs after the step (ignition, power and battery, the panic button).
+    public var inputs: InputMonitor
 
     public init(
         fix: Fix? = nil, outcome: Tracker.Outcome = .none, events: [TrackingSession.Sequenced] = [],
         lines: [String]? = nil, force: Bool = false, tracker: Tracker = Tracker(), anchor: AnchorWatch.State? = nil,
-        fences: FenceFacts = FenceFacts()
+        fences: FenceFacts = FenceFacts(), inputs: InputMonitor = InputMonitor()
     ) {
         self.fix = fix
         self.outcome = outcome
@@ -35,6 +37,7 @@ public struct TrackerStep: Sendable {
         self.tracker = tracker
         self.anchor = anchor
         self.fences = fences
+        self.inputs = inputs
     }
 
     /// Whether the fix was accepted.
