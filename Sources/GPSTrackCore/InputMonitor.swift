@@ -20,6 +20,9 @@ public struct InputMonitor: Sendable {
     public private(set) var ignitionSince: Double?
     /// Seconds of fix time the ignition was on, over the ignition-off events so far.
     public private(set) var engineTotalS = 0.0
+    /// The last ignition-on periods ended (at most `keptPeriods`), for a trip's engine seconds.
+    public private(set) var periods: [ClosedRange<Double>] = []
+    static let keptPeriods = 64
     /// The external power (nil: not read yet), the battery's charge and voltage last read.
     public private(set) var power: Bool?
     public private(set) var batteryPct: Int?
@@ -38,6 +41,15 @@ public struct InputMonitor: Sendable {
     public func engineSeconds(now: Double?) -> Double {
         guard ignition == true, let since = ignitionSince, let now else { return engineTotalS }
         return engineTotalS + max(0, now - since)
+    }
+
+    /// The seconds from `start` to `end` the ignition was on (nil before any ignition reading):
+    /// a trip's engine seconds.
+    public func engineSeconds(from start: Double, to end: Double) -> Double? {
+        guard ignition != nil || !periods.isEmpty, end >= start else { return nil }
+        var open: [ClosedRange<Double>] = []
+        if ignition == true, let since = ignitionSince, since <= end { open = [since...max(since, end)] }
+        return (periods + open).reduce(0) { sum, p in sum + max(0, min(p.upperBound, end) - max(p.lowerBound, start)) }
     }
 
     /// Whether a panic button alarm is raised and not acknowledged.
@@ -62,6 +74,10 @@ public struct InputMonitor: Sendable {
             }
             let engine = ignitionSince.map { max(0, time - $0) } ?? 0
             engineTotalS += engine
+            if let since = ignitionSince, since <= time {
+                periods.append(since...time)
+                if periods.count > Self.keptPeriods { periods.removeFirst(periods.count - Self.keptPeriods) }
+            }
             ignitionSince = nil
             return [.ignitionOff(time: time, at: at, engineS: engine, engineTotalS: engineTotalS)]
         case .level(.sos, let on):

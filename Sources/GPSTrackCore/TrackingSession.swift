@@ -198,7 +198,10 @@ public struct TrackingSession: Sendable {
 
     /// A trip's end gets the names of the fences its two ends lie in ("Home → Depot").
     func named(_ e: TrackerEvent) -> TrackerEvent {
-        guard case .tripEnd(var f) = e, let index = geofences?.index else { return e }
+        guard case .tripEnd(var f) = e else { return e }
+        // The trip's engine seconds, with an ignition read.
+        f.engineS = inputs.engineSeconds(from: f.start, to: f.end)
+        guard let index = geofences?.index else { return .tripEnd(f) }
         f.fromFences = Self.fenceNames(at: f.from, in: index)
         f.toFences = Self.fenceNames(at: f.to, in: index)
         return .tripEnd(f)

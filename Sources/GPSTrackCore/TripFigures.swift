@@ -19,6 +19,8 @@ public struct TripFigures: Sendable, Equatable {
     public var movingS: Double
     /// The highest speed seen, m/s (the receiver's Doppler speed, else derived from positions).
     public var maxSpeedMps: Double
+    /// Seconds of the trip the ignition was on; nil without an ignition read (`input_ignition`).
+    public var engineS: Double?
 
     public init(
         id: Int, start: Double, end: Double, from: Coordinate, to: Coordinate, traveledM: Double,

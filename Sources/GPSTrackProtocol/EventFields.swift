@@ -77,10 +77,12 @@ extension EventLine {
         public var movingS: Double
         public var maxSpeedMps: Double
         public var avgSpeedMps: Double
+        /// Seconds of the trip the ignition was on; absent without `input_ignition`.
+        @Omitted public var engineS: Double?
 
         public init(
             trip: Int, start: String, end: String, from: Place, to: Place, traveledM: Double, straightLineM: Double,
-            durationS: Double, movingS: Double, maxSpeedMps: Double, avgSpeedMps: Double
+            durationS: Double, movingS: Double, maxSpeedMps: Double, avgSpeedMps: Double, engineS: Double? = nil
         ) {
             self.trip = trip
             self.start = start
@@ -93,6 +95,7 @@ extension EventLine {
             self.movingS = movingS
             self.maxSpeedMps = maxSpeedMps
             self.avgSpeedMps = avgSpeedMps
+            self.engineS = engineS
         }
 
         enum CodingKeys: String, CodingKey {
@@ -103,6 +106,7 @@ extension EventLine {
             case movingS = "moving_s"
             case maxSpeedMps = "max_speed_mps"
             case avgSpeedMps = "avg_speed_mps"
+            case engineS = "engine_s"
         }
     }
 

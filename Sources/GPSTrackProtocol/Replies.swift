@@ -77,6 +77,8 @@ public struct AutoTrip: Codable, Sendable, Equatable {
     @Omitted public var movingS: Double?
     @Omitted public var maxSpeedMps: Double?
     @Omitted public var avgSpeedMps: Double?
+    /// Seconds of the trip the ignition was on (ended trips, with `input_ignition`).
+    @Omitted public var engineS: Double?
 
     public init(id: Int, state: String, startedAt: String, from: Place, traveledM: Double) {
         self.id = id
@@ -97,6 +99,7 @@ public struct AutoTrip: Codable, Sendable, Equatable {
         case movingS = "moving_s"
         case maxSpeedMps = "max_speed_mps"
         case avgSpeedMps = "avg_speed_mps"
+        case engineS = "engine_s"
     }
 }
 

@@ -42,6 +42,7 @@ extension Formatter {
             trip = t.trip
             ends =
                 ": \(place(t.from)) → \(place(t.to)), \(num(t.traveledM)) m in \(num(t.durationS)) s (from \(localTime(t.start)))"
+                + (t.engineS.map { ", engine \(num($0)) s" } ?? "")
         case .guardBreach(let g):
             time = g.time
             distance = g.distanceM

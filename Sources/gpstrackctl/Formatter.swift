@@ -150,19 +150,23 @@ enum Formatter {
 
     /// `gpstrackctl trips` (automatic trips).
     static func autoTrips(_ r: AutoTripsReply) -> String {
+        // ENGINE only when a trip has the ignition's seconds (`input_ignition`).
+        let engine = r.trips.contains { $0.engineS != nil }
         var rows = [
             ["ID", "STATE", "START", "END", "FROM → TO", "DISTANCE", "STRAIGHT", "DURATION", "MOVING", "MAX", "AVG"]
+                + (engine ? ["ENGINE"] : [])
         ]
         for t in r.trips {
             let to = t.to.map(place) ?? "…"
-            rows.append([
-                num(t.id), t.state, localTime(t.startedAt), localTime(t.endedAt), "\(place(t.from)) → \(to)",
-                "\(num(t.traveledM)) m", t.straightLineM == nil ? "-" : "\(num(t.straightLineM)) m",
-                "\(num(t.durationS)) s",
-                t.movingS == nil ? "-" : "\(num(t.movingS)) s",
-                t.maxSpeedMps.map { "\(num($0 * 3.6)) km/h" } ?? "-",
-                t.avgSpeedMps.map { "\(num($0 * 3.6)) km/h" } ?? "-",
-            ])
+            rows.append(
+                [
+                    num(t.id), t.state, localTime(t.startedAt), localTime(t.endedAt), "\(place(t.from)) → \(to)",
+                    "\(num(t.traveledM)) m", t.straightLineM == nil ? "-" : "\(num(t.straightLineM)) m",
+                    "\(num(t.durationS)) s",
+                    t.movingS == nil ? "-" : "\(num(t.movingS)) s",
+                    t.maxSpeedMps.map { "\(num($0 * 3.6)) km/h" } ?? "-",
+                    t.avgSpeedMps.map { "\(num($0 * 3.6)) km/h" } ?? "-",
+                ] + (engine ? [t.engineS.map { "\(num($0)) s" } ?? "-"] : []))
         }
         return rows.count == 1 ? "no trips yet" : table(rows)
     }

@@ -286,3 +286,25 @@ import Testing
         #expect(lost == [nil], "a power cut while disarmed is no alarm, said once")
     }
 }
+
+/// A trip's engine seconds: the part of it the ignition was on, in fix time.
+@Suite struct TripEngineTests {
+    static func figures(_ events: [TrackingSession.Sequenced]) -> TripFigures? {
+        for e in events { if case .tracker(.tripEnd(let f)) = e.event { return f } }
+        return nil
+    }
+
+    @Test func aTripCountsTheIgnitionsSecondsWithinIt() throws {
+        let t0 = TripSourceTests.drive[0].time ?? 0
+        // On before the departure (about 60 s) through the end: the whole trip.
+        let f = try #require(Self.figures(TripSourceTests.run(.both, on: 30, off: 330)))
+        #expect(f.engineS == f.durationS, "on all along: \(f.engineS ?? -1) of \(f.durationS) s")
+        // On 40 s after the departure, by GPS: the trip ends at the arrival, found later.
+        let g = try #require(Self.figures(TripSourceTests.run(.gps, on: 100, off: 700)))
+        #expect(g.engineS == g.end - (t0 + 100), "from the ignition on to the arrival: \(g.engineS ?? -1)")
+        // No ignition read: none.
+        var session = TrackingSession(config: TrackerConfig())
+        let h = try #require(Self.figures(TripSourceTests.drive.flatMap { session.ingest($0) }))
+        #expect(h.engineS == nil)
+    }
+}

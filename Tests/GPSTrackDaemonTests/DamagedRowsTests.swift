@@ -21,7 +21,7 @@ struct DamagedRowsTests {
         "INSERT OR REPLACE INTO trips VALUES (2, 'ended', 1773475200, 47.3769, 8.5417, 1773478800, 1e300, 1e300, NULL, NULL, "
             + "NULL, 5)",
         "INSERT OR REPLACE INTO auto_trips VALUES (1, 1773475200, 1773478800, 47.3769, 8.5417, '', 47.38, 8.55, '', 1e300, "
-            + "1e300, 3600, 12)",
+            + "1e300, 3600, 12, NULL)",
         "INSERT OR REPLACE INTO stops VALUES (1773478800, NULL, 1e300, 8.55, '', 1)",
         "INSERT OR REPLACE INTO pedometer VALUES (1, \(greatest), 700, 600, \(greatest), 7, 6, 1200, 0, 0)",
         "INSERT OR REPLACE INTO uplink_outbox (id, uplink, kind, payload, queued) VALUES (1, 'traccar', 'location', 'id=box', "

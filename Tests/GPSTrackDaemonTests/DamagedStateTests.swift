@@ -33,7 +33,7 @@ import Testing
         "INSERT OR REPLACE INTO fences VALUES ('gate', 99999999999, 1e300, -1e300, 1e300)",
         """
         INSERT INTO auto_trips VALUES (1, -1e300, 1e300, 1e300, -1e300, 'gate', 91, 181, '', 1e300, -1e300,
-          1e300, 1e300)
+          1e300, 1e300, -1e300)
         """,
         "INSERT INTO stops VALUES (1e300, -1e300, 1e300, 1e300, 'gate', 99999999999)",
         "INSERT OR REPLACE INTO motion VALUES (1, 'v=1 state=garbage since=1e300')",

@@ -128,6 +128,14 @@ struct InputsLiveTests {
         #expect(ends.count == 1 && starts.count == 1, "one trip: \(starts.count) started, \(ends.count) ended")
         let end = try #require(Timestamp.parse(ends.first?["GPSTRACK_END"] as? String ?? ""))
         #expect(end <= tOff && tOff - end < 1.5, "the trip ended at \(end - t0), the ignition off at \(tOff - t0)")
+        // The ignition was on from before the departure to the end: the trip's engine seconds
+        // are its duration, in the journal and in `trips`.
+        let tripEngine = try #require(Double(ends.first?["GPSTRACK_ENGINE_S"] as? String ?? ""))
+        let duration = try #require(Double(ends.first?["GPSTRACK_DURATION_S"] as? String ?? ""))
+        #expect(abs(tripEngine - duration) < 0.01, "engine \(tripEngine) s of a \(duration) s trip")
+        let trips = try SocketClient(path: daemon.socketPath).request(#"{"cmd":"trips"}"#)?["trips"] as? [[String: Any]]
+        let listed = try #require(trips?.first?["engine_s"] as? Double, "\(trips ?? [])")
+        #expect(abs(listed - duration) < 0.06, "trips: engine \(listed) s")
 
         // Traccar: its own alarm names once each, `ignition` as Traccar's booleans, a position at
         // each ignition change, and the battery and supply on what follows the cut.

@@ -59,7 +59,11 @@ struct StoreMigrationTests {
 
         let store = Store(directory: dir, journal: Journal(target: .stderr))
         #expect(store.degradedReason == nil, "\(store.degradedReason ?? "")")
-        #expect(try Self.sqlite(path, "PRAGMA user_version") == "7")
+        #expect(try Self.sqlite(path, "PRAGMA user_version") == "8")
+        // Version 8: a trip's engine seconds, NULL in the rows that had none.
+        #expect(
+            try Self.sqlite(path, "SELECT count(*) FROM pragma_table_info('auto_trips') WHERE name = 'engine_s'") == "1"
+        )
         // Every table of the other parts, with its columns, made by the one migration.
         let tables = try Self.sqlite(path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         #expect(
@@ -102,6 +106,6 @@ struct StoreMigrationTests {
         // Opening again is no second migration.
         let again = Store(directory: dir, journal: Journal(target: .stderr))
         #expect(again.degradedReason == nil && again.exportRows(filter, from: nil, limit: 10).count == 4)
-        #expect(try Self.sqlite(path, "PRAGMA user_version") == "7")
+        #expect(try Self.sqlite(path, "PRAGMA user_version") == "8")
     }
 }

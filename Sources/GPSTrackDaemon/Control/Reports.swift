@@ -61,6 +61,7 @@ public enum Reports {
         j.movingS = f.movingS.rounded(decimals: 1)
         j.maxSpeedMps = f.maxSpeedMps.rounded(decimals: 2)
         j.avgSpeedMps = f.avgSpeedMps.rounded(decimals: 2)
+        j.engineS = f.engineS?.rounded(decimals: 1)
         return j
     }
 

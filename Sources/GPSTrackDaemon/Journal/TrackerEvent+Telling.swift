@@ -40,7 +40,8 @@ extension TrackerEvent {
                     from: EventJSON.place(f.from, fences: f.fromFences), to: EventJSON.place(f.to, fences: f.toFences),
                     traveledM: f.traveledM.rounded(decimals: 2), straightLineM: f.straightLineM.rounded(decimals: 2),
                     durationS: f.durationS.rounded(decimals: 1), movingS: f.movingS.rounded(decimals: 1),
-                    maxSpeedMps: f.maxSpeedMps.rounded(decimals: 2), avgSpeedMps: f.avgSpeedMps.rounded(decimals: 2)))
+                    maxSpeedMps: f.maxSpeedMps.rounded(decimals: 2), avgSpeedMps: f.avgSpeedMps.rounded(decimals: 2),
+                    engineS: f.engineS?.rounded(decimals: 1)))
         case .discontinuity(let time, let at, let counted):
             return .discontinuity(
                 .init(time: Timestamp.iso8601(time), lat: at.latitude, lon: at.longitude, counted: counted))
@@ -97,7 +98,7 @@ extension TrackerEvent {
                     (.durationS, L.number(f.durationS)), (.movingS, L.number(f.movingS)),
                     (.maxSpeedMps, L.number(f.maxSpeedMps)),
                     (.avgSpeedMps, L.number(f.avgSpeedMps)),
-                ] + L.position(f.to)
+                ] + (f.engineS.map { [(.engineS, L.number($0))] } ?? []) + L.position(f.to)
             let from = f.fromFences.first ?? L.coordinate(f.from)
             let to = f.toFences.first ?? L.coordinate(f.to)
             return LogEntry(

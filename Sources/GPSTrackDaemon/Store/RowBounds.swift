@@ -52,7 +52,7 @@ enum RowBounds {
                 f("start", time), f("end", time), f("from_lat", lat, null: true), f("from_lon", lon, null: true),
                 f("to_lat", lat, null: true), f("to_lon", lon, null: true), f("traveled_m", metres, null: true),
                 f("straight_line_m", metres, null: true), f("moving_s", seconds, null: true),
-                f("max_speed_mps", speed, null: true),
+                f("max_speed_mps", speed, null: true), f("engine_s", seconds, null: true),
             ]),
         Table(
             name: "stops", key: "arrival",

@@ -7,7 +7,7 @@
 /// `apply`, and `current` one higher.
 enum Schema {
     /// The version this build writes.
-    static let current = 7
+    static let current = 8
 
     /// Brings `db` to `current`, a version at a time.
     static func migrate(_ db: SQLiteDatabase) throws(SQLiteDatabase.Failure) {
@@ -139,6 +139,12 @@ enum Schema {
                 UPDATE uplink_outbox SET form = CASE WHEN substr(payload, 1, 1) = '{' THEN 'json' ELSE 'query' END
                   WHERE uplink = 'traccar' AND form IS NULL
                 """)
+        case 8:
+            // A trip's engine seconds (`input_ignition`); NULL without an ignition read. A file
+            // only other parts wrote (an outbox's) has no trips table to gain it.
+            if try !db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'auto_trips'").isEmpty {
+                try addColumns(db, "auto_trips", ["engine_s": "REAL"])
+            }
         default:
             break
         }

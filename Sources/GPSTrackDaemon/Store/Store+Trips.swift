@@ -15,12 +15,14 @@ extension Store {
             try db.query(
                 """
                 INSERT OR REPLACE INTO auto_trips (id, start, end, from_lat, from_lon, from_fences, to_lat, to_lon, to_fences,
-                  traveled_m, straight_line_m, moving_s, max_speed_mps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                  traveled_m, straight_line_m, moving_s, max_speed_mps, engine_s)
+                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     .int(Int64(f.id)), .real(f.start), .real(f.end), .real(f.from.latitude), .real(f.from.longitude),
                     text(f.fromFences), .real(f.to.latitude), .real(f.to.longitude), text(f.toFences),
                     .real(f.traveledM), .real(f.straightLineM), .real(f.movingS), .real(f.maxSpeedMps),
+                    f.engineS.map { .real($0) } ?? .null,
                 ])
         }
         for (stop, names) in m.stops {

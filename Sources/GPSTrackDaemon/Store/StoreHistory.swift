@@ -36,7 +36,7 @@ extension Store {
             (try? db?.query(
                 """
                 SELECT id, start, end, from_lat, from_lon, from_fences, to_lat, to_lon, to_fences, traveled_m, straight_line_m,
-                  moving_s, max_speed_mps FROM auto_trips WHERE \(RowBounds.valid("auto_trips")) ORDER BY id
+                  moving_s, max_speed_mps, engine_s FROM auto_trips WHERE \(RowBounds.valid("auto_trips")) ORDER BY id
                 """)) ?? []
         return rows.map { r in
             func names(_ v: SQLiteDatabase.Value) -> [String] {
@@ -50,6 +50,7 @@ extension Store {
                 maxSpeedMps: r[12].double ?? 0)
             f.fromFences = names(r[5])
             f.toFences = names(r[8])
+            f.engineS = r[13].double
             return f
         }
     }
