@@ -228,11 +228,12 @@ struct ControlSocketTests {
         let port = LiveHarness.freePort()
         let daemon = try LiveHarness.DaemonProcess(
             arguments: ["--gpsd", "127.0.0.1:\(port)", "--fences", file],
-            // 768 KiB: the 10,000 `enter` lines (about 1.6 MB) overflow it for the watcher that
-            // never reads, while the reading one would have to fall some 4,800 lines behind. At
-            // 256 KiB (1,600 lines) a reader starved of CPU can be dropped too: the likely cause of
-            // the hunt's one failure on 2026-12-05 (run 2, with builds beside the two CPU hogs).
-            extraConfig: "watch_queue_bytes = 786432\n")
+            // 384 KiB: the 10,000 `enter` lines (about 1.2 MB, less the socket's buffer) overflow
+            // it for the watcher that never reads, while the reading one would have to fall some
+            // 3,000 lines behind. At 256 KiB a reader starved of CPU can be dropped too (the
+            // likely cause of the hunt's failure on 2026-12-05, run 2, builds beside the CPU
+            // hogs); at 768 KiB the watcher that never reads was not always dropped.
+            extraConfig: "watch_queue_bytes = 393216\n")
         try daemon.waitFor("started", timeout: 30)
         let reader = try SocketClient(path: daemon.socketPath, timeout: 30)
         #expect(reader.request(#"{"cmd":"watch"}"#)?["watching"] as? Bool == true)
