@@ -200,22 +200,21 @@ public struct Tracker: Sendable {
 
     /// The ignition's part in the trips (`trip_source`): whether a movement may become a trip
     /// now, and, at ignition off, the open trip ended at its last fix.
-    mutating func ignition(_ on: Bool?, endingTrip: Bool, changedAt time: Double?) -> [TrackerEvent] {
+    mutating func ignition(_ on: Bool, endingTrip: Bool, at time: Double) -> [TrackerEvent] {
         guard config.tripMode == .auto else { return [] }
-        // The guard first: armed where the ignition went off (its breach is the trip's end's
-        // business no more than a stop's arming is).
-        let guarded =
-            time.flatMap { t in
-                on.map { parkedGuard.ignition(on: $0, time: t, at: lastAccepted?.coordinate, config: config) }
-            } ?? []
+        var ended: [TrackerEvent] = []
         switch config.tripSource {
-        case .gps: return []
-        case .ignition: trips.tripsAllowed = on == true
-        case .both: trips.tripsAllowed = on != false
+        case .gps: break
+        case .ignition, .both:
+            // Read now: `both` lets GPS start a trip only while the line is unread.
+            trips.tripsAllowed = on
+            if endingTrip, !on, trips.openTrip != nil {
+                settle()
+                ended = trips.forceEnd()
+            }
         }
-        guard endingTrip, on == false, trips.openTrip != nil else { return guarded }
-        settle()
-        return trips.forceEnd() + guarded
+        // Then the guard, armed where the ignition went off, whatever makes the trips.
+        return ended + parkedGuard.ignition(on: on, time: time, at: lastAccepted?.coordinate, config: config)
     }
 
     /// Carries on at anchor after a restart: the stored figures already ended the voyage.

@@ -8,10 +8,10 @@ extension TrackingSession {
             reading, time: time, at: tracker.lastAccepted?.coordinate,
             guardArmed: tracker.parkedGuard.enabled && tracker.parkedGuard.armedAt != nil)
         var out = events.map { next(.tracker(.input($0))) }
-        guard case .level(.ignition, _) = reading else { return out }
+        guard case .level(.ignition, let on) = reading else { return out }
         // `trip_source`: an ignition off ends the open trip at once (after its `ignition_off`).
         let off = events.contains { if case .ignitionOff = $0 { true } else { false } }
-        for e in tracker.ignition(inputs.ignition, endingTrip: off, changedAt: time) {
+        for e in tracker.ignition(on, endingTrip: off, at: time) {
             out.append(next(.tracker(named(e))))
         }
         return out

@@ -212,13 +212,13 @@ import Testing
 
 /// `guard_arm_on_ignition_off` and the power lost while armed (gpstrackd(8), INPUTS).
 @Suite struct GuardIgnitionTests {
-    static func session(afterS: Double) -> TrackingSession {
+    static func session(afterS: Double, trips: TrackerConfig.TripSource = .both) -> TrackingSession {
         var config = TrackerConfig()
         config.guardOn = true
         config.guardArmOnIgnitionOff = true
         config.guardAfterS = afterS
         config.guardRepeatS = 60
-        config.tripSource = .both
+        config.tripSource = trips
         return TrackingSession(config: config)
     }
 
@@ -263,6 +263,18 @@ import Testing
         #expect(lost.first?.0 == 400)
         #expect(events.filter { $0.name == .guardAck }.count == 1)
         #expect(!events.contains { $0.name == .guardBreach }, "parked all along: no breach")
+    }
+
+    /// With GPS making the trips the ignition still arms the guard (it once armed it silently:
+    /// the `guard_armed` was lost with the trips' early return).
+    @Test func withTripsByGPSTheIgnitionOffStillArmsAndSaysSo() throws {
+        var s = Self.session(afterS: 0, trips: .gps)
+        let t0 = TripSourceTests.drive[0].time ?? 0
+        let events = Self.run(&s, [30: .level(.ignition, on: true), 330: .level(.ignition, on: false)])
+        let armed = events.filter { $0.name == .guardArmed }
+        #expect(armed.count == 1 && armed.first?.time == t0 + 330, "\(armed.map(\.time))")
+        #expect(s.tracker.parkedGuard.armedAt != nil)
+        #expect(!events.contains { $0.isTripEnd && $0.time == t0 + 329 }, "gps: the ignition ends no trip")
     }
 
     @Test func armedAfterGuardAfterSAndDisarmedQuietlyByTheIgnitionOn() throws {

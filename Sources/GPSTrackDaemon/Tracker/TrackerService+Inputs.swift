@@ -68,7 +68,7 @@ extension TrackerService {
 
     /// `gpstrackctl sos ack`: the panic alarm acknowledged at the fix clock.
     func acknowledgeSOS() -> Result<Reply, ControlError> {
-        guard session.inputs.sos != nil, let now = fixClock ?? anchorNow() else {
+        guard session.inputs.sos != nil, let now = anchorNow() else {
             return .failure(ControlError("no SOS has been raised"))
         }
         deliver(session.acknowledgeSOS(time: now), force: true)
