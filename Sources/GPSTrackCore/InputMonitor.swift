@@ -19,21 +19,21 @@ public struct InputMonitor: Sendable {
     public private(set) var ignition: Bool?
     public private(set) var ignitionSince: Double?
     /// Seconds of fix time the ignition was on, over the ignition-off events so far.
-    public private(set) var engineTotalS = 0.0
+    public internal(set) var engineTotalS = 0.0
     /// The last ignition-on periods ended (at most `keptPeriods`), for a trip's engine seconds.
-    public private(set) var periods: [ClosedRange<Double>] = []
+    public internal(set) var periods: [ClosedRange<Double>] = []
     static let keptPeriods = 64
     /// The external power (nil: not read yet), the battery's charge and voltage last read.
     public private(set) var power: Bool?
     public private(set) var batteryPct: Int?
     public private(set) var volts: Double?
     /// Whether `battery_low` was said and not re-armed yet.
-    public private(set) var batteryLow = false
+    public internal(set) var batteryLow = false
     /// The panic button's last level and its latched alarm.
     public private(set) var sosPressed: Bool?
-    public private(set) var sos: LatchedAlarm?
+    public internal(set) var sos: LatchedAlarm?
     /// The power lost while the guard was armed: an alarm latched like its breach.
-    public private(set) var powerAlarm: LatchedAlarm?
+    public internal(set) var powerAlarm: LatchedAlarm?
 
     public init(config: Config = Config()) { self.config = config }
 

@@ -27,3 +27,13 @@ extension TrackingSession {
         inputs.acknowledgeSOS(time: time).map { next(.tracker(.input($0))) }
     }
 }
+
+extension TrackingSession {
+    /// Carries on with the inputs' stored state (`InputMonitor.encodedState`); false when it
+    /// does not read (the inputs then start afresh).
+    public mutating func restore(inputs text: String) -> Bool {
+        guard let state = InputMonitor(state: text, config: inputs.config) else { return false }
+        inputs = state
+        return true
+    }
+}

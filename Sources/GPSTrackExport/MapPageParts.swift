@@ -101,17 +101,21 @@ enum PageParts {
         func place(_ p: Place?) -> String {
             Text.xml(p.map { $0.fences.isEmpty ? "–" : $0.fences.joined(separator: ", ") } ?? "–")
         }
+        // The engine's time only on a box with an ignition input (a trip's `engine_s`).
+        let engine = c.trips.contains { $0.engineS != nil }
         var s = "<main><p id=\"readout\"></p>"
         s +=
             "<p>\(c.bounds.points) track points, \(Timestamp.iso8601(c.bounds.first)) to \(Timestamp.iso8601(c.bounds.last)) (times in UTC).</p>"
         s +=
             "<h2>Trips</h2><div class=\"wide\"><table id=\"trips\"><tr><th>Trip</th><th>Start</th><th>End</th><th>From → to</th>"
-            + "<th>km</th><th>Duration</th><th>Moving</th><th>Max km/h</th><th>Avg km/h</th></tr>"
+            + "<th>km</th><th>Duration</th><th>Moving</th>" + (engine ? "<th>Engine</th>" : "")
+            + "<th>Max km/h</th><th>Avg km/h</th></tr>"
         for t in c.trips {
             s +=
                 "<tr><td>\(t.id)</td><td>\(Clock.hm(t.startedAt))</td><td>\(t.endedAt.map(Clock.hm) ?? "open")</td>"
                 + "<td>\(place(t.from)) → \(place(t.to))</td><td class=\"n\">\(km(t.traveledM))</td>"
                 + "<td>\(Clock.duration(t.durationS))</td><td>\(Clock.duration(t.movingS))</td>"
+                + (engine ? "<td>\(Clock.duration(t.engineS))</td>" : "")
                 + "<td class=\"n\">\(kmh(t.maxSpeedMps))</td><td class=\"n\">\(kmh(t.avgSpeedMps))</td></tr>"
         }
         s +=

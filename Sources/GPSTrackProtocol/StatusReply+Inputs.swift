@@ -6,7 +6,8 @@ extension StatusReply {
     /// `none`, `raised` or `acknowledged`.
     public struct InputsStatus: Codable, Sendable, Equatable {
         @Omitted public var ignition: String?
-        /// Seconds of fix time the ignition was on since the start, the running one included.
+        /// Seconds of fix time the ignition was on in all, the running one included; kept across
+        /// restarts in the state database.
         public var engineS = 0.0
         @Omitted public var power: String?
         @Omitted public var batteryPct: Int?

@@ -32,15 +32,20 @@ public final class TrackerHarness: Sendable {
     /// harness's own) and `fences`, if any; with a store unless `store` is false; with an MQTT
     /// publisher (not started) when the configuration sets `mqtt.host`; with the daemon's
     /// outlets (`Outlets.make`): each HTTP uplink the configuration sets sends through
-    /// `transport` (given the uplink's name), or libcurl without one.
+    /// `transport` (given the uplink's name), or libcurl without one. `restarting`: the state
+    /// directory of a harness that was `stop`ped, as a restarted daemon finds it.
     public init(
-        fences: [Fence] = [], store: Bool = true,
+        fences: [Fence] = [], store: Bool = true, restarting: String? = nil,
         configure: (inout Configuration) -> Void = { _ in },
         transport: (@Sendable (UplinkName) -> any HTTPTransport)? = nil
     ) async throws {
-        var template = Array("/tmp/gpstrack-harness-XXXXXX".utf8CString)
-        guard let dir = mkdtemp(&template) else { throw HarnessError("mkdtemp: errno \(errno)") }
-        stateDirectory = String(cString: dir)
+        if let restarting {
+            stateDirectory = restarting
+        } else {
+            var template = Array("/tmp/gpstrack-harness-XXXXXX".utf8CString)
+            guard let dir = mkdtemp(&template) else { throw HarnessError("mkdtemp: errno \(errno)") }
+            stateDirectory = String(cString: dir)
+        }
         var config = Configuration()
         config.stateDirectory = stateDirectory
         configure(&config)
@@ -94,6 +99,10 @@ public final class TrackerHarness: Sendable {
 
     /// Ends the feed as the daemon's stop does: the epoch held back is processed, all committed.
     public func endFeed() async { await tracker.finish() }
+
+    /// Stops the outlets and keeps the state directory, for a harness `restarting` from it (call
+    /// `endFeed` first for a clean stop; without it, a kill).
+    public func stop() async { await stopOutlets() }
 
     /// Removes the state directory.
     public func close() async {

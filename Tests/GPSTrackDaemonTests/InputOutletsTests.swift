@@ -5,6 +5,7 @@ import GPSTrackProtocol
 import Testing
 
 @testable import GPSTrackDaemon
+@testable import GPSTrackExport
 
 /// What the outlets say of the inputs (gpstrackd(8), INPUTS): OwnTracks' `batt`/`bs`, both of
 /// Traccar's forms, and the metrics as promtool reads them.
@@ -75,5 +76,29 @@ import Testing
         let checked = try MetricsTests.promtoolAccepts(text)
         #expect(checked.status == 0, "\(checked.stdout)\(checked.stderr)")
         #expect(!Metrics.render(StatusReply(), now: 0).contains("gpstrackd_ignition"), "no inputs: no series")
+    }
+
+    @Test func theMapPagesTripsTableShowsTheEngineTimeWhereTripsHaveIt() throws {
+        let bounds = ExportBounds(
+            points: 2, first: 1000, last: 9000, minLat: 52, maxLat: 52.1, minLon: 13, maxLon: 13.1, minAlt: nil,
+            maxAlt: nil)
+        var trip = AutoTrip(
+            id: 1, state: "ended", startedAt: "2026-03-14T08:00:00Z", from: Place(lat: 52, lon: 13, fences: []),
+            traveledM: 4200)
+        trip.durationS = 3000
+        trip.movingS = 2400
+        trip.engineS = 2700  // 45 min
+        func rows(_ trips: [AutoTrip]) throws -> [String] {
+            let page = PageParts.figures(ExportContext(trips: trips, stops: [], events: [], fences: [], bounds: bounds))
+            let table = try #require(page.firstMatch(of: #/<table id="trips">(.*?)</table>/#)).1
+            return table.split(separator: "</tr>").map(String.init)
+        }
+        let with = try rows([trip])
+        let head = with[0].matches(of: #/<th>([^<]*)</th>/#).map { String($0.1) }
+        let cells = with[1].matches(of: #/<td[^>]*>([^<]*)</td>/#).map { String($0.1) }
+        let column = try #require(head.firstIndex(of: "Engine"), "\(head)")
+        #expect(cells.count == head.count && cells[column] == "45 min", "\(head) \(cells)")
+        trip.engineS = nil
+        #expect(!(try rows([trip]))[0].contains("Engine"), "no ignition: no column")
     }
 }

@@ -59,7 +59,7 @@ struct StoreMigrationTests {
 
         let store = Store(directory: dir, journal: Journal(target: .stderr))
         #expect(store.degradedReason == nil, "\(store.degradedReason ?? "")")
-        #expect(try Self.sqlite(path, "PRAGMA user_version") == "8")
+        #expect(try Self.sqlite(path, "PRAGMA user_version") == "9")
         // Version 8: a trip's engine seconds, NULL in the rows that had none.
         #expect(
             try Self.sqlite(path, "SELECT count(*) FROM pragma_table_info('auto_trips') WHERE name = 'engine_s'") == "1"
@@ -69,8 +69,8 @@ struct StoreMigrationTests {
         #expect(
             tables.split(separator: "\n")
                 == [
-                    "anchor", "auto_trips", "counters", "events", "fences", "motion", "pedometer", "points",
-                    "steps", "stops", "trips", "uplink_outbox",
+                    "anchor", "auto_trips", "counters", "events", "fences", "inputs", "motion", "pedometer",
+                    "points", "steps", "stops", "trips", "uplink_outbox",
                 ], "\(tables)")
         // The old MQTT outbox's row is the one outbox's, queue `mqtt`, with its topic and QoS and
         // a queue time (it had none).
@@ -106,6 +106,6 @@ struct StoreMigrationTests {
         // Opening again is no second migration.
         let again = Store(directory: dir, journal: Journal(target: .stderr))
         #expect(again.degradedReason == nil && again.exportRows(filter, from: nil, limit: 10).count == 4)
-        #expect(try Self.sqlite(path, "PRAGMA user_version") == "8")
+        #expect(try Self.sqlite(path, "PRAGMA user_version") == "9")
     }
 }

@@ -4,10 +4,11 @@
 // such as 1e300, text or JSON-like text). The rows go into a fresh database (the schema's own
 // migration), and then what a start reads runs as the daemon runs it: the store's open (its
 // damage scan), its restore into a tracking session with fences, a fix counted on from the
-// restored counters, the anchor watch's state, the pedometer's figures and step log, an HTTP
-// uplink's outbox, and the history replies (trips, automatic trips, stops, events, export pages)
-// encoded as the socket sends them. Properties: no crash, trap or hang; no reply holds a figure
-// a reply cannot carry (nan or an infinity: the encoder refuses it).
+// restored counters, the anchor watch's and the inputs' state, the pedometer's figures and step
+// log, an HTTP uplink's outbox, and the history replies (trips, automatic trips, stops, events,
+// export pages) encoded as the socket sends them. Properties: no crash, trap or hang; no reply
+// holds a figure a reply cannot carry (nan or an infinity: the encoder refuses it); the inputs'
+// state that reads back is written back the same.
 import GPSTrackCore
 import GPSTrackJSON
 import GPSTrackProtocol
@@ -64,7 +65,8 @@ let fragments = [
     #"{"event":"enter","fence":"gate","time":"2026-03-14T08:00:00Z","lat":47.37,"lon":8.54,"seq":3}"#,
     "v=1 state=moving since=1773475200", #"{"lat":47.37,"lon":8.54,"radius_m":40,"since":1773475200}"#,
     "location", "running", "stopped", "ended", "traccar", "owntracks_http", "gate", "total", "accepted",
-    "delivered", "rejected.duplicate", #"{"_type":"location","lat":1e300}"#,
+    "delivered", "rejected.duplicate",
+    "inputs_engine_total=130\ninputs_periods=1773475000,1773475130\ninputs_battery_low=1\ninputs_sos=1773475140,1773475140,0,0", #"{"_type":"location","lat":1e300}"#,
 ]
 
 func value(_ r: inout Reader) -> SQLiteDatabase.Value {
@@ -139,6 +141,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         trip: restored.trip, counters: restored.counters, seq: restored.seq, fences: restored.fences,
         trips: config.tripMode == .auto ? restored.motion : nil)
     if let text = store.loadAnchor(), let state = AnchorWatch.State(encoded: text) { session.restore(anchor: state) }
+    // The inputs' row: what reads back is written back the same and reads again.
+    if let text = store.loadInputs(), session.restore(inputs: text) {
+        let written = session.inputs.encodedState(now: nil)
+        guard let again = InputMonitor(state: written, config: session.inputs.config) else {
+            fatalError("the inputs' state written back does not read: \(written)")
+        }
+        precondition(again.encodedState(now: nil) == written, "the inputs' state changed through a restore")
+        _ = session.input(.level(.ignition, on: true), time: 1_773_475_250)
+        _ = session.tickInputs(now: 1_773_475_260)
+    }
     // Counted on from the restored counters and trip: the next fix.
     _ = session.ingest(
         Fix(mode: 3, time: 1_773_475_300, latitude: 47.37, longitude: 8.54, altitude: 500, eph: 5, speed: 1, track: 0))

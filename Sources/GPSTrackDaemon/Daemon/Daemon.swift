@@ -96,6 +96,7 @@ public enum Daemon {
         group.add("the tracker (committing its state)") { await service.finish() }
         // The anchor watch: its stored state, and its clock while no fix comes.
         await service.restoreAnchor()
+        if config.inputs.any { await service.restoreInputs() }
         let anchorClock = Task(executorPreference: service.taskExecutor) { await service.runAnchorClock() }
         group.add("the anchor watch's clock") { anchorClock.cancel() }
 

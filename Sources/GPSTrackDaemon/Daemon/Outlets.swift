@@ -2,7 +2,7 @@ import GPSTrackCore
 import GPSTrackProtocol
 
 /// The outlets the tracker hands its steps to after its built-in sinks (store, journal,
-/// pedometer, MQTT), in order: the day's distance, the anchor watch's store, and each HTTP
+/// pedometer, MQTT), in order: the day's distance, the anchor watch's and the inputs' stores, and each HTTP
 /// uplink the configuration asks for. Made here for the daemon and the in-process harness
 /// alike, so that an in-process test runs the same outlets, an uplink against an in-memory
 /// transport.
@@ -20,7 +20,8 @@ public struct Outlets {
         let uplinks = try Uplinks.make(
             config, file: file, journal: journal, configFile: configFile, transport: transport)
         let anchor: [any TrackerSink] = store.map { [AnchorSink(store: $0)] } ?? []
-        return Outlets(sinks: [DayDistance()] + anchor + uplinks, uplinks: uplinks)
+        let inputs: [any TrackerSink] = config.inputs.any ? store.map { [InputsSink(store: $0)] } ?? [] : []
+        return Outlets(sinks: [DayDistance()] + anchor + inputs + uplinks, uplinks: uplinks)
     }
 
     /// Each uplink's sender: a service, stopped after the tracker's last commit.

@@ -7,7 +7,7 @@
 /// `apply`, and `current` one higher.
 enum Schema {
     /// The version this build writes.
-    static let current = 8
+    static let current = 9
 
     /// Brings `db` to `current`, a version at a time.
     static func migrate(_ db: SQLiteDatabase) throws(SQLiteDatabase.Failure) {
@@ -145,6 +145,10 @@ enum Schema {
             if try !db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'auto_trips'").isEmpty {
                 try addColumns(db, "auto_trips", ["engine_s": "REAL"])
             }
+        case 9:
+            // The inputs' state across a restart (`InputMonitor.encodedState`): one row.
+            try db.query(
+                "CREATE TABLE IF NOT EXISTS inputs (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL)")
         default:
             break
         }

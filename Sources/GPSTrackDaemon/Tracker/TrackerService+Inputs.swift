@@ -68,10 +68,35 @@ extension TrackerService {
 
     /// `gpstrackctl sos ack`: the panic alarm acknowledged at the fix clock.
     func acknowledgeSOS() -> Result<Reply, ControlError> {
-        guard session.inputs.sos != nil, let now = anchorNow() else {
-            return .failure(ControlError("no SOS has been raised"))
-        }
+        guard let alarm = session.inputs.sos else { return .failure(ControlError("no SOS has been raised")) }
+        // Before the first fix after a restart: the latch's last word plus the time since the start.
+        let now = anchorNow() ?? alarm.lastSaidAt + max(0, clock() - startedAt)
         deliver(session.acknowledgeSOS(time: now), force: true)
         return .success(SOSReply(sos: "acknowledged"))
+    }
+
+    /// Carries on with the inputs' state the state database keeps (the engine's total, the
+    /// latched alarms): called once at start, before the first fix. A row that does not read is
+    /// named once and left in the file.
+    public func restoreInputs() {
+        guard let text = store?.loadInputs() else { return }
+        guard session.restore(inputs: text) else {
+            let value = String(String.UnicodeScalarView(text.unicodeScalars.prefix(200)))
+            log(
+                LogEntry(
+                    event: .damagedRow, priority: .warning,
+                    message: "State database: the inputs' row does not read; not loaded, left in the file",
+                    fields: [(.table, "inputs"), (.row, "1"), (.field, "state"), (.value, value)]))
+            return
+        }
+        let i = session.inputs
+        var said = ["engine \(EventLog.whole(i.engineTotalS.rounded())) s in total"]
+        if i.sosRaised { said.append("SOS raised") }
+        if i.powerAlarm.map({ !$0.acknowledged }) == true { said.append("power loss alarm raised") }
+        if i.batteryLow { said.append("battery low") }
+        log(
+            LogEntry(
+                event: .restored, priority: .notice, message: "Inputs carried on: " + said.joined(separator: ", "),
+                fields: [(.engineTotalS, EventLog.number(i.engineTotalS))]))
     }
 }
