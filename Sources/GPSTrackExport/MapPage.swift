@@ -32,7 +32,7 @@ public struct MapPage: ExportWriter {
         .trk polyline{fill:none;stroke-width:3.5;stroke-linejoin:round;stroke-linecap:round}\
         .stop{fill:#fff;stroke:#000;stroke-width:2.5}.ev{fill:#7b3294;stroke:#fff;stroke-width:1}\
         text{font:13px sans-serif;fill:#111;paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}\
-        .title{font-size:17px;font-weight:bold}.fl{fill:#555;font-size:12px}
+        .title{font-size:17px;font-weight:bold}.num{font-weight:bold}.ld{stroke:#444;stroke-width:1}
         """ + SpeedPalette.colors.enumerated().map { ".s\($0.offset){stroke:\($0.element)}" }.joined()
 
     public mutating func begin(_ context: ExportContext) {
@@ -113,8 +113,10 @@ public struct MapPage: ExportWriter {
     public mutating func finish() {
         guard let context, let p = projection else { return }
         flush()
-        var s = "</g>\n" + PageParts.markers(context, p) + PageParts.furniture(title: title, p) + "</svg>\n"
+        let markers = PageParts.markers(context, p, title: title)
+        var s = "</g>\n" + markers.svg + PageParts.furniture(title: title, p) + "</svg>\n"
         if !svgOnly {
+            s += PageParts.labelList(markers.listed)
             s += profile?.svg(context) ?? ""
             s += PageParts.figures(context) + "<script>\(PageParts.script)</script>\n</body></html>\n"
         }

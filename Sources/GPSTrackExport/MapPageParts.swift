@@ -12,6 +12,7 @@ enum PageParts {
         main{padding:0 12px 24px;max-width:976px}table{border-collapse:collapse;margin:8px 0 16px;font-size:14px}\
         th,td{padding:3px 8px;border-bottom:1px solid #ddd;text-align:left;white-space:nowrap}td.n{text-align:right}\
         .wide{overflow-x:auto}#readout{min-height:1.4em;color:#444}\
+        .lbls{columns:2;max-width:940px;margin:4px 0;padding:0 12px 0 48px;font-size:14px}\
         @media (max-width:600px){body{font-size:14px}th,td{padding:2px 5px}#map .trk polyline{stroke-width:8}}\
         @media print{main{max-width:none}.wide{overflow:visible}#readout{display:none}}
         """
@@ -26,9 +27,6 @@ enum PageParts {
                 s +=
                     "<circle class=\"fence\" cx=\"\(Text.decimal(p.x(lon), 1))\" cy=\"\(Text.decimal(p.y(lat), 1))\" "
                     + "r=\"\(Text.decimal(r * p.k, 1))\"><title>\(label)</title></circle>"
-                s +=
-                    "<text class=\"fl\" x=\"\(Text.decimal(p.x(lon), 1))\" y=\"\(Text.decimal(p.y(lat) - r * p.k - 4, 1))\" "
-                    + "text-anchor=\"middle\">\(label)</text>"
             case "corridor":
                 for l in f.rings.first ?? [] {
                     s +=
@@ -47,27 +45,72 @@ enum PageParts {
         return s
     }
 
-    static func markers(_ c: ExportContext, _ p: MapProjection) -> String {
+    /// The stops' and events' markers, then every label (a circle fence's, a stop's, an
+    /// event's) placed by `MapLabels` so that none overlaps another, a marker or the title;
+    /// returned with the labels drawn as numbers, for the list under the map.
+    static func markers(_ c: ExportContext, _ p: MapProjection, title: String) -> (svg: String, listed: [(Int, String)])
+    {
+        let events = c.events.map { e in
+            (
+                x: p.x(e.lon), y: p.y(e.lat),
+                text: e.kind + (e.fence.map { " " + (e.name ?? $0) } ?? "") + " " + Clock.hm(e.time)
+            )
+        }
+        let stops = c.stops.enumerated().map { n, st in
+            let place = st.at.fences.isEmpty ? "" : " " + st.at.fences.joined(separator: ", ")
+            return (
+                x: p.x(st.at.lon), y: p.y(st.at.lat),
+                text: "Stop \(n + 1)\(place) \(Clock.hm(st.arrival))–\(st.departure.map(Clock.hm) ?? "")"
+            )
+        }
         var s = "<g class=\"events\">"
-        for e in c.events {
-            let x = p.x(e.lon)
-            let y = p.y(e.lat)
-            let label = Text.xml(e.kind + (e.fence.map { " " + (e.name ?? $0) } ?? "") + " " + Clock.hm(e.time))
+        for e in events {
             s +=
-                "<path class=\"ev\" d=\"M\(Text.decimal(x, 1)),\(Text.decimal(y - 5, 1))l5,5l-5,5l-5,-5z\"><title>\(label)</title></path>"
-            s += "<text x=\"\(Text.decimal(x + 8, 1))\" y=\"\(Text.decimal(y + 16, 1))\">\(label)</text>"
+                "<path class=\"ev\" d=\"M\(Text.decimal(e.x, 1)),\(Text.decimal(e.y - 5, 1))l5,5l-5,5l-5,-5z\">"
+                + "<title>\(Text.xml(e.text))</title></path>"
         }
         s += "</g><g class=\"stops\">"
-        for (n, st) in c.stops.enumerated() {
-            let x = p.x(st.at.lon)
-            let y = p.y(st.at.lat)
-            let place = st.at.fences.isEmpty ? "" : " " + st.at.fences.joined(separator: ", ")
-            let label = Text.xml("Stop \(n + 1)\(place) \(Clock.hm(st.arrival))–\(st.departure.map(Clock.hm) ?? "")")
+        for st in stops {
             s +=
-                "<circle class=\"stop\" cx=\"\(Text.decimal(x, 1))\" cy=\"\(Text.decimal(y, 1))\" r=\"6\"><title>\(label)</title></circle>"
-            s += "<text x=\"\(Text.decimal(x + 10, 1))\" y=\"\(Text.decimal(y - 8, 1))\">\(label)</text>"
+                "<circle class=\"stop\" cx=\"\(Text.decimal(st.x, 1))\" cy=\"\(Text.decimal(st.y, 1))\" r=\"6\">"
+                + "<title>\(Text.xml(st.text))</title></circle>"
         }
-        return s + "</g>\n"
+        let w = MapProjection.width
+        var obstacles = [
+            MapLabels.Box(x: 6, y: 6, w: Double(title.count) * 11 + 12, h: 28),  // the title, 17 px bold
+            MapLabels.Box(x: w - 42, y: 0, w: 42, h: 46),  // the north arrow
+        ]
+        obstacles += events.map { MapLabels.Box(x: $0.x - 6, y: $0.y - 6, w: 12, h: 12) }
+        obstacles += stops.map { MapLabels.Box(x: $0.x - 8, y: $0.y - 8, w: 16, h: 16) }
+        var labels = MapLabels(area: MapLabels.Box(x: 0, y: 0, w: w, h: MapProjection.height), obstacles: obstacles)
+        var placed: [MapLabels.Placed] = []
+        for f in c.fences where f.kind == "circle" {
+            guard let lat = f.lat, let lon = f.lon, let r = f.radiusM else { continue }
+            placed.append(labels.place(f.name ?? f.id, x: p.x(lon), y: p.y(lat) - r * p.k, gap: 3, first: -.pi / 2))
+        }
+        for st in stops { placed.append(labels.place(st.text, x: st.x, y: st.y, gap: 8, first: -.pi / 4)) }
+        for e in events { placed.append(labels.place(e.text, x: e.x, y: e.y, gap: 6)) }
+        s += "</g><g class=\"labels\">"
+        for l in placed {
+            if let (x1, y1, x2, y2) = l.leader {
+                s +=
+                    "<line class=\"ld\" x1=\"\(Text.decimal(x1, 1))\" y1=\"\(Text.decimal(y1, 1))\" "
+                    + "x2=\"\(Text.decimal(x2, 1))\" y2=\"\(Text.decimal(y2, 1))\"/>"
+            }
+            guard let b = l.box else { continue }
+            s +=
+                "<text class=\"lbl\(l.number == nil ? "" : " num")\" x=\"\(Text.decimal(b.x + 1.5, 1))\" "
+                + "y=\"\(Text.decimal(b.y + MapLabels.baseline, 1))\">\(Text.xml(l.number.map(String.init) ?? l.text))</text>"
+        }
+        let listed = placed.compactMap { l in l.number.map { ($0, l.text) } }
+        return (s + "</g>\n", listed)
+    }
+
+    /// The labels drawn as numbers, under the map: each number with its text.
+    static func labelList(_ listed: [(Int, String)]) -> String {
+        guard !listed.isEmpty else { return "" }
+        return "<ol id=\"labels\" class=\"lbls\">"
+            + listed.map { "<li value=\"\($0.0)\">\(Text.xml($0.1))</li>" }.joined() + "</ol>\n"
     }
 
     /// The title, north arrow, scale bar and speed legend: in the margins and the strip below

@@ -1,15 +1,20 @@
 import GPSTrackProtocol
 
-/// The speed profile under the map, altitude with it when known, over the time of the points:
-/// one column of figures (fastest speed, altitude's range) per unit of the plot's width, so
-/// that a month of points takes as little memory as a day's. Trips are shaded bands.
+/// The speed profile under the map over the time of the points: one column of figures (fastest
+/// speed, mean height) per unit of the plot's width, so that a month of points takes as little
+/// memory as a day's. Trips are shaded bands. The height is drawn only when its smoothed range
+/// is more than twice the receiver's vertical error, on a scale of its own at least four errors
+/// tall: a parked receiver's wander of a few metres is not drawn as hills. The error is read off
+/// the heights themselves (twice the RMS of the column means about the smoothed line, at least
+/// 3 m): gpsd's `eph` is an HDOP-derived 95 % figure several times the true one. Otherwise a
+/// line says the range and why it is not drawn.
 struct SpeedProfile {
     static let width = 1000.0, height = 240.0, x0 = 50.0, x1 = 950.0, top = 16.0, bottom = 200.0
     let first: Double
     let last: Double
     private var speed: [Double?]
-    private var altLow: [Double?]
-    private var altHigh: [Double?]
+    private var altSum: [Double]
+    private var altCount: [Int]
     /// Columns where a track segment begins: the lines break there, not at columns without a
     /// point (a walk's points are further apart than a column).
     private var breaks: [Bool]
@@ -19,8 +24,8 @@ struct SpeedProfile {
         last = max(b.last, b.first + 1)
         let n = Int(clamping: Self.x1 - Self.x0, rounding: .towardZero) + 1
         speed = Array(repeating: nil, count: n)
-        altLow = speed
-        altHigh = speed
+        altSum = Array(repeating: 0, count: n)
+        altCount = Array(repeating: 0, count: n)
         breaks = Array(repeating: false, count: n)
     }
 
@@ -32,9 +37,9 @@ struct SpeedProfile {
         let i = Int(clamping: min(max(c, 0), Double(speed.count - 1)), rounding: .towardZero)
         if p.segment { breaks[i] = true }
         if let v = p.speedMps { speed[i] = max(speed[i] ?? 0, v * 3.6) }
-        if let a = p.alt {
-            altLow[i] = min(altLow[i] ?? a, a)
-            altHigh[i] = max(altHigh[i] ?? a, a)
+        if let a = p.alt, a.isFinite, abs(a) < 1e6 {
+            altSum[i] += a
+            altCount[i] += 1
         }
     }
 
@@ -57,7 +62,7 @@ struct SpeedProfile {
             + "\(Text.decimal(Self.height, 0))\" data-t0=\"\(Text.decimal(first, 3))\" data-t1=\"\(Text.decimal(last, 3))\" "
             + "data-x0=\"\(Text.decimal(Self.x0, 0))\" data-x1=\"\(Text.decimal(Self.x1, 0))\" role=\"img\" aria-label=\"Speed profile\">"
             + "<style>text{font:12px sans-serif;fill:#333}.band{fill:#e8eef7}.ax{stroke:#999;stroke-width:1}"
-            + ".sp{fill:none;stroke:#d7191c;stroke-width:1.5}.alt{fill:none;stroke:#666;stroke-width:1;stroke-dasharray:3 2}</style>"
+            + ".sp{fill:none;stroke:#d7191c;stroke-width:1.5}.alt{fill:none;stroke:#666;stroke-width:1;stroke-dasharray:3 2}.altnote{fill:#666}</style>"
         for t in context.trips {
             guard let a = Timestamp.parse(t.startedAt) else { continue }
             let b = t.endedAt.flatMap(Timestamp.parse) ?? last
@@ -75,16 +80,51 @@ struct SpeedProfile {
         }
         s += "<text x=\"4\" y=\"\(top - 4)\">km/h</text>"
         s += polylines(speed.map { $0.map(y) }, cls: "sp")
-        let lows = altLow.compactMap { $0 }
-        let highs = altHigh.compactMap { $0 }
-        if let lo = lows.min(), let hi = highs.max() {
-            let span = max(hi - lo, 1)
-            s += polylines(altHigh.map { $0.map { bottom - ($0 - lo) / span * (bottom - top) } }, cls: "alt")
-            s +=
-                "<text x=\"\(Self.x1 + 4)\" y=\"\(top + 4)\">\(Text.decimal(hi, 0)) m</text>"
-                + "<text x=\"\(Self.x1 + 4)\" y=\"\(bottom)\">\(Text.decimal(lo, 0)) m</text>"
-        }
+        s += height()
         s += ticks() + "<line id=\"cursor\" class=\"ax\" x1=\"-10\" x2=\"-10\" y1=\"\(top)\" y2=\"\(bottom)\"/></svg>\n"
+        return s
+    }
+
+    /// Each column's mean height (nil where none).
+    private var means: [Double?] { zip(altSum, altCount).map { $1 > 0 ? $0 / Double($1) : nil } }
+
+    /// Each column's mean height, smoothed over the columns within 5 of it (nil where none).
+    var smoothedHeights: [Double?] {
+        let means = means
+        return means.indices.map { i in
+            guard means[i] != nil else { return nil }
+            let near = means[max(0, i - 5)...min(means.count - 1, i + 5)].compactMap { $0 }
+            return near.reduce(0, +) / Double(near.count)
+        }
+    }
+
+    /// The receiver's vertical error as the page takes it (see the type's note).
+    func verticalErrorM(_ smoothed: [Double?]) -> Double {
+        let residuals = zip(means, smoothed).compactMap { m, s in m.flatMap { m in s.map { m - $0 } } }
+        guard !residuals.isEmpty else { return 3 }
+        let rms = (residuals.map { $0 * $0 }.reduce(0, +) / Double(residuals.count)).squareRoot()
+        return max(3, 2 * rms)
+    }
+
+    /// The height line and its axis on the right, or the line that says why there is none.
+    private func height() -> String {
+        let heights = smoothedHeights
+        let known = heights.compactMap { $0 }
+        guard let lo = known.min(), let hi = known.max() else { return "" }
+        let err = verticalErrorM(heights)
+        guard hi - lo > 2 * err else {
+            return "<text class=\"altnote\" x=\"\(Self.x1)\" y=\"\(Self.top - 4)\" text-anchor=\"end\">height "
+                + "\(Text.decimal(lo, 0))–\(Text.decimal(hi, 0)) m, within the receiver's error (±\(Text.decimal(err, 0)) m): not drawn</text>"
+        }
+        let span = Self.ceiling(max(hi - lo, 4 * err))
+        let step = span / 2
+        let base = (lo / step).rounded(.down) * step
+        let top = base + (hi > base + span ? 2 * span : span)
+        func y(_ m: Double) -> Double { Self.bottom - (m - base) / (top - base) * (Self.bottom - Self.top) }
+        var s = polylines(heights.map { $0.map(y) }, cls: "alt")
+        for m in stride(from: base, through: top, by: (top - base) / 2) {
+            s += "<text x=\"\(Self.x1 + 4)\" y=\"\(Text.decimal(y(m) + 4, 1))\">\(Text.decimal(m, 0)) m</text>"
+        }
         return s
     }
 

@@ -85,6 +85,12 @@ struct MapPageTests {
         let control = try ExportDay.tool("/bin/sh", [Self.script, bad, "-"])
         #expect(control.err.contains("CONSOLE"), "the console check sees a page's error: \(control.err.suffix(2000))")
 
+        // Its labels as the browser lays them out: none over another or over a marker (issue 44).
+        let labels = try MapLabelsTests.layout(page.path)
+        #expect(labels.labels.count >= day.stops.count && !labels.markers.isEmpty, "\(labels)")
+        let overlaps = MapLabelsTests.overlaps(labels)
+        #expect(overlaps.isEmpty, "\(overlaps.count) overlaps: \(overlaps.prefix(5))")
+
         let png = ExecutableRunner.packageRoot.appendingPathComponent(".build/export-day.png").path
         let shot = try ExportDay.tool("/bin/sh", [Self.script, page.path, png, "1000,1500"])
         try #require(shot.status == 0, "\(shot.err.suffix(2000))")
