@@ -27,6 +27,26 @@ enum ExportCommand {
         }
     }
 
+    /// `today` and `yesterday` as the local date `YYYY-MM-DD` (gpstrackctl's time zone, TZ, as
+    /// `date` has it); any other text as it is.
+    static func named(_ text: String, now: time_t = time(nil)) -> String {
+        guard text == "today" || text == "yesterday" else { return text }
+        var t = now
+        var local = tm()
+        localtime_r(&t, &local)
+        if text == "yesterday" {
+            // Noon, a day back: mktime normalizes the month and a DST change cannot skip the day.
+            local.tm_mday -= 1
+            local.tm_hour = 12
+            local.tm_isdst = -1
+            t = mktime(&local)
+            localtime_r(&t, &local)
+        }
+        var out = [CChar](repeating: 0, count: 16)
+        let n = strftime(&out, out.count, "%Y-%m-%d", &local)
+        return String(decoding: out.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The local day `YYYY-MM-DD` (gpstrackctl's time zone, TZ) as [midnight, next midnight).
     static func day(_ text: String) -> (Double, Double)? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)

@@ -30,7 +30,7 @@ let usage = """
                       stored events (TIME as 2026-03-14T08:00:00Z)
       steps [--since TIME]
                       steps, walking distance and cadence (since TIME, else all stored)
-      export --format gpx|geojson|kml|csv|html|svg [--trip ID | --since TIME [--until TIME] | --day YYYY-MM-DD] [--fences]
+      export --format gpx|geojson|kml|csv|html|svg [--trip ID | --since TIME [--until TIME] | --day YYYY-MM-DD|today|yesterday] [--fences]
                       the track, trips, stops and events, to standard output (html: a map page)
       export --gpx [--trip ID | --since TIME [--until TIME]]
                       GPX 1.1 of the stored track points alone (the earlier form)
@@ -161,10 +161,10 @@ case "export":
             fail(.usage, "gpstrackctl: --format wants gpx, geojson, kml, csv, html or svg, not '\(name)'")
         }
         var title = trip.map { "gpstrackd trip \($0)" } ?? "gpstrackd track"
-        if let d = args.options["day"] {
+        if let d = args.options["day"].map({ ExportCommand.named($0) }) {
             guard since == nil, until == nil else { fail(.usage, "gpstrackctl: --day or --since/--until, not both") }
             guard let (a, b) = ExportCommand.day(d) else {
-                fail(.usage, "gpstrackctl: --day wants a date like 2026-03-14")
+                fail(.usage, "gpstrackctl: --day wants a date like 2026-03-14, today or yesterday")
             }
             // The last millisecond of the day: the daemon's until is inclusive.
             (since, until) = (a, b - 0.001)

@@ -329,9 +329,34 @@ struct ExportFormatsTests {
         #expect(empty.status == 66 && empty.stderr.contains("no stored track points"), "\(empty)")
         let noDay = try ExportDay.export(daemon, "html", ["--day", "2001-01-01"], file: "none.html")
         #expect(noDay.status == 66)
+        // `--day today` and `yesterday`: gpstrackctl's local date (TZ), from its midnight as
+        // Foundation's calendar has it; nothing stored then (the seeded day is 2026-03-14).
+        let iso = ISO8601DateFormatter()
+        iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        for (zone, name) in [("UTC", "today"), ("Pacific/Auckland", "today"), ("America/Los_Angeles", "yesterday")] {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = try #require(TimeZone(identifier: zone))
+            func since() -> String {
+                let midnight = calendar.startOfDay(for: Date())
+                return iso.string(
+                    from: name == "today" ? midnight : calendar.date(byAdding: .day, value: -1, to: midnight)!)
+            }
+            let before = since()
+            let r = try ExecutableRunner.run(
+                [
+                    "TZ=\(zone)", ControlSocketTests.ctl, "--socket", daemon.socketPath, "export", "--format", "html",
+                    "--day", name,
+                ],
+                executable: "/usr/bin/env")
+            // Either side of a midnight that passed while it ran.
+            #expect(
+                r.status == 66 && (r.stderr.contains("since \(before)") || r.stderr.contains("since \(since())")),
+                "\(zone) \(name): \(r.status) \(r.stderr)")
+        }
         for args in [
             ["--format", "shp"], ["--format", "csv", "--trip", "1", "--day", "2026-01-01"],
-            ["--format", "csv", "--day", "2026-02-30"], ["--gpx", "--format", "gpx"], [],
+            ["--format", "csv", "--day", "2026-02-30"], ["--format", "csv", "--day", "tomorrow"],
+            ["--gpx", "--format", "gpx"], [],
             ["--format", "kml", "--fences"], ["--gpx", "--fences"],
         ] {
             let r = try ControlSocketTests.run(["--socket", daemon.socketPath, "export"] + args)
