@@ -60,7 +60,8 @@ test: test-deps
 	FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) scripts/fuzz.sh $(TEST_FUZZERS) & fuzz=$$!; \
 	  SOAK_MIN=3 SOAK_FAULT_S=30 scripts/soak.py $$($(SWIFT) build --show-bin-path); soak=$$?; \
 	  wait $$fuzz; fuzzed=$$?; \
-	  echo "soak: exit $$soak; fuzzers: exit $$fuzzed"; [ $$soak -eq 0 ] && [ $$fuzzed -eq 0 ]
+	  echo "soak: exit $$soak; fuzzers: exit $$fuzzed"; cat .build/fuzz/failures.txt 2>/dev/null; \
+	  [ $$soak -eq 0 ] && [ $$fuzzed -eq 0 ]
 	scripts/test-counts.py judge
 
 # The flake hunt: the Swift tests whose id (`Module.Suite/test()`) matches the regular expression

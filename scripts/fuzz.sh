@@ -58,6 +58,7 @@ FUZZ_DIR=$(mktemp -d "$( [ -w /dev/shm ] && echo /dev/shm || echo /tmp )/gpstrac
 trap 'rm -rf "$FUZZ_DIR"' EXIT
 export GPSTRACK_FUZZ_DIR=$FUZZ_DIR
 
+rm -f "$OUT/failures.txt"
 harnesses=("$@")
 [ ${#harnesses[@]} -eq 0 ] && harnesses=($(ls fuzz))
 status=0
@@ -75,6 +76,7 @@ for h in "${harnesses[@]}"; do
                 $(ls -d "fuzz/$h/regressions/"* | sort) > "$OUT/$h.regressions.log" 2>&1; then
             echo "fuzz: $h FAILED ITS REGRESSIONS (fuzz/$h/regressions):" >&2
             tail -30 "$OUT/$h.regressions.log" >&2
+            { echo "fuzz: $h FAILED ITS REGRESSIONS"; tail -8 "$OUT/$h.regressions.log"; } >> "$OUT/failures.txt"
             status=1
         fi
         echo "fuzz: $h: $(grep -c '^Executed' "$OUT/$h.regressions.log") regressions replayed" >&2
@@ -89,6 +91,14 @@ for h in "${harnesses[@]}"; do
             "$OUT/corpus/$h" "fuzz/$h/corpus" > "$OUT/$h.log" 2>&1; then
         echo "fuzz: $h FOUND A PROBLEM: $(ls "$OUT/findings/$h")" >&2
         tail -30 "$OUT/$h.log" >&2
+        # Its essentials again in failures.txt, which `make test` prints last (the lines above
+        # go out beside the soak's and are easily lost): the kind, the harness's message, where,
+        # and the input as libFuzzer gave it (Base64, for a small one).
+        {
+            echo "fuzz: $h FOUND A PROBLEM: $(ls "$OUT/findings/$h")"
+            grep -aE 'ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|^SUMMARY|Fatal error|failed:|deadly signal| in \S*(GPSTrack|harness)|Test unit written|^Base64:' \
+                "$OUT/$h.log" | head -16 | cut -c1-400
+        } >> "$OUT/failures.txt"
         status=1
     fi
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$OUT/$h.log" | grep -o '[0-9]*$' || echo "?")
