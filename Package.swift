@@ -51,12 +51,12 @@ let package = Package(
         // The control socket's client: gpstrackctl's and the tests'.
         .target(name: "GPSTrackClient", dependencies: ["GPSTrackProtocol", "GPSTrackJSON"]),
         // The formats of `gpstrackctl export --format`: streaming writers over the protocol's pages.
-        .target(name: "GPSTrackExport", dependencies: ["GPSTrackProtocol", "GPSTrackJSON"]),
+        .target(name: "GPSTrackExport", dependencies: ["GPSTrackProtocol", "GPSTrackJSON", "GPSTrackVocabulary"]),
         // Pure logic: no I/O, no clocks.
         .target(name: "GPSTrackCore", dependencies: ["GPSTrackJSON", "GPSTrackVocabulary", "CGeodesic", "CGEOS"]),
         // Adapters: gpsd JSON through libgps, files, replay (and the legacy export's GPX, by
         // the export formats' writer).
-        .target(name: "GPSTrackDaemon", dependencies: ["GPSTrackCore", "GPSTrackProtocol", "GPSTrackJSON", "GPSTrackExport", "CGPS", "CSystemd", "CSQLite", "CMosquitto", "CSodium", "CCurl"]),
+        .target(name: "GPSTrackDaemon", dependencies: ["GPSTrackCore", "GPSTrackProtocol", "GPSTrackJSON", "GPSTrackVocabulary", "GPSTrackExport", "CGPS", "CSystemd", "CSQLite", "CMosquitto", "CSodium", "CCurl"]),
         // Seeded receiver simulator: test support and benchmarks.
         .target(name: "GPSTrackSim", dependencies: ["GPSTrackCore"]),
         // The in-process test kit: an in-memory journal, a tracker harness (tests only).
@@ -64,7 +64,7 @@ let package = Package(
 
         .executableTarget(name: "gpstrackd", dependencies: ["GPSTrackDaemon", "GPSTrackCore", "CCrash"]),
         // The client links the protocol alone: no libgps, GeographicLib, GEOS, SQLite or libmosquitto.
-        .executableTarget(name: "gpstrackctl", dependencies: ["GPSTrackProtocol", "GPSTrackJSON", "GPSTrackClient", "GPSTrackExport"]),
+        .executableTarget(name: "gpstrackctl", dependencies: ["GPSTrackProtocol", "GPSTrackJSON", "GPSTrackClient", "GPSTrackExport", "GPSTrackVocabulary"]),
         .executableTarget(
             name: "gpstrack-bench",
             dependencies: ["GPSTrackSim", "GPSTrackCore", "GPSTrackDaemon", "CGPS"]),

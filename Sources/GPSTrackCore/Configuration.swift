@@ -55,6 +55,11 @@ public struct Configuration: Sendable, Equatable {
     public var iioDevRoot = "/dev"
     /// The box's inputs (ignition, external power and battery, the panic button).
     public var inputs = InputConfig()
+    /// The map page's tiles (`map_tiles_url`); none by default: a page opened from a file sends
+    /// no Referer, which OpenStreetMap's tile policy asks of a web page (gpstrackd.conf(5)).
+    public var mapTiles: MapTiles?
+    /// `map_tiles_attribution`, kept apart so that the two keys may come in either order.
+    public var mapTilesAttribution = MapTiles.osmAttribution
     /// The walking stride used until one is learned from GPS, metres.
     public var strideM = 0.7
     /// The tracking core's tunables.

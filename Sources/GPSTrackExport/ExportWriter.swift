@@ -15,14 +15,18 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     case gpx, geojson, kml, csv, html, svg
 
     /// The writer of this format, writing through `emit`; `title` heads what has a title;
-    /// `fences` adds the fences as features (GeoJSON's option: the others draw them or not).
-    public func writer(title: String, fences: Bool = false, emit: @escaping (String) -> Void) -> any ExportWriter {
+    /// `fences` adds the fences as features (GeoJSON's option: the others draw them or not);
+    /// `tiles` and `leaflet` are the html page's streets (`MapPage`).
+    public func writer(
+        title: String, fences: Bool = false, tiles: MapPage.TilesChoice = .daemon, leaflet: MapPage.Leaflet? = nil,
+        emit: @escaping (String) -> Void
+    ) -> any ExportWriter {
         switch self {
         case .gpx: GPXExport(title: title, emit: emit)
         case .geojson: GeoJSONExport(fences: fences, emit: emit)
         case .kml: KMLExport(title: title, emit: emit)
         case .csv: CSVExport(emit: emit)
-        case .html: MapPage(title: title, emit: emit)
+        case .html: MapPage(title: title, tiles: tiles, leaflet: leaflet, emit: emit)
         case .svg: MapPage(title: title, svgOnly: true, emit: emit)
         }
     }

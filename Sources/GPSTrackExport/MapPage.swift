@@ -1,4 +1,5 @@
 import GPSTrackProtocol
+import GPSTrackVocabulary
 
 /// The map page (`--format html`): one file that needs nothing but a browser, no request to any
 /// network (its Content-Security-Policy forbids them): the map (an inline SVG in
@@ -11,6 +12,12 @@ public struct MapPage: ExportWriter {
     let title: String
     let svgOnly: Bool
     let emit: (String) -> Void
+    /// `--tiles`: the daemon's `map_tiles_url` (nil here), none, or a URL of the caller's.
+    let tilesChoice: TilesChoice
+    /// Leaflet's script and style, read where Debian's libjs-leaflet puts them; nil without it.
+    let leaflet: Leaflet?
+    /// The tiles in force for this page (decided at `begin`).
+    private var tiles: MapTiles?
     private var context: ExportContext?
     private var projection: MapProjection?
     private var profile: SpeedProfile?
@@ -20,9 +27,14 @@ public struct MapPage: ExportWriter {
     private var vertices = 0
     private var last: (Double, Double)?
 
-    public init(title: String, svgOnly: Bool = false, emit: @escaping (String) -> Void) {
+    public init(
+        title: String, svgOnly: Bool = false, tiles: TilesChoice = .daemon, leaflet: Leaflet? = nil,
+        emit: @escaping (String) -> Void
+    ) {
         self.title = title
         self.svgOnly = svgOnly
+        self.tilesChoice = tiles
+        self.leaflet = leaflet
         self.emit = emit
     }
 
@@ -43,17 +55,26 @@ public struct MapPage: ExportWriter {
         let h = MapProjection.height + 60
         var s = ""
         if !svgOnly {
+            tiles = TileLayer.decide(tilesChoice, context)
+            let streets = tiles.flatMap { t in leaflet.map { (t, $0) } }
+            // The one origin the page may fetch from: the tiles' (none without them).
+            let img = streets.map { "data: " + $0.0.origin } ?? "data:"
             s += """
                 <!DOCTYPE html>
                 <html lang="en"><head><meta charset="utf-8">
                 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; \
-                script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">
+                script-src 'unsafe-inline'; img-src \(img); base-uri 'none'; form-action 'none'">
                 <meta name="viewport" content="width=device-width, initial-scale=1">
                 <link rel="icon" href="data:,"><title>\(Text.xml(title))</title>
-                <style>\(PageParts.pageStyle)</style></head>
+                <style>\(PageParts.pageStyle)\(streets.map { $0.1.css + TileLayer.style } ?? "")</style></head>
                 <body>
 
                 """
+            if let (t, _) = streets {
+                s += TileLayer.container(t)
+            } else if tiles != nil {
+                s += "<p class=\"note\">\(TileLayer.noLeaflet)</p>\n"
+            }
         } else {
             s += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         }
@@ -116,6 +137,9 @@ public struct MapPage: ExportWriter {
         let markers = PageParts.markers(context, p, title: title)
         var s = "</g>\n" + markers.svg + PageParts.furniture(title: title, p) + "</svg>\n"
         if !svgOnly {
+            if tiles != nil, let leaflet {
+                s += "</div><script>\(leaflet.js)</script><script>\(TileLayer.script)</script>\n"
+            }
             s += PageParts.labelList(markers.listed)
             s += profile?.svg(context) ?? ""
             s += PageParts.figures(context) + "<script>\(PageParts.script)</script>\n</body></html>\n"

@@ -174,6 +174,12 @@ public struct ExportContext: Codable, Sendable, Equatable {
     public var events: [ExportEvent]
     public var fences: [ExportFence]
     public var bounds: ExportBounds
+    /// The map page's tiles (`map_tiles_url`, a Leaflet URL template) and their attribution;
+    /// absent with `map_tiles_url = none`. gpstrackctl reads them again as strictly
+    /// (`MapTiles.parse`) before they go into a page.
+    @Omitted public var tiles: String?
+    @Omitted public var tilesAttribution: String?
+
     public init(trips: [AutoTrip], stops: [StopRow], events: [ExportEvent], fences: [ExportFence], bounds: ExportBounds)
     {
         self.trips = trips
@@ -181,6 +187,11 @@ public struct ExportContext: Codable, Sendable, Equatable {
         self.events = events
         self.fences = fences
         self.bounds = bounds
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case trips, stops, events, fences, bounds, tiles
+        case tilesAttribution = "tiles_attribution"
     }
 }
 

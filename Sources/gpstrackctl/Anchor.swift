@@ -89,7 +89,7 @@ enum AnchorExportLine {
         else { fail(.usage, "gpstrackctl: export --anchor wants --format gpx, geojson, kml or csv") }
         ExportCommand.run(
             ExportScope(trip: nil, since: nil, until: nil, anchor: true), format: format,
-            title: "gpstrackd anchor track", fences: false,
+            title: "gpstrackd anchor track", fences: false, tiles: .none,
             path: args.options["socket"] ?? ControlRequest.defaultSocketPath)
     }
 }

@@ -73,9 +73,18 @@ enum ExportCommand {
 
     /// Runs the export and exits: 0 written, 66 nothing to export (an unknown trip, no point in
     /// the range), 69 daemon not reachable, 1 an error response, 76 a page that does not read.
-    static func run(_ scope: ExportScope, format: ExportFormat, title: String, fences: Bool, path: String) -> Never {
+    static func run(
+        _ scope: ExportScope, format: ExportFormat, title: String, fences: Bool, tiles: MapPage.TilesChoice,
+        path: String
+    ) -> Never {
         let output = Output()
-        var writer = format.writer(title: title, fences: fences) { output.write($0) }
+        // Leaflet for the streets, read only for a page that may draw them.
+        let leaflet =
+            format == .html && tiles != .none
+            ? MapPage.Leaflet.load(
+                from: getenv("GPSTRACKCTL_LEAFLET_DIR").map { String(cString: $0) } ?? MapPage.Leaflet.directory)
+            : nil
+        var writer = format.writer(title: title, fences: fences, tiles: tiles, leaflet: leaflet) { output.write($0) }
         var after: Int?
         var pages = 0
         repeat {

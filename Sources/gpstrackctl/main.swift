@@ -2,6 +2,7 @@ import GPSTrackClient
 import GPSTrackExport
 import GPSTrackJSON
 import GPSTrackProtocol
+import GPSTrackVocabulary
 
 #if canImport(Glibc)
 import Glibc
@@ -30,7 +31,7 @@ let usage = """
                       stored events (TIME as 2026-03-14T08:00:00Z)
       steps [--since TIME]
                       steps, walking distance and cadence (since TIME, else all stored)
-      export --format gpx|geojson|kml|csv|html|svg [--trip ID | --since TIME [--until TIME] | --day YYYY-MM-DD|today|yesterday] [--fences]
+      export --format gpx|geojson|kml|csv|html|svg [--trip ID | --since TIME [--until TIME] | --day YYYY-MM-DD|today|yesterday] [--fences] [--tiles URL|none]
                       the track, trips, stops and events, to standard output (html: a map page)
       export --gpx [--trip ID | --since TIME [--until TIME]]
                       GPX 1.1 of the stored track points alone (the earlier form)
@@ -61,7 +62,7 @@ if arguments.first == "--version" {
     exit(0)
 }
 let parser = ArgumentParser(
-    valued: AnchorCommandLine.options.union(["socket", "since", "until", "fence", "trip", "format", "day"]),
+    valued: AnchorCommandLine.options.union(["socket", "since", "until", "fence", "trip", "format", "day", "tiles"]),
     boolean: ["json", "help", "gpx", "fences", "anchor"])
 let args: ArgumentParser.Result
 do { args = try parser.parse(arguments) } catch { fail(.usage, "gpstrackctl: \(error.message)\n\(usage)") }
@@ -77,7 +78,7 @@ func noArguments() {
     guard args.positionals.count == 1 else { fail(.usage, "gpstrackctl: \(command) takes no argument\n\(usage)") }
     let allowed: [String: Set<String>] = [
         "events": ["since", "fence"], "steps": ["since"],
-        "export": ["since", "until", "trip", "gpx", "format", "day", "fences", "anchor"],
+        "export": ["since", "until", "trip", "gpx", "format", "day", "fences", "anchor", "tiles"],
     ]
     for key in Set(args.options.keys).union(args.flags).subtracting(["socket", "json", "help"])
     where !(allowed[command] ?? []).contains(key) {
@@ -173,12 +174,21 @@ case "export":
         if json { fail(.usage, "gpstrackctl: export --format writes its format; --json does not go with it") }
         let fences = args.flags.contains("fences")
         if fences, format != .geojson { fail(.usage, "gpstrackctl: --fences goes with --format geojson") }
+        var tiles = MapPage.TilesChoice.daemon
+        if let t = args.options["tiles"] {
+            guard format == .html else { fail(.usage, "gpstrackctl: --tiles goes with --format html") }
+            switch MapTiles.parse(t) {
+            case .failure(let r): fail(.usage, "gpstrackctl: --tiles wants \(r.expected), not '\(t)'")
+            case .success(let parsed): tiles = parsed.map { .url($0) } ?? .none
+            }
+        }
         ExportCommand.run(
             ExportScope(trip: trip, since: since, until: until), format: format, title: title, fences: fences,
-            path: args.options["socket"] ?? ControlRequest.defaultSocketPath)
+            tiles: tiles, path: args.options["socket"] ?? ControlRequest.defaultSocketPath)
     }
     guard args.options["day"] == nil else { fail(.usage, "gpstrackctl: --day goes with --format") }
     guard !args.flags.contains("fences") else { fail(.usage, "gpstrackctl: --fences goes with --format geojson") }
+    guard args.options["tiles"] == nil else { fail(.usage, "gpstrackctl: --tiles goes with --format html") }
     request = .export(trip: trip, since: since, until: until)
 default:
     fail(.usage, "gpstrackctl: unknown command '\(command)'\n\(usage)")

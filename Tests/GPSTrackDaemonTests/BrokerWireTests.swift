@@ -182,7 +182,8 @@ struct BrokerWireTests {
         #expect(line.contains(#""anchor_margin_m":15.0,"input_ignition":null,"#), "\(line)")
         #expect(
             line.hasSuffix(
-                #""input_root":"/","trip_source":"gps","guard_arm_on_ignition_off":false,"battery_low_pct":20}}"#),
+                #""guard_arm_on_ignition_off":false,"battery_low_pct":20,"map_tiles_url":"none","map_tiles_attribution":"© OpenStreetMap contributors"}}"#
+            ),
             "\(line)")
     }
 }

@@ -64,13 +64,12 @@ struct MapLabelsTests {
         return bad
     }
 
-    /// A day of 3 km with 30 fence events within 100 m of the shop, and two stops there.
-    static func crowdedPage() throws -> String {
-        let shop = Coordinate(latitude: 52.5200, longitude: 13.4050)
+    /// A day of 3 km with 30 fence events within 100 m of the shop, and two stops there; the
+    /// first half of the track at 3 m/s, the second at 15 m/s (two of the speed colours).
+    static func crowdedPage(tiles: MapPage.TilesChoice = .daemon, leaflet: MapPage.Leaflet? = nil) throws -> String {
+        let shop = Self.shop
         let t0 = 1_773_475_200.0
-        let track = (0..<300).map { i in
-            Geodesic.destination(from: shop, azimuth: 60, distance: Double(i - 150) * 10)
-        }
+        let track = Self.track
         let events = (0..<30).map { i in
             let at = Geodesic.destination(from: shop, azimuth: Double(i) * 37, distance: Double(i % 10) * 10)
             return ExportEvent(
@@ -91,16 +90,22 @@ struct MapLabelsTests {
             minLon: lons.min()!,
             maxLon: lons.max()!, minAlt: nil, maxAlt: nil)
         var html = ""
-        var page = MapPage(title: "A crowded day") { html += $0 }
+        var page = MapPage(title: "A crowded day", tiles: tiles, leaflet: leaflet) { html += $0 }
         page.begin(ExportContext(trips: [], stops: stops, events: events, fences: [], bounds: bounds))
         for (i, c) in track.enumerated() {
             page.point(
                 ExportPoint(
                     id: i + 1, time: t0 + Double(i) * 10, lat: c.latitude, lon: c.longitude, alt: nil, eph: 4, mode: 3,
-                    speedMps: 8, courseDeg: 60, segment: i == 0))
+                    speedMps: i < 150 ? 3 : 15, courseDeg: 60, segment: i == 0))
         }
         page.finish()
         return try ExecutableRunner.temporaryFile("crowded-\(UUID().uuidString).html", contents: html)
+    }
+
+    static let shop = Coordinate(latitude: 52.5200, longitude: 13.4050)
+    /// 3 km through the shop, a point every 10 m.
+    static let track = (0..<300).map { i in
+        Geodesic.destination(from: shop, azimuth: 60, distance: Double(i - 150) * 10)
     }
 
     @Test func thirtyEventsWithin100mHaveNoTwoLabelsOverlapping() throws {

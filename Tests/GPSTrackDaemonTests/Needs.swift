@@ -12,6 +12,8 @@ enum Need: Sendable {
     case root
     /// An executable at this path, and the Debian package that installs it.
     case tool(String, package: String)
+    /// A file at this path, and the Debian package that installs it.
+    case file(String, package: String)
 
     static let mosquitto: [Need] = [
         .tool("/usr/sbin/mosquitto", package: "mosquitto"),
@@ -37,6 +39,8 @@ enum Need: Sendable {
             return getuid() == 0 ? nil : "root (uid \(getuid()))"
         case .tool(let path, let package):
             return fm.isExecutableFile(atPath: path) ? nil : "\(path) (\(package))"
+        case .file(let path, let package):
+            return fm.fileExists(atPath: path) ? nil : "\(path) (\(package))"
         }
     }
 }

@@ -93,7 +93,10 @@ enum ExportHandlers {
                 kind: kind, fence: o["fence"]?.string, name: o["name"]?.string, time: time, lat: lat, lon: lon)
         }
         let fences = (v.session.geofences?.index.fences ?? []).map(Self.exportFence)
-        return ExportContext(trips: trips, stops: stops, events: events, fences: fences, bounds: bounds)
+        var context = ExportContext(trips: trips, stops: stops, events: events, fences: fences, bounds: bounds)
+        context.tiles = v.mapTiles?.url
+        context.tilesAttribution = v.mapTiles?.attribution
+        return context
     }
 
     /// A point with the speed and course from the one before it in its segment.

@@ -138,6 +138,8 @@ enum ConfigurationDump {
             e("trip_source") { .text($0.tracker.tripSource.rawValue) },
             e("guard_arm_on_ignition_off") { .flag($0.tracker.guardArmOnIgnitionOff) },
             e("battery_low_pct") { .integer($0.tracker.inputs.batteryLowPct) },
+            e("map_tiles_url") { .text($0.mapTiles?.url ?? "none") },
+            e("map_tiles_attribution") { .text($0.mapTilesAttribution) },
         ]
 
     struct Message: Encodable {

@@ -1,5 +1,6 @@
 import GPSTrackCore
 import GPSTrackProtocol
+import GPSTrackVocabulary
 
 /// What a history query reads (`trips`, `stops`, `events`, `export`): the store, its
 /// batch committed first, and the session as it is, handed to the query on the tracker's own
@@ -10,6 +11,8 @@ public struct HistoryView {
     public let session: TrackingSession
     public let tripMode: TrackerConfig.TripMode
     let journal: Journal
+    /// The map page's tiles (`map_tiles_url`), for the export's context.
+    var mapTiles: MapTiles? = nil
 
     /// The store, when it can answer a history query.
     func availableStore() -> Result<Store, ControlError> {
@@ -36,6 +39,7 @@ extension TrackerService {
         if commit { persist(force: true) }
         return query(
             HistoryView(
-                store: store, session: session, tripMode: configuration.tracker.tripMode, journal: journal))
+                store: store, session: session, tripMode: configuration.tracker.tripMode, journal: journal,
+                mapTiles: configuration.mapTiles))
     }
 }
