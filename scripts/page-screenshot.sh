@@ -6,8 +6,8 @@
 # usage: scripts/page-screenshot.sh PAGE.html OUT.png|- [WIDTH,HEIGHT]   (root: unshare -n)
 # For the tiles' test (MapTilesTests): PAGE_TILE_PORT=N brings the namespace's loopback up (still
 # nothing beyond it) and, with PAGE_TILE_LOG=FILE, serves PNG tiles there
-# (Tests/http/tile_server.py, each request's path in FILE); PAGE_NETLOG=FILE keeps Chromium's
-# net log, every request the page made.
+# (Tests/http/tile_server.py, each request's path in FILE; PAGE_TILE_STYLE=pale for the docs'
+# screenshot); PAGE_NETLOG=FILE keeps Chromium's net log, every request the page made.
 set -eu
 if [ "${1:-}" = --in-namespace ]; then
     shift
@@ -15,7 +15,8 @@ if [ "${1:-}" = --in-namespace ]; then
     if [ -n "${PAGE_TILE_PORT:-}" ]; then
         ip link set lo up
         if [ -n "${PAGE_TILE_LOG:-}" ]; then
-            python3 "$(dirname "$0")/../Tests/http/tile_server.py" "$PAGE_TILE_PORT" "$PAGE_TILE_LOG" &
+            python3 "$(dirname "$0")/../Tests/http/tile_server.py" "$PAGE_TILE_PORT" "$PAGE_TILE_LOG" \
+                "${PAGE_TILE_STYLE:-magenta}" &
             srv=$!
             # Until it accepts a connection, for at most 10 s.
             python3 -c 'import socket, sys, time

@@ -1,5 +1,6 @@
 import Foundation
 import GPSTrackCore
+import GPSTrackExport
 import GPSTrackProtocol
 import GPSTrackSim
 import Testing
@@ -8,7 +9,11 @@ import Testing
 /// Chromium, network off (scripts/page-screenshot.sh, the command that also makes docs'
 /// screenshot), renders it without a console message, its script runs, and the screenshot has
 /// the track's colours where the documented projection puts the points.
-@Suite(.serialized, .needsLiveParts, .needs(.tool("/usr/bin/chromium", package: "chromium"), .root))
+@Suite(
+    .serialized, .needsLiveParts,
+    .needs(
+        .tool("/usr/bin/chromium", package: "chromium"), .root,
+        .file(MapPage.Leaflet.directory + "/leaflet.min.js", package: "libjs-leaflet")))
 struct MapPageTests {
     static let script = ExecutableRunner.packageRoot.appendingPathComponent("scripts/page-screenshot.sh").path
     static let palette = ["#2c7bb6", "#00a6ca", "#4dac26", "#e6b800", "#f28e2b", "#d7191c"].map { hex in
@@ -64,6 +69,10 @@ struct MapPageTests {
         let page = try ExportDay.export(daemon, "html", ["--day", day.dayText], file: "day.html")
         try #require(page.status == 0, "\(page.stderr)")
         let csv = try ExportDay.export(daemon, "csv", ["--day", day.dayText], file: "day-page.csv")
+        // The streets' variant (issue 44): the same day over the tiles of MapTilesTests' server.
+        let tiled = try ExportDay.export(
+            daemon, "html", ["--day", day.dayText, "--tiles", MapTilesTests.tiles.url], file: "day-tiles.html")
+        try #require(tiled.status == 0, "\(tiled.stderr)")
         #expect(daemon.stop() == 0)
         #expect(page.stdout.contains("Content-Security-Policy") && page.stdout.contains("default-src 'none'"))
         #expect(
@@ -145,9 +154,18 @@ struct MapPageTests {
             Double(small.dropFirst().filter(Self.isTrack).count) >= 0.6 * Double(points.count),
             "the track on a phone's width")
 
-        if let docs = ProcessInfo.processInfo.environment["GPSTRACK_DOCS_SCREENSHOT"], !docs.isEmpty {
+        // Over tiles: Leaflet shows them with the attribution, nothing at the console.
+        let docs = ProcessInfo.processInfo.environment["GPSTRACK_DOCS_SCREENSHOT"] ?? ""
+        let streets = try MapTilesTests.render(
+            tiled.path, server: true, name: "day", style: docs.isEmpty ? "magenta" : "pale")
+        #expect(streets.dom.contains("data-tiles=\"shown\"") && streets.dom.contains("OpenStreetMap</a> contributors"))
+        #expect(MapTilesTests.console(streets.err).isEmpty, "\(MapTilesTests.console(streets.err))")
+        if !docs.isEmpty {
             _ = try? FileManager.default.removeItem(atPath: docs)
             try FileManager.default.copyItem(atPath: png, toPath: docs)
+            let tiles = (docs as NSString).deletingPathExtension + "-tiles.png"
+            _ = try? FileManager.default.removeItem(atPath: tiles)
+            try FileManager.default.copyItem(atPath: streets.png, toPath: tiles)
         }
     }
 }
