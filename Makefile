@@ -30,7 +30,7 @@ replay-demo: build
 # The edit-test loop: the formatter's lint and every in-process test (the core, the simulator,
 # the tracking pipeline with an in-memory journal, the daemon's suites that start no process),
 # timed after the build. `make test` runs these and everything else.
-CHECK_SUITES = GPSTrackCoreTests|InputSourceTests|InputSourceThreadTests|InputOutletsTests|StateDatabaseTests|OutboxTests|UplinkAgeLimitTests|ReconnectBackoffTests|TransportBackoffTests|SeaLevelHeightTests|OwnTracksEventTests|ConfigBoundsTests|ConfigurationDumpTests|IntegerConversionTests|SecurityDocTests|SecurityRightsDocTests|GPSTrackProtocolTests|BrokerWireTests|HostileFiguresTests|ModuleShapeTests|GPSTrackSimTests|GPSTrackPipelineTests|DegradedPointsTests|GPSDDecoderTests|GPSDDropCountTests|GPSDSkyTests|NativeThreadTests|StoppableThreadTests|ManPageTests
+CHECK_SUITES = GPSTrackCoreTests|HomeAssistantTests|InputSourceTests|InputSourceThreadTests|InputOutletsTests|StateDatabaseTests|OutboxTests|UplinkAgeLimitTests|ReconnectBackoffTests|TransportBackoffTests|SeaLevelHeightTests|OwnTracksEventTests|ConfigBoundsTests|ConfigurationDumpTests|IntegerConversionTests|SecurityDocTests|SecurityRightsDocTests|GPSTrackProtocolTests|BrokerWireTests|HostileFiguresTests|ModuleShapeTests|GPSTrackSimTests|GPSTrackPipelineTests|DegradedPointsTests|GPSDDecoderTests|GPSDDropCountTests|GPSDSkyTests|NativeThreadTests|StoppableThreadTests|ManPageTests
 check:
 	$(SWIFT) build --build-tests
 	@start=$$(date +%s); \
@@ -49,7 +49,11 @@ format:
 # and one process runs only as many tests at a time as the machine has cores (15 min against 6).
 TEST_SHARDS ?= 4
 test: test-deps
-	$(SWIFT) build --build-tests
+	@# Home Assistant's venv (HomeAssistantLiveTests; minutes of downloads the first time) is
+	@# installed beside the build, which is CPU-bound while pip waits on the network.
+	@mkdir -p .build; scripts/ha-venv.sh > .build/ha-venv.log 2>&1 & ha=$$!; \
+	  $(SWIFT) build --build-tests; built=$$?; \
+	  wait $$ha || { cat .build/ha-venv.log; exit 1; }; [ $$built -eq 0 ]
 	scripts/test-counts.py reset
 	bin=$$($(SWIFT) build --show-bin-path); GPSTRACKD_BIN=$$bin/gpstrackd \
 	  scripts/test-counts.py swift --shards $(TEST_SHARDS) -- $$bin/gpstrackdPackageTests.xctest
@@ -71,16 +75,23 @@ test: test-deps
 N ?= 20
 FILTER ?= GPSTrackDaemonTests
 test-repeat: test-deps
+	scripts/ha-venv.sh
 	$(SWIFT) build --build-tests
 	bin=$$($(SWIFT) build --show-bin-path); GPSTRACKD_BIN=$$bin/gpstrackd \
 	  scripts/test-counts.py repeat $(N) '$(FILTER)' --shards $(TEST_SHARDS) -- $$bin/gpstrackdPackageTests.xctest
 
 # docs/export-day.png: the seeded day's map page (`export --format html`) as MapPageTests renders
-# and checks it (scripts/page-screenshot.sh, headless Chromium with the network off).
+# and checks it (scripts/page-screenshot.sh, headless Chromium with the network off); and
+# docs/homeassistant-device.png, the box's device page in a running Home Assistant, as
+# HomeAssistantLiveTests takes it (Tests/ha/ha_screenshot.py).
 docs-screenshot: test-deps
 	$(SWIFT) build --build-tests
 	GPSTRACKD_BIN=$$($(SWIFT) build --show-bin-path)/gpstrackd GPSTRACK_DOCS_SCREENSHOT=$(CURDIR)/docs/export-day.png \
 		$(SWIFT) test --skip-build --filter MapPageTests
+	scripts/ha-venv.sh
+	GPSTRACKD_BIN=$$($(SWIFT) build --show-bin-path)/gpstrackd \
+		GPSTRACK_DOCS_HA_SCREENSHOT=$(CURDIR)/docs/homeassistant-device.png \
+		$(SWIFT) test --skip-build --filter HomeAssistantLiveTests
 
 # libFuzzer harnesses (fuzz/*/harness.swift) for the gpsd line path, the GeoJSON loader, the
 # config parser, the control request parser and framing, the MQTT command parser and its commands

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 build=(pkg-config g++ libgps-dev libgeographiclib-dev libgeos-dev libsystemd-dev libsqlite3-dev libmosquitto-dev libsodium-dev libcurl4-openssl-dev)
-test=(scdoc man-db groff-base lintian dpkg-dev debhelper fakeroot geographiclib-tools gpsd gpsd-clients systemd gpsbabel libxml2-utils mosquitto mosquitto-clients openssl nftables iproute2 procps prometheus prometheus-node-exporter python3-nacl acl gdal-bin chromium fonts-dejavu-core sqlite3 tzdata libjs-leaflet)
+test=(scdoc man-db groff-base lintian dpkg-dev debhelper fakeroot geographiclib-tools gpsd gpsd-clients systemd gpsbabel libxml2-utils mosquitto mosquitto-clients openssl nftables iproute2 procps prometheus prometheus-node-exporter python3-nacl acl gdal-bin chromium fonts-dejavu-core sqlite3 tzdata libjs-leaflet python3-venv)
 demo=(gpsd gpsd-clients)                                # a real gpsd, fed by gpsfake
 bench=(gpsd gpsd-clients time procps python3-venv gcc mosquitto)  # gpxlogger side by side, GNU time, the library floor, a broker
 deb=(dpkg-dev debhelper fakeroot lintian scdoc)         # make deb: debhelper, then lintian

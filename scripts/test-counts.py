@@ -160,10 +160,11 @@ def listed_tests(binary):
 
 
 # Suites that wait for minutes on the wall clock and use little CPU (a server kept down for
-# five minutes; a serialized day with restarts, 320 s alone, which ended its shard at 548 s
+# five minutes; Home Assistant started twice around a walk, two minutes; a serialized day with
+# restarts, 320 s alone, which ended its shard at 548 s
 # while its first test waited for a pool thread): each runs in a shard of its own from the
 # start, so that it ends within the other shards' time instead of after them.
-SOLO_SUITES = {"TraccarOutageTests", "LiveTripTests"}
+SOLO_SUITES = {"TraccarOutageTests", "LiveTripTests", "HomeAssistantLiveTests"}
 
 
 def run_shards(n, binary, tests, directory, quiet=False, deadline=None):

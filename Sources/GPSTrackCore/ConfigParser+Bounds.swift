@@ -11,6 +11,7 @@ extension ConfigParser {
 
     public static let upperBounds: [String: Double] = [
         "no_data_timeout_s": 3_600,
+        "ha_min_interval_s": 3_600,
         "metrics_interval_s": day,
         "clock_offset_warn_s": century,
         "retention_days": 36_500,

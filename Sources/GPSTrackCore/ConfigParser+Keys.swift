@@ -279,5 +279,5 @@ extension ConfigParser {
                 }
             ),
             ("overspeed_min_s", number(\.overspeedMinS, min: 0, inclusive: true)),
-        ] + uplinkTable + anchorTable + inputTable + mapTable
+        ] + uplinkTable + anchorTable + inputTable + mapTable + haTable
 }

@@ -61,6 +61,7 @@ public enum ConfigParser {
         }
         try checkUplinks(config, seen: seen, file: file)
         try checkPlaintextCredentials(config, seen: seen, file: file)
+        try checkHA(config, seen: seen, file: file)
         return config
     }
 

@@ -58,6 +58,8 @@ public struct Configuration: Sendable, Equatable {
     /// The map page's tiles (`map_tiles_url`); none by default: a page opened from a file sends
     /// no Referer, which OpenStreetMap's tile policy asks of a web page (gpstrackd.conf(5)).
     public var mapTiles: MapTiles?
+    /// Home Assistant's MQTT discovery (`ha_discovery`), off by default.
+    public var ha = HADiscoveryConfig()
     /// `map_tiles_attribution`, kept apart so that the two keys may come in either order.
     public var mapTilesAttribution = MapTiles.osmAttribution
     /// The walking stride used until one is learned from GPS, metres.

@@ -16,6 +16,8 @@ public struct OverspeedMonitor: Sendable {
     }
 
     private var excess: Excess?
+    /// Whether an excess is under way: `overspeed_start` said, its end not yet.
+    public var active: Bool { excess?.started ?? false }
     private var lastDelivery: (time: Double, at: Coordinate)?
     private var derivedSpeed: Double?
 

@@ -38,6 +38,11 @@ public struct Tracker: Sendable {
 
     /// Ingests one fix (one epoch: merge gpsd's per-sentence TPVs with `EpochAssembler` first).
     public mutating func ingest(_ fix: Fix) -> [TrackerEvent] {
+        defer { counters.account(trip) }
+        return screened(fix)
+    }
+
+    private mutating func screened(_ fix: Fix) -> [TrackerEvent] {
         counters.total += 1
         var reach: Double?
         switch screen.screen(fix) {
@@ -122,6 +127,7 @@ public struct Tracker: Sendable {
     /// the figures end where the receiver was. Returns the metres added.
     @discardableResult
     public mutating func settle() -> Double {
+        defer { counters.account(trip) }
         guard trip.state == .running, let last = trip.lastFix else { return 0 }
         let before = trip.traveledM
         if config.tripMode == .auto {
@@ -163,6 +169,8 @@ public struct Tracker: Sendable {
     /// Carries on with stored counters: a restart does not count the fixes from zero again.
     public mutating func restore(counters stored: FixCounters) {
         counters = stored
+        // The trip restored beside them is what the odometer had counted already.
+        _ = counters.odometerGrowth.change(trip)
     }
 
     /// Carries on with stored trips and stops (`TripDetector.encodedState()`); false when the

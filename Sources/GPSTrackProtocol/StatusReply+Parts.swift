@@ -102,3 +102,27 @@ public struct PedometerStatus: Codable, Sendable, Equatable {
         case strideLearned = "stride_learned"
     }
 }
+
+/// Home Assistant's discovery (`status`'s `ha`): its own connection to the broker.
+public struct HAStatus: Codable, Sendable, Equatable {
+    public var connected = false
+    /// `<prefix>/<component>/<node>/…`: the node id HA's topics carry.
+    public var node = ""
+    /// The entities announced.
+    public var entities = 0
+    /// Messages waiting in the outbox's queue `ha`.
+    public var outbox = 0
+    /// Times HA's birth message brought the announcements again.
+    public var births = 0
+    /// Messages on `<prefix>/status` or the state topic that were not HA's or gpstrackd's own
+    /// (not JSON, too long, unknown): ignored, counted.
+    public var badMessages = 0
+    /// Announcements of entities the configuration no longer has, removed.
+    public var removed = 0
+    public init() {}
+    enum CodingKeys: String, CodingKey {
+        case connected, node, entities, outbox, births
+        case badMessages = "bad_messages"
+        case removed
+    }
+}

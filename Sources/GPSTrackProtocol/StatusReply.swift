@@ -44,6 +44,11 @@ public struct StatusReply: Codable, Sendable, Equatable {
     @Omitted public var anchor: AnchorStatus?
     /// The box's inputs; absent with none configured.
     @Omitted public var inputs: InputsStatus?
+    /// The lifetime odometer: the settled distance of every trip, across resets and restarts,
+    /// metres; it never goes down.
+    public var odometerM = 0.0
+    /// Home Assistant's discovery; absent when it is off.
+    @Omitted public var ha: HAStatus?
 
     public init() {}
 
@@ -57,6 +62,8 @@ public struct StatusReply: Codable, Sendable, Equatable {
         case sky
         case clockOffsetS = "clock_offset_s"
         case today, uplinks, anchor, inputs
+        case odometerM = "odometer_m"
+        case ha
     }
 
     public struct GPSDStatus: Codable, Sendable, Equatable {

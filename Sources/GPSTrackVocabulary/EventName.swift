@@ -34,6 +34,8 @@ public enum EventName: String, Sendable, CaseIterable, Codable, CustomStringConv
     case guardBreach = "guard_breach"
     case guardNoPosition = "guard_no_position"
     case guardSet = "guard_set"
+    /// Home Assistant's part: a message on its topics that was not HA's nor gpstrackd's own.
+    case haBadMessage = "ha_bad_message"
     case malformed
     case metricsFailed = "metrics_failed"
     case metricsWritten = "metrics_written"

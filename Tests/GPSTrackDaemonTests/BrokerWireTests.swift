@@ -182,7 +182,7 @@ struct BrokerWireTests {
         #expect(line.contains(#""anchor_margin_m":15.0,"input_ignition":null,"#), "\(line)")
         #expect(
             line.hasSuffix(
-                #""guard_arm_on_ignition_off":false,"battery_low_pct":20,"map_tiles_url":"none","map_tiles_attribution":"© OpenStreetMap contributors"}}"#
+                #""map_tiles_url":"none","map_tiles_attribution":"© OpenStreetMap contributors","ha_discovery":false,"ha_discovery_prefix":"homeassistant","ha_node_id":null,"ha_min_interval_s":10.0,"ha_discovery_plaintext":false}}"#
             ),
             "\(line)")
     }

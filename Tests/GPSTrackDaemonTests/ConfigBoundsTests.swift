@@ -12,7 +12,7 @@ import Testing
         "mqtt_key_file", "admin_group", "metrics_file", "iio_root", "iio_dev_root", "traccar_device_id",
         "traccar_ca_file", "traccar_client_cert_file", "traccar_client_key_file", "webhook_token_file",
         "webhook_ca_file", "owntracks_http_user", "owntracks_http_device", "owntracks_http_password_file",
-        "owntracks_http_ca_file", "map_tiles_attribution",
+        "owntracks_http_ca_file", "map_tiles_attribution", "ha_discovery_prefix", "ha_node_id",
     ]
 
     @Test func everyNumericKeyRefusesFiguresBeyondAnyVehicle() {

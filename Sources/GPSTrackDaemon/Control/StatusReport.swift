@@ -51,6 +51,8 @@ public enum StatusReport {
         r.sky = s.sky
         r.clockOffsetS = s.clockOffsetS
         r.today = s.today
+        r.odometerM = s.odometerM
+        r.ha = s.ha
         return r
     }
 

@@ -46,6 +46,15 @@ public enum Daemon {
                     configFile: options.configPath ?? "configuration", origins: config.origins)
             } catch { return await failed(.config, "\(error)") }
         }
+        // Home Assistant's discovery: a second connection to the broker, its own will.
+        var ha: HADiscovery?
+        if config.ha.enabled {
+            do {
+                ha = try HADiscovery.make(config, file: state, journal: journal, configPath: options.configPath)
+            } catch {
+                return await failed(.config, "\(error)")
+            }
+        }
         // The waypoints pushed from the broker, kept in the state directory, join the file's; a
         // set that no longer fits (the file took one of its ids) is left out, not a failed start.
         var fences = options.fences
@@ -72,7 +81,7 @@ public enum Daemon {
         do {
             service = try TrackerService(
                 configuration: config, fences: fences, journal: journal, store: store, mqtt: mqtt,
-                outlets: outlets.sinks)
+                outlets: outlets.sinks + (ha.map { [$0.sink(config, ownTracks: mqtt, fences: fences?.fences)] } ?? []))
         } catch {
             await stopOutlets()
             return await failed(.software, "\(error)")
@@ -82,6 +91,19 @@ public enum Daemon {
         if let mqtt {
             mqtt.start()
             group.add(mqtt)
+        }
+        if let ha {
+            await service.linkSteps()
+            ha.start()
+            group.add(ha.publisher)
+            // The state's pace and the fix's age while no fix comes, on the tracker's thread.
+            let haClock = Task(executorPreference: service.taskExecutor) {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(1))
+                    ha.tick()
+                }
+            }
+            group.add("Home Assistant's clock") { haClock.cancel() }
         }
         await service.publishWaypoints()
         // Each channel's commands through one inlet, so that they run in the order they came.

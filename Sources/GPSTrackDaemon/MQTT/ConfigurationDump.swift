@@ -140,6 +140,11 @@ enum ConfigurationDump {
             e("battery_low_pct") { .integer($0.tracker.inputs.batteryLowPct) },
             e("map_tiles_url") { .text($0.mapTiles?.url ?? "none") },
             e("map_tiles_attribution") { .text($0.mapTilesAttribution) },
+            e("ha_discovery") { .flag($0.ha.enabled) },
+            e("ha_discovery_prefix") { .text($0.ha.prefix) },
+            e("ha_node_id") { $0.ha.nodeID.map(Value.text) ?? .null },
+            e("ha_min_interval_s") { .number($0.ha.minIntervalS) },
+            e("ha_discovery_plaintext") { .flag($0.ha.plaintext) },
         ]
 
     struct Message: Encodable {

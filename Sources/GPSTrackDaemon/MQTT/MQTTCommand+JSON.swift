@@ -16,6 +16,7 @@ extension MQTTCommand: Encodable {
             if let from { try c.encode(from, forKey: "from") }
             if let to { try c.encode(to, forKey: "to") }
         case .guard(let on): try c.encode(on, forKey: "on")
+        case .guardAck: try c.encode(true, forKey: "ack")
         case .trip(let verb): try c.encode(verb.rawValue, forKey: "trip")
         case .setWaypoints(let list): try c.encode(list, forKey: "waypoints")
         case .setFences(let set): try c.encode(set.collection, forKey: "fences")

@@ -14,6 +14,8 @@ public enum MQTTCommand: Sendable, Equatable {
     case waypoints
     /// `{"action":"guard","on":true}`: the parked guard on or off.
     case `guard`(Bool)
+    /// `{"action":"guard","ack":true}`: the guard's latched alarm acknowledged (`guard ack`).
+    case guardAck
     /// `{"action":"trip","trip":"start"}`: the manual trip's verbs.
     case trip(TripVerb)
     case reload
@@ -50,7 +52,7 @@ public enum MQTTCommand: Sendable, Equatable {
         case .status: .status
         case .dump: .dump
         case .waypoints: .waypoints
-        case .guard: .guard
+        case .guard, .guardAck: .guard
         case .trip: .trip
         case .reload: .reload
         case .setWaypoints: .setWaypoints
@@ -66,7 +68,7 @@ public enum MQTTCommand: Sendable, Equatable {
     static func members(_ name: CommandName.Broker) -> Set<String> {
         switch name {
         case .reportSteps: ["from", "to"]
-        case .guard: ["on"]
+        case .guard: ["on", "ack"]
         case .trip: ["trip"]
         case .setWaypoints: ["waypoints"]
         case .setFences: ["fences"]
@@ -130,7 +132,13 @@ public enum MQTTCommand: Sendable, Equatable {
             }
             return .success(.reportSteps(from: times[0], to: times[1]))
         case .guard:
-            guard let v = o["on"] else { return refuse("no \"on\" (true or false)") }
+            if let ack = o["ack"] {
+                guard case .bool(true) = ack, o["on"] == nil else {
+                    return refuse("\"ack\" is \(describe(ack)), not true alone (without \"on\")")
+                }
+                return .success(.guardAck)
+            }
+            guard let v = o["on"] else { return refuse("no \"on\" (true or false) or \"ack\": true") }
             guard case .bool(let on) = v else { return refuse("\"on\" is \(describe(v)), not true or false") }
             return .success(.guard(on))
         case .trip:

@@ -43,7 +43,15 @@ extension MQTTPublisher {
             // sends again by itself.
             outbox.release(s.inflight.values.filter { $0.qos == 0 }.map(\.row))
             s.inflight = s.inflight.filter { $0.value.qos > 0 }
-            if let m = s.mosq { _ = dl_mosquitto_subscribe(m, nil, baseTopic + "/cmd", 1) }
+            if let m = s.mosq {
+                switch role {
+                case .ownTracks: _ = dl_mosquitto_subscribe(m, nil, baseTopic + "/cmd", 1)
+                case .homeAssistant:
+                    let online = Array(Self.online.utf8)
+                    _ = dl_mosquitto_publish(m, nil, availabilityTopic, Int32(clamping: online.count), online, 1, true)
+                    for topic in s.subscriptions { _ = dl_mosquitto_subscribe(m, nil, topic, 1) }
+                }
+            }
             if let waypoints = s.waypoints {
                 tell(
                     outbox.store(
@@ -51,6 +59,8 @@ extension MQTTPublisher {
             }
             pump(&s)
         }
+        // Outside the lock: the handler queues its announcements through `enqueue`.
+        guarded.withLock { $0.connectHandler }?()
     }
 
     func onDisconnect(_ rc: Int32) {

@@ -50,10 +50,30 @@ extension MQTTPublisher {
         guarded.withLock { $0.commandHandler = handler }
     }
 
-    func onCommand(_ payload: [UInt8]) {
-        guard let command = opened(payload) else { return }
-        let handler = guarded.withLock { $0.commandHandler }
-        handler?(command)
+    /// A message from the broker: OwnTracks' `<base>/cmd` is a command (empty or too long,
+    /// nothing); Home Assistant's topics go to its handler whatever they hold (`payload` nil:
+    /// longer than `maxCommandBytes`, `length` bytes).
+    func onMessage(topic: String, payload: [UInt8]?, length: Int) {
+        switch role {
+        case .ownTracks:
+            guard let payload, !payload.isEmpty, let command = opened(payload) else { return }
+            guarded.withLock { $0.commandHandler }?(command)
+        case .homeAssistant:
+            guarded.withLock { $0.messageHandler }?(topic, payload, length)
+        }
+    }
+
+    /// Home Assistant's connection: the topics to subscribe on each connect, and what to do
+    /// once connected and with each message (on libmosquitto's thread, outside the lock).
+    func setHandlers(
+        subscriptions: [String], connected: @escaping @Sendable () -> Void,
+        message: @escaping @Sendable (_ topic: String, _ payload: [UInt8]?, _ length: Int) -> Void
+    ) {
+        guarded.withLock { s in
+            s.subscriptions = subscriptions
+            s.connectHandler = connected
+            s.messageHandler = message
+        }
     }
 
     /// The waypoints message (circular fences), sent on every connect and now if connected.
@@ -73,7 +93,8 @@ extension MQTTPublisher {
             // Encrypted as it leaves (a fresh nonce each time): the outbox keeps plaintext.
             let payload = Array((crypto?.seal(Array(c.payload.utf8)) ?? c.payload).utf8)
             var mid: Int32 = 0
-            let rc = dl_mosquitto_publish(m, &mid, c.topic ?? baseTopic, Int32(payload.count), payload, c.qos, false)
+            let rc = dl_mosquitto_publish(
+                m, &mid, c.topic ?? baseTopic, Int32(payload.count), payload, c.qos, c.kind.retained)
             guard rc == MOSQ_ERR_SUCCESS.rawValue else {
                 // Not handed over: this and the rest are the outbox's again, in order, for the
                 // next pump.

@@ -27,5 +27,30 @@ extension MQTTPublisher {
         /// The waits between connection attempts; reset by a CONNACK.
         var retry = ReconnectBackoff.transport
         var commandHandler: (@Sendable (InboundCommand) -> Void)?
+        /// Home Assistant's connection: its topics subscribed on each connect, what it does
+        /// once connected (its announcements) and with each message.
+        var subscriptions: [String] = []
+        var connectHandler: (@Sendable () -> Void)?
+        var messageHandler: (@Sendable (_ topic: String, _ payload: [UInt8]?, _ length: Int) -> Void)?
     }
+
+    /// What a connection is for.
+    public enum Role: Sendable, Equatable {
+        /// OwnTracks: its will on the base topic, `<base>/cmd` subscribed, the waypoints sent on
+        /// each connect, encrypted with `mqtt_secret_file`.
+        case ownTracks
+        /// Home Assistant's discovery, under `base` (`gpstrackd/<node>`): its will on
+        /// `<base>/availability`, its own subscriptions, never encrypted, its queue `ha`.
+        case homeAssistant(base: String)
+    }
+
+    /// The outbox queue of Home Assistant's connection, and its limit (its states go first).
+    static let haQueue = "ha"
+    static let haOutboxMax = 1_000
+    static let online = "online"
+    static let offline = "offline"
+
+    /// HA's availability topic: "online" retained on each connect, "offline" as the will and at
+    /// a clean stop.
+    var availabilityTopic: String { baseTopic + "/availability" }
 }

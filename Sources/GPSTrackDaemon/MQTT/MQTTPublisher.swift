@@ -21,6 +21,8 @@ public final class MQTTPublisher: Service {
     public let baseTopic: String
     /// OwnTracks' two-letter tracker id.
     public let trackerID: String
+    /// What this connection is for: OwnTracks' or Home Assistant's.
+    public let role: Role
     let journal: Journal
     let password: String?
     /// OwnTracks' payload encryption, with `mqtt_secret_file`.
@@ -48,15 +50,22 @@ public final class MQTTPublisher: Service {
     }
 
     /// The publisher on the daemon's one state database (its `outbox` table).
+    /// `role` `.homeAssistant` makes the second connection, to the same broker with the same
+    /// login and TLS, whose last will is HA's availability (the OwnTracks one keeps its own).
     public init(
-        config: MQTTConfig, file: StateDatabase, journal: Journal, configFile: String, origins: [String: String] = [:]
+        config: MQTTConfig, file: StateDatabase, journal: Journal, configFile: String, origins: [String: String] = [:],
+        role: Role = .ownTracks
     ) throws(ConfigError) {
         func place(_ key: String) -> String { origins[key] ?? configFile }
         self.config = config
         self.journal = journal
+        self.role = role
         try Self.loadLibrary(place: place("mqtt_host"))
         let device = OwnTracks.hostDevice()
-        baseTopic = config.topic ?? "owntracks/\(config.user ?? "gpstrackd")/\(device)"
+        switch role {
+        case .ownTracks: baseTopic = config.topic ?? "owntracks/\(config.user ?? "gpstrackd")/\(device)"
+        case .homeAssistant(let base): baseTopic = base
+        }
         trackerID = OwnTracks.trackerID(device: device)
         var password: String?
         if let file = config.passwordFile {
@@ -75,7 +84,10 @@ public final class MQTTPublisher: Service {
             }
         }
         self.password = password
-        crypto = try Self.crypto(config.secretFile, place: place("mqtt_secret_file"), warn: journal)
+        // HA reads no OwnTracks encryption: its connection goes in clear (ha_discovery_plaintext).
+        crypto =
+            role == .ownTracks
+            ? try Self.crypto(config.secretFile, place: place("mqtt_secret_file"), warn: journal) : nil
         for (key, file) in [
             ("mqtt_ca_file", config.caFile), ("mqtt_cert_file", config.certFile), ("mqtt_key_file", config.keyFile),
         ] {
@@ -94,7 +106,10 @@ public final class MQTTPublisher: Service {
                 file: place("mqtt_cert_file"), line: nil,
                 message: "mqtt_cert_file needs mqtt_ca_file (TLS verifies the broker)")
         }
-        outbox = Outbox(uplink: UplinkName.mqtt.rawValue, file: file, limit: config.outboxMax)
+        outbox =
+            role == .ownTracks
+            ? Outbox(uplink: UplinkName.mqtt.rawValue, file: file, limit: config.outboxMax)
+            : Outbox(uplink: Self.haQueue, file: file, limit: Self.haOutboxMax)
         guarded = Mutex(State())
     }
 
@@ -113,7 +128,9 @@ public final class MQTTPublisher: Service {
     /// Connects in the background; libmosquitto's own thread keeps the connection.
     public func start() {
         dl_mosquitto_lib_init()
-        let clientID = config.clientID ?? "gpstrackd-\(baseTopic.split(separator: "/").last ?? "box")"
+        let baseClientID = config.clientID ?? "gpstrackd-\(baseTopic.split(separator: "/").last ?? "box")"
+        // Two connections of one box need two ids: the broker drops the older of a pair.
+        let clientID = role == .ownTracks ? baseClientID : baseClientID + "-ha"
         guard let m = dl_mosquitto_new(clientID, true, Unmanaged.passUnretained(self).toOpaque()) else {
             journal.log(LogEntry(event: .mqttError, priority: .err, message: "MQTT client could not be created"))
             return
@@ -141,15 +158,25 @@ public final class MQTTPublisher: Service {
                 )
         }
         dl_mosquitto_message_callback_set(m) { _, obj, message in
-            guard let message, let payload = message.pointee.payload, message.pointee.payloadlen > 0,
-                Int(message.pointee.payloadlen) <= MQTTPublisher.maxCommandBytes
-            else { return }
-            let bytes = Array(UnsafeRawBufferPointer(start: payload, count: Int(message.pointee.payloadlen)))
-            Unmanaged<MQTTPublisher>.fromOpaque(obj!).takeUnretainedValue().onCommand(bytes)
+            guard let message, let obj, let topic = message.pointee.topic else { return }
+            let length = Int(clamping: message.pointee.payloadlen)
+            let publisher = Unmanaged<MQTTPublisher>.fromOpaque(obj).takeUnretainedValue()
+            // Longer than any command: only its length is looked at (HA's part counts it).
+            let bytes =
+                length <= MQTTPublisher.maxCommandBytes
+                ? message.pointee.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? [] : nil
+            publisher.onMessage(topic: String(cString: topic), payload: bytes, length: length)
         }
-        let lwt = ReplyEncoder.encode(BrokerMessage.LastWill(tst: Int(time(nil))))
-        let will = Array((crypto?.seal(Array(lwt.utf8)) ?? lwt).utf8)
-        _ = dl_mosquitto_will_set(m, baseTopic, Int32(will.count), will, 1, false)
+        let will: [UInt8]
+        switch role {
+        case .ownTracks:
+            let lwt = ReplyEncoder.encode(BrokerMessage.LastWill(tst: Int(time(nil))))
+            will = Array((crypto?.seal(Array(lwt.utf8)) ?? lwt).utf8)
+            _ = dl_mosquitto_will_set(m, baseTopic, Int32(will.count), will, 1, false)
+        case .homeAssistant:
+            will = Array(Self.offline.utf8)
+            _ = dl_mosquitto_will_set(m, availabilityTopic, Int32(will.count), will, 1, true)
+        }
         if config.user != nil || password != nil { _ = dl_mosquitto_username_pw_set(m, config.user, password) }
         _ = dl_mosquitto_threaded_set(m, true)
         // TLS asked for and not set up: no connection at all (fails closed); the network loop
@@ -203,6 +230,11 @@ public final class MQTTPublisher: Service {
         tell(outbox.flush())
         let (address, thread) = guarded.withLock { s in (Int(bitPattern: s.mosq), s.thread) }
         guard let m = OpaquePointer(bitPattern: address) else { return }
+        if role != .ownTracks, guarded.withLock({ $0.connected }) {
+            // A clean stop sends no will: HA hears "offline" from here, before the DISCONNECT.
+            let offline = Array(Self.offline.utf8)
+            _ = dl_mosquitto_publish(m, nil, availabilityTopic, Int32(offline.count), offline, 1, true)
+        }
         stopping.store(true, ordering: .releasing)
         _ = dl_mosquitto_disconnect(m)
         await thread?.join()

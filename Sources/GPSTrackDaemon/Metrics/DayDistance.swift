@@ -18,9 +18,8 @@ final class DayDistance: TrackerSink {
     private(set) var dayEnd = -Double.infinity
     /// Metres added today, up to `seen`.
     private(set) var meters = 0.0
-    /// The trip counter's distance and start when last looked at.
-    private var seen: Double?
-    private var seenStart: Double?
+    /// The trip counter when last looked at.
+    private var growth = TripGrowth()
 
     /// Hears a step: the counter's growth since the last one is today's, and a fix of
     /// another day starts a new one at 0.
@@ -44,14 +43,8 @@ final class DayDistance: TrackerSink {
         return d
     }
 
-    /// Adds the counter's change: the automatic trips' odometer takes back what it had
-    /// counted of a wander that proved a stop, and today does too; a reset or a start (the
-    /// counter begins anew, at another time) is no distance.
-    private func absorb(_ trip: Trip) {
-        let traveled = trip.traveledM
-        if let seen, traveled >= seen || trip.startedAt == seenStart { meters = max(0, meters + traveled - seen) }
-        (seen, seenStart) = (traveled, trip.startedAt)
-    }
+    /// Adds the counter's change (`TripGrowth`): a take-back is today's too.
+    private func absorb(_ trip: Trip) { meters = max(0, meters + growth.change(trip)) }
 
     /// The local midnights before and after `time`.
     static func localDay(containing time: Double) -> (Double, Double) {

@@ -17,13 +17,31 @@ public enum OutboxKind: String, Sendable, CaseIterable {
     case steps
     /// Answers to the broker's commands: `status`, `dump`, a command's result.
     case status, configuration, cmdresult
+    /// Home Assistant's discovery: an entity's config (empty: the entity removed), retained.
+    case haConfig = "ha_config"
+    /// Home Assistant's state topic, retained: the newest says all, so older ones may go.
+    case haState = "ha_state"
+    /// Home Assistant's tracker's zone (a fence's name or `not_home`), retained; said on change.
+    case haZone = "ha_zone"
 
     /// Whether a row of this kind may be dropped to make room: positions only (the next one
     /// says where the box is); what a backlog is for never goes.
     public var thinnable: Bool {
         switch self {
-        case .location: true
-        case .transition, .trip, .alarm, .event, .waypoints, .steps, .status, .configuration, .cmdresult: false
+        case .location, .haState: true
+        case .transition, .trip, .alarm, .event, .waypoints, .steps, .status, .configuration, .cmdresult, .haConfig,
+            .haZone:
+            false
+        }
+    }
+
+    /// Whether the broker keeps the message for whoever subscribes later (MQTT's retain):
+    /// Home Assistant's discovery and state, which HA reads again when it starts.
+    public var retained: Bool {
+        switch self {
+        case .haConfig, .haState, .haZone: true
+        case .location, .transition, .trip, .alarm, .event, .waypoints, .steps, .status, .configuration, .cmdresult:
+            false
         }
     }
 

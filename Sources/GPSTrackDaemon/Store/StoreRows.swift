@@ -71,7 +71,7 @@ extension Store {
 
 /// The fix counters as rows of the `counters` table.
 extension Store {
-    /// Counters from their rows: `total`, `accepted`, `delivered` and `rejected.<reason>`.
+    /// Counters from their rows: `total`, `accepted`, `delivered`, `odometer_mm` and `rejected.<reason>`.
     static func counters(from rows: [[SQLiteDatabase.Value]]) -> FixCounters? {
         guard !rows.isEmpty else { return nil }
         var values: [String: Int] = [:]
@@ -85,11 +85,16 @@ extension Store {
         }
         return FixCounters(
             total: values["total"] ?? 0, accepted: values["accepted"] ?? 0,
-            delivered: values["delivered"] ?? 0, rejected: rejected)
+            delivered: values["delivered"] ?? 0, rejected: rejected,
+            odometerM: Double(values["odometer_mm"] ?? 0) / 1000)
     }
 
     static func rows(of counters: FixCounters) -> [(String, Int)] {
-        [("total", counters.total), ("accepted", counters.accepted), ("delivered", counters.delivered)]
+        [
+            ("total", counters.total), ("accepted", counters.accepted), ("delivered", counters.delivered),
+            // Whole millimetres: the counters are integers (`RowBounds.count`).
+            ("odometer_mm", Int(checking: min(counters.odometerM * 1000, 1e15)) ?? 0),
+        ]
             + counters.rejected.map { ("rejected." + $0.key.rawValue, $0.value) }
     }
 }

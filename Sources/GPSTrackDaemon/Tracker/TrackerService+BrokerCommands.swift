@@ -93,6 +93,7 @@ extension TrackerService {
                 payload: OwnTracks.waypoints(fences, loadedAt: ownTracks?.fencesLoadedAt ?? now), qos: 1)
             return .success("waypoints published on \(mqtt.baseTopic)/waypoints")
         case .guard(let on): return controlled(.guard(on), command, mqtt, "guard \(on ? "on" : "off")")
+        case .guardAck: return controlled(.guardAck, command, mqtt, "guard alarm acknowledged")
         case .trip(let verb):
             let request: ControlRequest =
                 switch verb {

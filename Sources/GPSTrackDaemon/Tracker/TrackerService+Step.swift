@@ -20,7 +20,8 @@ extension TrackerService {
     ) -> TrackerStep {
         TrackerStep(
             fix: fix, outcome: outcome, events: events, force: force, tracker: session.tracker,
-            anchor: session.anchor.state, fences: fenceFacts(for: events), inputs: session.inputs)
+            anchor: session.anchor.state, fences: fenceFacts(for: events), inputs: session.inputs,
+            overspeeding: session.overspeedMonitor.active, hasFix: session.hasFix)
     }
 
     /// The fences now: the names inside, what the step's fence events' fences must remember,

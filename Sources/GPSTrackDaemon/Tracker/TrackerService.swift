@@ -144,6 +144,12 @@ public actor TrackerService {
     func log(_ entry: LogEntry) { journalSink.log(entry) }
 
     /// Publishes the circular fences as OwnTracks waypoints (at start and after a reload).
+    /// Lets Home Assistant's sink read the pedometer's total (its steps entity).
+    public func linkSteps() {
+        guard let ha = sinks.lazy.compactMap({ $0 as? HASink }).first, let steps = stepsSink else { return }
+        ha.steps = { steps.figures.status()?.total }
+    }
+
     public func publishWaypoints() { ownTracks?.publishWaypoints(session.geofences?.index.fences) }
 
     /// The stop's last word on storage, after MQTT stopped: what could not be written, named

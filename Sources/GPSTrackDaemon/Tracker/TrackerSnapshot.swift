@@ -33,6 +33,10 @@ public struct TrackerSnapshot: Sendable {
     public var sky: StatusReply.SkyStatus?
     public var clockOffsetS: Double?
     public var today: StatusReply.DayStatus?
+    /// The lifetime odometer, metres.
+    public var odometerM = 0.0
+    /// Home Assistant's discovery, when on.
+    public var ha: HAStatus?
     /// The HTTP uplinks' queues, by uplink name (`traccar`, `owntracks_http`, `webhook`).
     public var uplinks: [UplinkName: StatusReply.UplinkStatus] = [:]
 }
@@ -79,8 +83,10 @@ extension TrackerService {
             s.sky = Reports.sky(sky)
         }
         s.clockOffsetS = clockOffsetS?.rounded(decimals: 3)
+        s.odometerM = session.tracker.counters.odometerM.rounded(decimals: 2)
         s.today = sinks.lazy.compactMap { $0 as? DayDistance }.first?.status(trip: session.tracker.trip)
         for case let uplink as any UplinkSink in sinks { s.uplinks[uplink.uplink] = Reports.uplink(uplink) }
+        s.ha = sinks.lazy.compactMap { $0 as? HASink }.first?.discovery.status
         return s
     }
 

@@ -23,11 +23,16 @@ public struct TrackerStep: Sendable {
     public var fences: FenceFacts
     /// The box's inputs after the step (ignition, power and battery, the panic button).
     public var inputs: InputMonitor
+    /// Whether an overspeed is under way after the step.
+    public var overspeeding: Bool
+    /// Whether the session has a fix after the step (false before the first and after `fix_lost`).
+    public var hasFix: Bool
 
     public init(
         fix: Fix? = nil, outcome: Tracker.Outcome = .none, events: [TrackingSession.Sequenced] = [],
         lines: [String]? = nil, force: Bool = false, tracker: Tracker = Tracker(), anchor: AnchorWatch.State? = nil,
-        fences: FenceFacts = FenceFacts(), inputs: InputMonitor = InputMonitor()
+        fences: FenceFacts = FenceFacts(), inputs: InputMonitor = InputMonitor(), overspeeding: Bool = false,
+        hasFix: Bool = false
     ) {
         self.fix = fix
         self.outcome = outcome
@@ -38,6 +43,8 @@ public struct TrackerStep: Sendable {
         self.anchor = anchor
         self.fences = fences
         self.inputs = inputs
+        self.overspeeding = overspeeding
+        self.hasFix = hasFix
     }
 
     /// Whether the fix was accepted.
