@@ -203,3 +203,44 @@ import Testing
             queued().filter { $0.payload.isEmpty }.map(\.topic).last == "homeassistant/sensor/van/fence_a_b_2/config")
     }
 }
+
+extension HomeAssistantTests {
+    /// The steps entity comes when the pedometer runs (its total known), not before; the
+    /// tracker keeps its zone while the fix is lost.
+    @Test func theStepsEntityComesWithThePedometerAndTheZoneStaysWhileTheFixIsLost() throws {
+        let dir = NSTemporaryDirectory() + "ha-steps-\(getpid())-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var mqtt = MQTTConfig()
+        mqtt.host = "127.0.0.1"
+        let publisher = try MQTTPublisher(
+            config: mqtt, file: StateDatabase(path: dir + "/state.db"), journal: Journal(target: .stderr),
+            configFile: "t.conf", role: .homeAssistant(base: Self.topics.base))
+        let ha = HADiscovery(
+            publisher: publisher, topics: Self.topics, minIntervalS: 1, journal: Journal(target: .stderr))
+        let sink = HASink(
+            discovery: ha, setup: HAEntityList.Setup(topics: Self.topics, deviceName: "van", version: "1"),
+            tripMode: .auto)
+        sink.fencesReplaced(Array(Self.fences.prefix(1)))
+        var total: Int?
+        sink.steps = { total }
+        _ = sink.take(TrackerStep())
+        #expect(ha.status.entities == 16)
+        total = 42
+        var tracker = Tracker()
+        let home = Fix(
+            mode: 3, time: 1_773_475_200, latitude: 1, longitude: 2, altitude: 10, eph: 5, speed: 0, track: 0)
+        _ = tracker.ingest(home)
+        _ = sink.take(
+            TrackerStep(fix: home, tracker: tracker, fences: FenceFacts(inside: ["Home"]), hasFix: true))
+        #expect(ha.status.entities == 17)
+        _ = sink.take(TrackerStep(tracker: tracker, fences: FenceFacts(inside: []), hasFix: false))
+        let messages = publisher.outbox.next(10_000)
+        let zones = messages.filter { $0.kind == .haZone }.map(\.payload)
+        #expect(zones == ["not_home", "Home"], "\(zones)")
+        let last = try #require(messages.last { $0.kind == .haState }.flatMap { ExecutableRunner.json($0.payload) })
+        #expect(last["steps"] as? Int == 42 && last["fix"] as? String == "OFF")
+        #expect((last["fences"] as? [String: String]) == ["fence_home": "unknown"])
+        #expect(messages.contains { $0.topic == "homeassistant/sensor/van/steps/config" })
+    }
+}

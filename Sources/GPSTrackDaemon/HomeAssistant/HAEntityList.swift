@@ -38,8 +38,8 @@ struct HAEntityList {
         }
     }
 
-    /// At most this many fences get a sensor each (HA's device page stays usable); the others
-    /// are named in the journal once.
+    /// At most this many fences get a sensor each, the first in file order, so that a box of
+    /// thousands of fences does not flood HA (gpstrackd(8), HOME ASSISTANT).
     static let maxFenceEntities = 64
     /// Longest object id: `fence_` and a fence id made safe.
     static let maxObjectBytes = 80
