@@ -47,7 +47,7 @@ async def main():
         while not os.path.exists(port_file) or not open(port_file).read().strip():
             if time.monotonic() > deadline or browser.poll() is not None:
                 sys.exit("chromium did not open its DevTools port")
-            await asyncio.sleep(0.1)
+            await asyncio.sleep(0.1)  # polls the port file, bounded
         port = int(open(port_file).read().split()[0])
         async with aiohttp.ClientSession() as http:
             async with http.get(f"http://127.0.0.1:{port}/json/list") as r:
@@ -73,7 +73,7 @@ async def main():
                     missing = [t for t in texts if t not in text]
                     if not missing or time.monotonic() > deadline:
                         break
-                    await asyncio.sleep(0.25)
+                    await asyncio.sleep(0.25)  # polls the page, bounded
                 shot = await call("Page.captureScreenshot", format="png")
                 with open(out, "wb") as f:
                     f.write(base64.b64decode(shot["data"]))
