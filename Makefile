@@ -50,10 +50,10 @@ format:
 TEST_SHARDS ?= 4
 test: test-deps
 	@# Home Assistant's venv (HomeAssistantLiveTests; minutes of downloads the first time) is
-	@# installed beside the build, which is CPU-bound while pip waits on the network.
-	@mkdir -p .build; scripts/ha-venv.sh > .build/ha-venv.log 2>&1 & ha=$$!; \
-	  $(SWIFT) build --build-tests; built=$$?; \
-	  wait $$ha || { cat .build/ha-venv.log; exit 1; }; [ $$built -eq 0 ]
+	@# installed in the background, beside the build (CPU-bound while pip waits on the network)
+	@# and the other tests; HomeAssistantLiveTests waits for it (scripts/ha-venv.sh).
+	@mkdir -p .build; touch .build/ha-venv.pending; (scripts/ha-venv.sh > .build/ha-venv.log 2>&1 &)
+	$(SWIFT) build --build-tests
 	scripts/test-counts.py reset
 	bin=$$($(SWIFT) build --show-bin-path); GPSTRACKD_BIN=$$bin/gpstrackd \
 	  scripts/test-counts.py swift --shards $(TEST_SHARDS) -- $$bin/gpstrackdPackageTests.xctest

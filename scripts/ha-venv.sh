@@ -2,9 +2,15 @@
 # Installs Home Assistant 2024.1.6 (the newest line that runs on Debian 12's Python 3.11, with
 # the MQTT integration, the statestream and the frontend) into a virtual environment kept in a
 # cache folder, once, and links it as .build/ha-venv for HomeAssistantLiveTests. `make test`
-# runs it beside the build. Usage: scripts/ha-venv.sh   (GPSTRACK_HA_CACHE: the cache folder)
+# starts it in the background, beside the build and the other tests: while it runs,
+# .build/ha-venv.pending exists and the test waits; if it fails, .build/ha-venv.failed holds why.
+# Usage: scripts/ha-venv.sh   (GPSTRACK_HA_CACHE: the cache folder)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mkdir -p .build
+rm -f .build/ha-venv.failed
+touch .build/ha-venv.pending
+trap 'rc=$?; [ $rc -eq 0 ] || echo "scripts/ha-venv.sh failed (exit $rc); its output: .build/ha-venv.log" > .build/ha-venv.failed; rm -f .build/ha-venv.pending' EXIT
 version=2024.1.6
 if [ -z "${GPSTRACK_HA_CACHE:-}" ]; then
     if [ -w /var/cache ]; then GPSTRACK_HA_CACHE=/var/cache/gpstrackd-test; else GPSTRACK_HA_CACHE=$HOME/.cache/gpstrackd-test; fi
@@ -26,5 +32,4 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     "$venv/bin/python3" -m pip install -q --disable-pip-version-check "${pins[@]}"
     echo "$want" > "$stamp"
 fi
-mkdir -p .build
 ln -sfn "$venv" .build/ha-venv

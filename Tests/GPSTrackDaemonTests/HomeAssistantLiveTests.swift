@@ -9,7 +9,7 @@ import Testing
 @Suite(
     .serialized,
     .needs(
-        [.gpsfake, .journal, HomeAssistantRig.need, .tool("/usr/bin/chromium", package: "chromium")] + Need.mosquitto))
+        [.gpsfake, .journal, .tool("/usr/bin/chromium", package: "chromium")] + Need.mosquitto))
 struct HomeAssistantLiveTests {
     init() throws { try LiveHarness.ensureJournald() }
 
@@ -25,6 +25,7 @@ struct HomeAssistantLiveTests {
     ]
 
     @Test func theBoxIsADeviceWithEveryEntityThroughRestartsAndBadInput() throws {
+        try HomeAssistantRig.waitForVenv()
         let dir = NSTemporaryDirectory() + "gpstrackd-ha-\(getpid())"
         try? FileManager.default.removeItem(atPath: dir)
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

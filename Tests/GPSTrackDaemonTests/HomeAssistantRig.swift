@@ -8,7 +8,28 @@ import Testing
 enum HomeAssistantRig {
     /// HA's virtual environment, linked by scripts/ha-venv.sh.
     static let python = ExecutableRunner.packageRoot.appendingPathComponent(".build/ha-venv/bin/python3").path
-    static let need = Need.file(python, package: "scripts/ha-venv.sh, which make test runs")
+
+    /// Waits while scripts/ha-venv.sh runs (`make test` starts it in the background); fails,
+    /// naming why, when it failed or was never run.
+    static func waitForVenv() throws {
+        let build = ExecutableRunner.packageRoot.appendingPathComponent(".build").path
+        let fm = FileManager.default
+        try LiveHarness.waitFor("scripts/ha-venv.sh (Home Assistant's venv)", timeout: 1800) {
+            if let failed = try? String(contentsOfFile: build + "/ha-venv.failed", encoding: .utf8) {
+                throw VenvMissing(why: failed)
+            }
+            if fm.fileExists(atPath: build + "/ha-venv.pending") { return false }
+            guard fm.isExecutableFile(atPath: python) else {
+                throw VenvMissing(why: "no \(python): run scripts/ha-venv.sh (make test does)")
+            }
+            return true
+        }
+    }
+
+    struct VenvMissing: Error, CustomStringConvertible {
+        var why: String
+        var description: String { "Home Assistant's venv: \(why)" }
+    }
 
     /// One HA process on a configuration folder written before its first start.
     final class HA {
