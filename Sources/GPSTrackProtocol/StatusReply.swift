@@ -38,15 +38,15 @@ public struct StatusReply: Codable, Sendable, Equatable {
     public var clockOffsetS: Double?
     /// The distance traveled on the current local day; null before the first accepted fix.
     public var today: DayStatus?
+    /// The lifetime odometer: the settled distance of every trip, across resets and restarts,
+    /// metres; it never goes down.
+    public var odometerM = 0.0
     /// Every uplink's queue and server (`uplinks`); absent with none configured.
     @Omitted public var uplinks: UplinksStatus?
     /// The anchor watch; absent while the anchor is up.
     @Omitted public var anchor: AnchorStatus?
     /// The box's inputs; absent with none configured.
     @Omitted public var inputs: InputsStatus?
-    /// The lifetime odometer: the settled distance of every trip, across resets and restarts,
-    /// metres; it never goes down.
-    public var odometerM = 0.0
     /// Home Assistant's discovery; absent when it is off.
     @Omitted public var ha: HAStatus?
 
@@ -61,9 +61,9 @@ public struct StatusReply: Codable, Sendable, Equatable {
         case tripsTotal = "trips_total"
         case sky
         case clockOffsetS = "clock_offset_s"
-        case today, uplinks, anchor, inputs
+        case today
         case odometerM = "odometer_m"
-        case ha
+        case uplinks, anchor, inputs, ha
     }
 
     public struct GPSDStatus: Codable, Sendable, Equatable {

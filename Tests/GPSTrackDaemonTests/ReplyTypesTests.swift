@@ -203,7 +203,7 @@ import Testing
                 "trip":{"state":"running","started_at":null,"start":null,"end":null,"traveled_m":0.0,"straight_line_m":1000.0},\
                 "fences":[],"counters":{"fixes_total":0,"fixes_accepted":0,"fixes_delivered":0,"fixes_rejected":{"stale":2,"too_fast":1}},\
                 "storage":{"state":"off","reason":null,"path":null},"steps":null,"mqtt":null,"seq":0,"version":"0.2.0","uptime_s":12.5,\
-                "events_total":{},"sky":null,"clock_offset_s":null,"today":null}
+                "events_total":{},"sky":null,"clock_offset_s":null,"today":null,"odometer_m":0.0}
                 """)
         // trip_mode = auto: motion, current_trip (null between trips) and guard appear.
         quiet.motion = StatusReply.MotionStatus(state: "stopped", since: "2026-03-14T07:30:00.000Z")
