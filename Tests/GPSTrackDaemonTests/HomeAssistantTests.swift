@@ -18,6 +18,18 @@ import Testing
         Fence(index: 2, id: "a_b", shape: .circle(center: .init(latitude: 1, longitude: 4), radiusM: 50)),
     ]
 
+    /// HA's publisher, not started, on a state database of its own (its folder, to remove).
+    static func publisher() throws -> (MQTTPublisher, String) {
+        let dir = NSTemporaryDirectory() + "ha-\(getpid())-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        var mqtt = MQTTConfig()
+        mqtt.host = "127.0.0.1"
+        let publisher = try MQTTPublisher(
+            config: mqtt, file: StateDatabase(path: dir + "/state.db"), journal: Journal(target: .stderr),
+            configFile: "t.conf", role: .homeAssistant(base: topics.base))
+        return (publisher, dir)
+    }
+
     @Test func theKeysAreCheckedWhereTheyAreRead() throws {
         let ok = try ConfigParser.parse(
             "mqtt_host = b\nha_discovery = on\nha_discovery_prefix = ha/x\nha_node_id = van-1\nha_min_interval_s = 2\n",
@@ -144,15 +156,8 @@ import Testing
     /// there is counted and never applied, a foreign state is answered with ours, a config of an
     /// entity no longer in force is cleared.
     @Test func badMessagesAreCountedAndStaleAnnouncementsRemoved() throws {
-        let dir = NSTemporaryDirectory() + "ha-\(getpid())-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let (publisher, dir) = try Self.publisher()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        var mqtt = MQTTConfig()
-        mqtt.host = "127.0.0.1"
-        let publisher = try MQTTPublisher(
-            config: mqtt, file: StateDatabase(path: dir + "/state.db"), journal: Journal(target: .stderr),
-            configFile: "t.conf",
-            role: .homeAssistant(base: Self.topics.base))
         let now = Mutex(1000.0)
         let ha = HADiscovery(
             publisher: publisher, topics: Self.topics, minIntervalS: 10, journal: Journal(target: .stderr),
@@ -208,14 +213,8 @@ extension HomeAssistantTests {
     /// The steps entity comes when the pedometer runs (its total known), not before; the
     /// tracker keeps its zone while the fix is lost.
     @Test func theStepsEntityComesWithThePedometerAndTheZoneStaysWhileTheFixIsLost() throws {
-        let dir = NSTemporaryDirectory() + "ha-steps-\(getpid())-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let (publisher, dir) = try Self.publisher()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        var mqtt = MQTTConfig()
-        mqtt.host = "127.0.0.1"
-        let publisher = try MQTTPublisher(
-            config: mqtt, file: StateDatabase(path: dir + "/state.db"), journal: Journal(target: .stderr),
-            configFile: "t.conf", role: .homeAssistant(base: Self.topics.base))
         let ha = HADiscovery(
             publisher: publisher, topics: Self.topics, minIntervalS: 1, journal: Journal(target: .stderr))
         let sink = HASink(
