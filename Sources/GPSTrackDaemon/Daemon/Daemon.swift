@@ -93,7 +93,7 @@ public enum Daemon {
             group.add(mqtt)
         }
         if let ha {
-            await service.linkSteps()
+            await service.linkHomeAssistant()
             ha.start()
             group.add(ha.publisher)
             // The state's pace and the fix's age while no fix comes, on the tracker's thread.

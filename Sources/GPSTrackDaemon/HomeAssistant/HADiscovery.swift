@@ -119,20 +119,30 @@ final class HADiscovery: Sendable {
     func tick() {
         let now = clock()
         let payload = guarded.withLock { s -> String? in
-            guard s.state != nil, now - s.lastSentAt >= minIntervalS else { return nil }
-            let last = s.recent.last
-            guard let payload = encodeState(&s, now: now), payload != last else { return nil }
-            return payload
+            guard now - s.lastSentAt >= minIntervalS, let payload = text(s, now: now), payload != s.recent.last
+            else { return nil }
+            // Nothing new (no fix's age to tell): nothing sent, nothing remembered.
+            return sent(&s, payload, now: now)
         }
         if let payload { publisher.enqueue(kind: .haState, topic: topics.state, payload: payload, qos: 1) }
     }
 
-    func encodeState(_ s: inout State, now: Double) -> String? {
+    /// The state's text now (its fix's age as of `now`); nil before the first state.
+    func text(_ s: State, now: Double) -> String? {
         guard var state = s.state else { return nil }
         state.fixAgeS = s.fixReceivedAt.map { max(0, now - $0).rounded(decimals: 0) }
-        let payload = ReplyEncoder.encode(state)
+        return ReplyEncoder.encode(state)
+    }
+
+    /// The state's text, remembered as sent now.
+    func encodeState(_ s: inout State, now: Double) -> String? {
+        guard let payload = text(s, now: now) else { return nil }
+        return sent(&s, payload, now: now)
+    }
+
+    private func sent(_ s: inout State, _ payload: String, now: Double) -> String {
         s.lastSentAt = now
-        s.lastDiscrete = state.discrete
+        s.lastDiscrete = s.state?.discrete
         s.recent = Array((s.recent + [payload]).suffix(Self.recentCount))
         return payload
     }

@@ -8,14 +8,15 @@ final class HASink: TrackerSink {
     let discovery: HADiscovery
     private(set) var setup: HAEntityList.Setup
     let tripMode: TrackerConfig.TripMode
-    /// Its own count of the day's distance (the one the metrics use, another instance).
-    private let day = DayDistance()
+    /// The day's distance: the outlets' one (it hears each step before this sink), set with
+    /// `steps` by `TrackerService.linkHomeAssistant`.
+    var day: DayDistance?
     private var fences: [(fence: Fence, object: String)] = []
     /// The tracker's zone at the last fix, kept while the fix is lost.
     private var zone: String?
     private var fenceList: [Fence]?
     /// The pedometer's total, nil until it runs (an IIO source found): its entity is announced
-    /// then. Set by the tracker (`TrackerService.linkSteps`).
+    /// then. Set by the tracker (`TrackerService.linkHomeAssistant`).
     var steps: (() -> Int?)?
 
     init(discovery: HADiscovery, setup: HAEntityList.Setup, tripMode: TrackerConfig.TripMode) {
@@ -31,8 +32,7 @@ final class HASink: TrackerSink {
     }
 
     func take(_ step: TrackerStep) -> [LogEntry] {
-        _ = day.take(step)
-        let today = day.status(trip: step.tracker.trip)?.traveledM
+        let today = day?.status(trip: step.tracker.trip)?.traveledM
         let total = steps?()
         if total != nil, !setup.pedometer {
             setup.pedometer = true

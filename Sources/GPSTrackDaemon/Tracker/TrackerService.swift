@@ -144,10 +144,11 @@ public actor TrackerService {
     func log(_ entry: LogEntry) { journalSink.log(entry) }
 
     /// Publishes the circular fences as OwnTracks waypoints (at start and after a reload).
-    /// Lets Home Assistant's sink read the pedometer's total (its steps entity).
-    public func linkSteps() {
-        guard let ha = sinks.lazy.compactMap({ $0 as? HASink }).first, let steps = stepsSink else { return }
-        ha.steps = { steps.figures.status()?.total }
+    /// Lets Home Assistant's sink read the day's distance and the pedometer's total.
+    public func linkHomeAssistant() {
+        guard let ha = sinks.lazy.compactMap({ $0 as? HASink }).first else { return }
+        ha.day = sinks.lazy.compactMap { $0 as? DayDistance }.first
+        if let steps = stepsSink { ha.steps = { steps.figures.status()?.total } }
     }
 
     public func publishWaypoints() { ownTracks?.publishWaypoints(session.geofences?.index.fences) }
