@@ -41,6 +41,10 @@ idle() {
         --log stderr --state-dir "$work/state" --socket "$work/d.sock" 2>/dev/null &
     daemon=$!
     sleep 3  # the idle span whose peak RSS is measured (not a wait)
+    # What the resident memory is, by mapping: once, for the default configuration.
+    if [ "$1" = "$work/default.conf" ] && [ ! -e "$work/mapped" ]; then
+        scripts/smaps-by-mapping.py "$(pgrep -P "$daemon")" > "$work/mapped" || true
+    fi
     pkill -TERM -P "$daemon" 2>/dev/null || true
     wait "$daemon" 2>/dev/null || true
     daemon=
@@ -59,3 +63,5 @@ echo "  the same with libmosquitto, as with MQTT ($(libs "$work/mqtt") loaded)  
 echo "gpstrackd with 1,000 fences, no gpsd, two runs interleaved:"
 echo "  default configuration                              $(mib "$d1"), $(mib "$d2")"
 echo "  with MQTT configured (no broker)                   $(mib "$m1"), $(mib "$m2")"
+echo "gpstrackd idle with 1,000 fences, default configuration:"
+cat "$work/mapped"

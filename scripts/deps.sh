@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages gpstrackd needs to build, test and benchmark, when missing.
-# Usage: scripts/deps.sh [build|test|demo|bench|deb]    (as root, or through sudo)
+# Usage: scripts/deps.sh [build|test|demo|bench|deb|text-order]    (as root, or through sudo)
 set -euo pipefail
 
 build=(pkg-config g++ libgps-dev libgeographiclib-dev libgeos-dev libsystemd-dev libsqlite3-dev libmosquitto-dev libsodium-dev libcurl4-openssl-dev)
@@ -8,11 +8,13 @@ test=(scdoc man-db groff-base lintian dpkg-dev debhelper fakeroot geographiclib-
 demo=(gpsd gpsd-clients)                                # a real gpsd, fed by gpsfake
 bench=(gpsd gpsd-clients time procps python3-venv gcc mosquitto)  # gpxlogger side by side, GNU time, the library floor, a broker
 deb=(dpkg-dev debhelper fakeroot lintian scdoc)         # make deb: debhelper, then lintian
+textorder=(valgrind gpsd gpsd-clients binutils)         # make text-order: callgrind over a replay and a live run
 want=("${build[@]}")
 [ "${1:-build}" = test ] && want+=("${test[@]}")
 [ "${1:-build}" = demo ] && want+=("${demo[@]}")
 [ "${1:-build}" = bench ] && want+=("${bench[@]}")
 [ "${1:-build}" = deb ] && want+=("${deb[@]}")
+[ "${1:-build}" = text-order ] && want+=("${textorder[@]}")
 
 missing=()
 for p in "${want[@]}"; do

@@ -24,6 +24,9 @@ struct BoxTree: Sendable {
     private var leafNodes = 0
     /// Whether a payload came with more than one box (so that a query may find it twice).
     private(set) var repeats = false
+    /// The most nodes a query has still to visit: the root, then at most `capacity` children
+    /// a level down.
+    private var stackCapacity = 1
 
     /// Packs `entries`; their order does not matter.
     init(_ entries: [(Box, Int)]) {
@@ -34,7 +37,9 @@ struct BoxTree: Sendable {
         leafNodes = nodes.count
         // Each level packed in turn until one node (the last) covers everything.
         var level = 0..<nodes.count
+        var levels = 1
         while level.count > 1 {
+            levels += 1
             var below = Array(nodes[level])
             let groups = Self.tile(&below)
             nodes.replaceSubrange(level, with: below)
@@ -45,25 +50,35 @@ struct BoxTree: Sendable {
             }
             level = start..<nodes.count
         }
+        stackCapacity = (levels + 1) * Self.capacity
     }
 
     /// Appends to `hits` the payload of every box that meets `box` (a payload inserted with two
     /// boxes may come twice).
     func query(_ box: Box, into hits: inout [Int]) {
         guard !nodes.isEmpty else { return }
-        var stack: [Int32] = [Int32(nodes.count - 1)]
-        stack.reserveCapacity(4 * Self.capacity)
-        while let top = stack.popLast() {
-            let n = nodes[Int(top)]
-            guard Self.meets(n.minX, n.minY, n.maxX, n.maxY, box) else { continue }
-            let children = Int(n.first)..<Int(n.first + n.count)
-            if Int(top) < leafNodes {
-                for i in children {
-                    let it = items[i]
-                    if Self.meets(it.minX, it.minY, it.maxX, it.maxY, box) { hits.append(it.payload) }
+        // The nodes still to visit: at most `capacity` a level below the root's, on the
+        // stack (an array a query was an allocation a fix).
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: stackCapacity) { stack in
+            stack[0] = Int32(nodes.count - 1)
+            var depth = 1
+            while depth > 0 {
+                depth -= 1
+                let top = stack[depth]
+                let n = nodes[Int(top)]
+                guard Self.meets(n.minX, n.minY, n.maxX, n.maxY, box) else { continue }
+                let children = Int(n.first)..<Int(n.first + n.count)
+                if Int(top) < leafNodes {
+                    for i in children {
+                        let it = items[i]
+                        if Self.meets(it.minX, it.minY, it.maxX, it.maxY, box) { hits.append(it.payload) }
+                    }
+                } else {
+                    for i in children {
+                        stack[depth] = Int32(i)
+                        depth += 1
+                    }
                 }
-            } else {
-                for i in children { stack.append(Int32(i)) }
             }
         }
     }

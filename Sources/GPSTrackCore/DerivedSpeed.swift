@@ -19,7 +19,7 @@ public struct DerivedSpeed: Sendable {
         guard fix.speed.isFinite, !fix.track.isFinite, let prev = previous,
             let t0 = prev.time, let t1 = fix.time, t1 > t0, fix.coordinate.isValid
         else { return fix }
-        let restated = Geodesic.distance(prev.coordinate, fix.coordinate) / (t1 - t0)
+        let restated = Geodesic.shortDistance(prev.coordinate, fix.coordinate) / (t1 - t0)
         guard abs(restated - fix.speed) <= max(Self.toleranceMps, Self.toleranceShare * fix.speed) else { return fix }
         var screened = fix
         screened.speed = .nan

@@ -8,18 +8,27 @@ public struct EpochAssembler: Sendable {
 
     /// Adds one TPV; returns the fixes whose epoch is complete, in order.
     public mutating func add(_ fix: Fix) -> [Fix] {
+        var done: [Fix] = []
+        add(fix, into: &done)
+        return done
+    }
+
+    /// Adds one TPV; appends the fixes whose epoch is complete to `done`, in order (the
+    /// per-fix path: the caller's buffer, reused, instead of an array a fix).
+    public mutating func add(_ fix: Fix, into done: inout [Fix]) {
         guard let time = fix.time else {
             // No time: it cannot belong to an epoch; pass it on (the tracker rejects it).
-            let done = flush()
-            return done + [fix]
+            if let pending { done.append(pending) }
+            pending = nil
+            done.append(fix)
+            return
         }
         if let current = pending, current.time == time {
             if fix.completeness >= current.completeness { pending = fix }
-            return []
+            return
         }
-        let done = flush()
+        if let pending { done.append(pending) }
         pending = fix
-        return done
     }
 
     /// Returns the pending epoch, if any (at the end of a log, or when the stream stalls).

@@ -8,6 +8,8 @@ public struct FeedSession: Sendable {
     public private(set) var selector: ReceiverSelector
     /// One per receiver: their epochs interleave.
     private var assemblers: [String: EpochAssembler] = [:]
+    /// The epochs one TPV completed, reused from TPV to TPV.
+    private var completed: [Fix] = []
 
     /// What the caller does, in order.
     public enum Step: Sendable {
@@ -37,11 +39,17 @@ public struct FeedSession: Sendable {
 
     /// Takes one TPV: into its receiver's epochs, and each complete epoch to the selector.
     public mutating func take(_ fix: Fix) -> [Step] {
-        let key = fix.device ?? ""
-        var assembler = assemblers[key] ?? EpochAssembler()
-        let epochs = assembler.add(fix)
-        assemblers[key] = assembler
-        return epochs.flatMap { route($0) }
+        var steps: [Step] = []
+        take(fix, into: &steps)
+        return steps
+    }
+
+    /// `take`, appending the steps to `steps`: the per-fix path, whose caller reuses one
+    /// buffer (no array is made a fix).
+    public mutating func take(_ fix: Fix, into steps: inout [Step]) {
+        completed.removeAll(keepingCapacity: true)
+        assemblers[fix.device ?? "", default: EpochAssembler()].add(fix, into: &completed)
+        for epoch in completed { route(epoch, into: &steps) }
     }
 
     /// Every receiver's pending epoch (the end of the feed, a lost gpsd).
@@ -77,14 +85,21 @@ public struct FeedSession: Sendable {
     }
 
     private mutating func route(_ epoch: Fix) -> [Step] {
+        var steps: [Step] = []
+        route(epoch, into: &steps)
+        return steps
+    }
+
+    private mutating func route(_ epoch: Fix, into steps: inout [Step]) {
         switch selector.offer(epoch) {
         case .ignore:
-            return []
+            break
         case .follow:
-            return [.epoch(epoch)]
+            steps.append(.epoch(epoch))
         case .failover(let from, let to):
             session.switchReceiver()
-            return [.failover(from: from, to: to), .epoch(epoch)]
+            steps.append(.failover(from: from, to: to))
+            steps.append(.epoch(epoch))
         }
     }
 }

@@ -117,7 +117,26 @@ public final class FenceIndex: @unchecked Sendable {
 
     /// Indices of the fences whose envelope lies within `marginM` of `point`.
     public func candidates(near point: Coordinate, marginM: Double) -> [Int] {
-        query(Self.boxes(around: point, radiusM: max(marginM, 0.01)))
+        var hits: [Int] = []
+        candidates(near: point, marginM: marginM, into: &hits)
+        return hits
+    }
+
+    /// `candidates(near:marginM:)`, appended to `hits` (the per-fix path: no arrays of boxes
+    /// or hits made for a fix near no fence).
+    public func candidates(near point: Coordinate, marginM: Double, into hits: inout [Int]) {
+        let first = hits.count
+        var boxes = 0
+        Self.eachBox(around: point, radiusM: max(marginM, 0.01)) { box in
+            boxes += 1
+            tree.query(box, into: &hits)
+        }
+        // A fence comes twice only through two of its boxes or two query boxes: else no Set.
+        if hits.count - first > 1, boxes > 1 || tree.repeats {
+            let unique = Set(hits[first...])
+            hits.removeSubrange(first...)
+            hits.append(contentsOf: unique)
+        }
     }
 
     /// Indices of the fences whose envelope meets one of `boxes` (minX, minY, maxX, maxY).
@@ -231,16 +250,33 @@ public final class FenceIndex: @unchecked Sendable {
     /// Longitude/latitude boxes (minX, minY, maxX, maxY) covering `radiusM` around `c`, split at
     /// the antimeridian.
     public static func boxes(around c: Coordinate, radiusM: Double) -> [(Double, Double, Double, Double)] {
+        var boxes: [(Double, Double, Double, Double)] = []
+        eachBox(around: c, radiusM: radiusM) { boxes.append($0) }
+        return boxes
+    }
+
+    /// `boxes(around:radiusM:)`, handed to `body` one by one (one, or two across the
+    /// antimeridian) instead of in an array.
+    @inline(__always)
+    static func eachBox(
+        around c: Coordinate, radiusM: Double, _ body: ((Double, Double, Double, Double)) -> Void
+    ) {
         let dlat = radiusM / 110_574 * 1.01 + 1e-7
         let lat0 = max(-90, c.latitude - dlat)
         let lat1 = min(90, c.latitude + dlat)
         let cosLat = cos(min(89.999, max(abs(lat0), abs(lat1))) * .pi / 180)
         let dlon = radiusM / (111_320 * cosLat) * 1.01 + 1e-7
-        if lat0 <= -90 || lat1 >= 90 || dlon >= 180 { return [(-180, lat0, 180, lat1)] }
+        if lat0 <= -90 || lat1 >= 90 || dlon >= 180 { return body((-180, lat0, 180, lat1)) }
         let lo = c.longitude - dlon
         let hi = c.longitude + dlon
-        if lo < -180 { return [(lo + 360, lat0, 180, lat1), (-180, lat0, hi, lat1)] }
-        if hi > 180 { return [(lo, lat0, 180, lat1), (-180, lat0, hi - 360, lat1)] }
-        return [(lo, lat0, hi, lat1)]
+        if lo < -180 {
+            body((lo + 360, lat0, 180, lat1))
+            body((-180, lat0, hi, lat1))
+        } else if hi > 180 {
+            body((lo, lat0, 180, lat1))
+            body((-180, lat0, hi - 360, lat1))
+        } else {
+            body((lo, lat0, hi, lat1))
+        }
     }
 }

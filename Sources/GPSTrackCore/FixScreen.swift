@@ -118,7 +118,7 @@ public struct FixScreen: Sendable {
     static func derivedResidual(from ref: Fix, before: Fix?, to fix: Fix, hop: Geodesic.Inverse, dt: Double) -> Double?
     {
         guard let before, let t0 = before.time, let t1 = ref.time, t1 > t0, t1 - t0 <= 5, dt <= 5 else { return nil }
-        let back = Geodesic.inverse(before.coordinate, ref.coordinate)
+        let back = Geodesic.shortInverse(before.coordinate, ref.coordinate)
         let k = dt / (t1 - t0)
         let rb = back.azimuth2 * Double.pi / 180
         let rh = hop.azimuth1 * Double.pi / 180
@@ -134,7 +134,7 @@ public struct FixScreen: Sendable {
         if t == t0 { return .duplicate }
         if t < t0 { return .outOfOrder }
         let dt = t - t0
-        let hop = Geodesic.inverse(ref.coordinate, fix.coordinate)
+        let hop = Geodesic.shortInverse(ref.coordinate, fix.coordinate)
         let d = hop.distance
         let margin = (ref.horizontalError ?? config.assumedErrorM) + (fix.horizontalError ?? config.assumedErrorM)
         if (d - margin) / dt > config.maxSpeedMps { return .implausibleSpeed }

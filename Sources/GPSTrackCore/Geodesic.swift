@@ -91,6 +91,38 @@ public enum Geodesic {
         return (x * x + y * y).squareRoot()
     }
 
+    /// The inverse problem for the short hops the tracker measures on every fix (one fix to
+    /// the next, a fix to the last delivered one): below 80° latitude and within about 1 km, on
+    /// the tangent plane at the mid-latitude as `shortDistance`, with each end's azimuth turned
+    /// by half the meridians' convergence across the hop; otherwise `inverse`. Within 0.1 mm
+    /// of GeodSolve's distance and 1 mm of its azimuths' lateral offset (distance times the
+    /// azimuth's error) at that range (checked against GeodSolve in the tests), at a
+    /// twentieth of the geodesic's cost: the tracker's three inverse geodesics a fix were a
+    /// sixth of a replay's time.
+    public static func shortInverse(_ a: Coordinate, _ b: Coordinate) -> Inverse {
+        guard abs(a.latitude) < 80, abs(b.latitude) < 80 else { return inverse(a, b) }
+        var dlon = b.longitude - a.longitude
+        if dlon > 180 { dlon -= 360 } else if dlon < -180 { dlon += 360 }
+        let dlat = b.latitude - a.latitude
+        guard abs(dlat) < 0.01, abs(dlon) < 0.01 else { return inverse(a, b) }
+        let phi = (a.latitude + dlat / 2) * .pi / 180
+        let s = sin(phi)
+        let w2 = 1 - e2 * s * s
+        let w = w2.squareRoot()
+        let x = dlon * .pi / 180 * 6_378_137 / w * cos(phi)
+        let y = dlat * .pi / 180 * 6_378_137 * (1 - e2) / (w2 * w)
+        let d = (x * x + y * y).squareRoot()
+        guard d > 0 else { return Inverse(distance: 0, azimuth1: 0, azimuth2: 0) }
+        let azimuth = atan2(x, y) * 180 / .pi
+        let turn = dlon * s / 2
+        return Inverse(distance: d, azimuth1: normalised(azimuth - turn), azimuth2: normalised(azimuth + turn))
+    }
+
+    /// An azimuth in (-180, 180], as GeographicLib gives them.
+    static func normalised(_ azimuth: Double) -> Double {
+        azimuth > 180 ? azimuth - 360 : azimuth <= -180 ? azimuth + 360 : azimuth
+    }
+
     /// WGS84's first eccentricity squared, f (2 - f).
     static let e2 = (2 - 1 / 298.257223563) / 298.257223563
 

@@ -22,6 +22,11 @@ public struct GeofenceMonitor: Sendable {
     /// The fences near the last accepted fix and their depths there (see `crossings`).
     private var lastNear: [Int] = []
     private var lastDepths: [Double] = []
+    /// The storage of the fix before last's lists, reused for the next fix's (a fix made four
+    /// arrays, an allocation each).
+    private var spareNear: [Int] = []
+    private var spareDepths: [Double] = []
+    private var spareActive: [Int] = []
     /// The counts of the determination the last `update` made, if it made one (first fix,
     /// after a reload or a loss); nil after an ordinary fix.
     public private(set) var determination: FenceCounts?
@@ -120,8 +125,11 @@ public struct GeofenceMonitor: Sendable {
         // Depths of the fences near the fix; the others lie more than `margin` outside. Sorted
         // arrays, searched by halves: usually a few fences a fix, but 10,000 when a fix lies in
         // them all (a linear search per fence made that quadratic: seconds a fix).
-        let near = index.candidates(near: p, marginM: margin).sorted()
-        let depths = near.map { index.signedDistance(fence: $0, point: p, within: 2 * margin) }
+        var near = Self.emptied(&spareNear)
+        index.candidates(near: p, marginM: margin, into: &near)
+        near.sort()
+        var depths = Self.emptied(&spareDepths)
+        for i in near { depths.append(index.signedDistance(fence: i, point: p, within: 2 * margin)) }
         // The segment from the last accepted fix, unless the fix was lost in between.
         if config.detectCrossings, continuous, !undetermined, let a = lastPosition, let ta = lastAcceptedTime, time > ta
         {
@@ -130,7 +138,9 @@ public struct GeofenceMonitor: Sendable {
         lastAcceptedTime = time
         lastPosition = p
         lastMargin = margin
+        spareNear = lastNear
         lastNear = near
+        spareDepths = lastDepths
         lastDepths = depths
         let determining = undetermined
         var evaluate = near
@@ -141,7 +151,7 @@ public struct GeofenceMonitor: Sendable {
             if evaluate.count > near.count { evaluate.sort() }
         }
         undetermined = false
-        var stillActive: [Int] = []
+        var stillActive = Self.emptied(&spareActive)
         for i in evaluate {
             let s = Self.position(of: i, in: near).map { depths[$0] } ?? -.infinity
             let marginIn = index.enterMargin(fence: i, margin: margin)
@@ -149,6 +159,7 @@ public struct GeofenceMonitor: Sendable {
             step(i, determined, time: time, at: p, into: &events)
             if statuses[i].state != .outside { stillActive.append(i) }
         }
+        spareActive = active
         active = stillActive
         determination = nil
         if determining {
@@ -163,6 +174,14 @@ public struct GeofenceMonitor: Sendable {
             determination = counts
         }
         return events
+    }
+
+    /// `spare`'s storage, emptied and taken out (so that it is held once and filled in place).
+    private static func emptied<T>(_ spare: inout [T]) -> [T] {
+        var list = spare
+        spare = []
+        list.removeAll(keepingCapacity: true)
+        return list
     }
 
     /// Fences found outside at the last fix that the segment to this one passed through deep
@@ -181,39 +200,71 @@ public struct GeofenceMonitor: Sendable {
         // An upper bound on the length serves as well as the length, and costs no geodesic.
         let length = Geodesic.closeBounds(a, b)?.1 ?? Geodesic.distance(a, b)
         let margin = max(marginB, lastMargin)
-        var pool: [Int]
-        if length <= 2 * min(marginB, lastMargin) {
-            pool = near
-            for i in lastNear where Self.position(of: i, in: near) == nil { pool.append(i) }
-        } else {
-            pool = index.candidates(from: a, to: b)
-        }
         var found: [FenceEvent] = []
-        for i in pool.sorted() where statuses[i].state == .outside {
-            let need = index.enterMargin(fence: i, margin: margin)
-            let sa = Self.position(of: i, in: lastNear).map { lastDepths[$0] } ?? -lastMargin
-            let sb = Self.position(of: i, in: near).map { depths[$0] } ?? -marginB
-            guard sa < need, sb < need, (sa + sb + length) / 2 >= need,
-                let c = index.crossing(fence: i, from: a, to: b, need: need)
-            else { continue }
-            let tIn = ta + c.entry * (tb - ta)
-            let tOut = ta + c.exit * (tb - ta)
-            if index.notifyBits[i] & 1 != 0 {
-                found.append(
-                    FenceEvent(kind: .enter, fence: i, in: index, time: tIn, coordinate: c.entryPoint, crossed: true))
-                statuses[i].lastEvent = .enter
+        let ends = Segment(a: a, ta: ta, b: b, tb: tb, length: length, margin: margin, marginB: marginB)
+        if length <= 2 * min(marginB, lastMargin) {
+            // The fences near either end, in ascending order, each once (a merge of the two
+            // sorted lists: no pool array made a fix).
+            var x = 0
+            var y = 0
+            while x < near.count || y < lastNear.count {
+                let i: Int
+                if y == lastNear.count || (x < near.count && near[x] <= lastNear[y]) {
+                    i = near[x]
+                    if y < lastNear.count, lastNear[y] == i { y += 1 }
+                    x += 1
+                } else {
+                    i = lastNear[y]
+                    y += 1
+                }
+                consider(i, ends, near: near, depths: depths, into: &found)
             }
-            if index.notifyBits[i] & 2 != 0 {
-                found.append(
-                    FenceEvent(kind: .exit, fence: i, in: index, time: tOut, coordinate: c.exitPoint, crossed: true))
-                statuses[i].lastEvent = .exit
+        } else {
+            for i in index.candidates(from: a, to: b).sorted() {
+                consider(i, ends, near: near, depths: depths, into: &found)
             }
-            statuses[i].since = tOut
-            statuses[i].membership = false
         }
         // In time order; a fence's enter always precedes its exit.
         events += found.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(
             \.element)
+    }
+
+    /// A segment between two accepted fixes, as `crossings` tests the fences against it.
+    private struct Segment {
+        var a: Coordinate
+        var ta: Double
+        var b: Coordinate
+        var tb: Double
+        var length: Double
+        var margin: Double
+        var marginB: Double
+    }
+
+    /// Whether the segment passed through fence `i` deep enough: its crossing's events.
+    private mutating func consider(
+        _ i: Int, _ s: Segment, near: [Int], depths: [Double], into found: inout [FenceEvent]
+    ) {
+        guard statuses[i].state == .outside else { return }
+        let need = index.enterMargin(fence: i, margin: s.margin)
+        let sa = Self.position(of: i, in: lastNear).map { lastDepths[$0] } ?? -lastMargin
+        let sb = Self.position(of: i, in: near).map { depths[$0] } ?? -s.marginB
+        guard sa < need, sb < need, (sa + sb + s.length) / 2 >= need,
+            let c = index.crossing(fence: i, from: s.a, to: s.b, need: need)
+        else { return }
+        let tIn = s.ta + c.entry * (s.tb - s.ta)
+        let tOut = s.ta + c.exit * (s.tb - s.ta)
+        if index.notifyBits[i] & 1 != 0 {
+            found.append(
+                FenceEvent(kind: .enter, fence: i, in: index, time: tIn, coordinate: c.entryPoint, crossed: true))
+            statuses[i].lastEvent = .enter
+        }
+        if index.notifyBits[i] & 2 != 0 {
+            found.append(
+                FenceEvent(kind: .exit, fence: i, in: index, time: tOut, coordinate: c.exitPoint, crossed: true))
+            statuses[i].lastEvent = .exit
+        }
+        statuses[i].since = tOut
+        statuses[i].membership = false
     }
 
     /// Where `i` first is in `sorted` (ascending), by halving: nil if absent.

@@ -20,7 +20,7 @@ public struct LocationThrottle: Sendable {
         guard let last else { return true }
         let dt = time - last.time
         guard dt >= minIntervalS else { return false }
-        return dt >= heartbeatS || Geodesic.distance(last.at, at) >= minDistanceM
+        return dt >= heartbeatS || Geodesic.shortDistance(last.at, at) >= minDistanceM
     }
 
     /// A position was sent (a location, or what carries one: a trip's end, an alarm): the

@@ -71,7 +71,7 @@ public struct MotionFilter: Sendable {
         let floor = moving ? config.distanceFilterM : creepThreshold(for: fix)
         // Most fixes are held back: skip the geodesic when it is certainly too short.
         if Geodesic.closeUpperBound(last, position) < floor { return hold(fix) }
-        let hop = Geodesic.inverse(last, position)
+        let hop = Geodesic.shortInverse(last, position)
         let d = hop.distance
         guard d >= floor else { return hold(fix) }
         if moving, !predicted.backs(hop, slack: Self.slackM), d < creepThreshold(for: fix) { return hold(fix) }
@@ -88,7 +88,7 @@ public struct MotionFilter: Sendable {
     /// seen to move (`moved`) and whose held fixes recede from the last delivery. Returns the way to it, nil when it stays held.
     public mutating func settle(moved: Bool) -> Double? {
         guard let fix = previous, let last = lastDelivered, holdsMovement(moved: moved) else { return nil }
-        let hop = Geodesic.inverse(last, fix.coordinate)
+        let hop = Geodesic.shortInverse(last, fix.coordinate)
         let way =
             fix.speed.isFinite
             ? hop.distance
@@ -114,7 +114,7 @@ public struct MotionFilter: Sendable {
     /// hop; one without speed must have moved and its held fixes recede.
     public func holdsMovement(moved: Bool) -> Bool {
         guard let fix = previous, let last = lastDelivered else { return false }
-        let hop = Geodesic.inverse(last, fix.coordinate)
+        let hop = Geodesic.shortInverse(last, fix.coordinate)
         guard hop.distance > 0 else { return false }
         if fix.speed.isFinite { return claimsMotion(fix) && predicted.backs(hop, slack: Self.slackM) }
         return moved

@@ -51,13 +51,13 @@ public struct ParkedGuard: Sendable, Equatable {
         // fix brings.
         if var l = latch, !l.alarm.acknowledged {
             l.at = fix.coordinate
-            l.distanceM = Geodesic.distance(l.parkedAt, fix.coordinate)
+            l.distanceM = Geodesic.shortDistance(l.parkedAt, fix.coordinate)
             l.speedMps = speed
             setLatch(l)
         }
         let said = repeats(now: t, config: config)
         if let at = armedAt {
-            let d = Geodesic.distance(at, fix.coordinate)
+            let d = Geodesic.shortDistance(at, fix.coordinate)
             guard d > config.guardRadiusM + (fix.horizontalError ?? config.assumedErrorM) else { return said }
             armedAt = nil
             armedSince = nil

@@ -14,8 +14,16 @@ public struct Trip: Sendable {
     public internal(set) var end: Coordinate?
     /// Sum of the geodesic hops between delivered positions, metres.
     public internal(set) var traveledM: Double = 0
-    /// The geodesic from `start` to `end`, metres; never more than `traveledM`.
-    public internal(set) var straightLineM: Double = 0
+    /// The geodesic from `start` to `end`, metres (`StraightLine`). Worked out
+    /// when read (a trip's end, `status`, the store's batch), not on every fix: it was a
+    /// twentieth of a replay's time.
+    public var straightLineM: Double {
+        if let stored { return stored }
+        guard let start, let end else { return 0 }
+        return Geodesic.distance(start, end)
+    }
+    /// A stored trip's straight line, until the odometer next moves its ends.
+    private var stored: Double?
     /// The latest delivered position.
     public internal(set) var lastDelivered: Coordinate?
     /// Time of the latest delivered position.
@@ -38,7 +46,7 @@ public struct Trip: Sendable {
         self.startedAt = startedAt
         self.start = start
         self.traveledM = traveledM
-        self.straightLineM = straightLineM
+        stored = straightLineM
         self.lastDelivered = lastDelivered
         self.lastDeliveredTime = lastDeliveredTime
         self.deliveredCount = deliveredCount
@@ -55,6 +63,6 @@ public struct Trip: Sendable {
     mutating func follow(_ line: StraightLine) {
         start = line.from
         end = line.to
-        straightLineM = line.valueM
+        stored = nil
     }
 }

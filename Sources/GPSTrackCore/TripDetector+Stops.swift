@@ -57,7 +57,7 @@ extension TripDetector {
     /// Whether `b` lies more than `limit` metres from `a` (geodesic; a quick bound first).
     static func farther(_ a: Coordinate, _ b: Coordinate, than limit: Double) -> Bool {
         if Geodesic.closeUpperBound(a, b) <= limit { return false }
-        return Geodesic.distance(a, b) > limit
+        return Geodesic.shortDistance(a, b) > limit
     }
 
     /// The component-wise median: robust against the odd wild fix.

@@ -60,6 +60,14 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--time-fence-l
     exit(0)
 }
 
+/// `gpstrack-bench --write-circuit-log N PATH`: N fixes (1 Hz) on the 7 km-radius circuit through
+/// the fences' 20 km square, as gpsd JSON lines: the log `scripts/bench-replay.sh` replays.
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--write-circuit-log",
+    let n = Int(CommandLine.arguments[2]), n > 0
+{
+    exit(CircuitLog.write(fixes: n, path: CommandLine.arguments[3]) ? 0 : 1)
+}
+
 /// `gpstrack-bench --write-soak-route LAPS LAP_SECONDS DIR`: the soak's route, fences and logs.
 if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--write-soak-route",
     let laps = Int(CommandLine.arguments[2]), let lap = Int(CommandLine.arguments[3])

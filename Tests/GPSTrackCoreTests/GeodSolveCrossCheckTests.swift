@@ -62,8 +62,9 @@ import Testing
         }
     }
 
-    /// The geofences' short distances (tangent plane within about 1 km, below 80°) against
-    /// GeodSolve on seeded pairs from 1 m to 1.5 km at every latitude to 85°: within 0.1 mm.
+    /// The geofences' short distances and the tracker's short hops (tangent plane within about
+    /// 1 km, below 80°) against GeodSolve on seeded pairs from 1 m to 1.5 km at every latitude
+    /// to 85°: distances within 0.1 mm, azimuths within 1 mm of lateral offset.
     @Test(.enabled(if: geodSolve != nil, "needs GeodSolve (geographiclib-tools); scripts/deps.sh test installs it"))
     func shortDistancesMatchGeodSolve() throws {
         var rng = SeededRandom(seed: 11)
@@ -101,6 +102,16 @@ import Testing
             let fields = line.split(separator: " ").compactMap { Double($0) }
             try #require(fields.count == 3)
             #expect(abs(Geodesic.shortDistance(pair.0, pair.1) - fields[2]) <= 1e-4, "\(pair) GeodSolve \(fields[2])")
+            // The tracker's hops: the same distance, and each azimuth within 1 mm of lateral
+            // offset over the hop.
+            let hop = Geodesic.shortInverse(pair.0, pair.1)
+            #expect(abs(hop.distance - fields[2]) <= 1e-4, "\(pair) GeodSolve \(fields[2]) ours \(hop.distance)")
+            for (ours, theirs) in [(hop.azimuth1, fields[0]), (hop.azimuth2, fields[1])] {
+                var turn = abs(ours - theirs).truncatingRemainder(dividingBy: 360)
+                if turn > 180 { turn = 360 - turn }
+                #expect(
+                    fields[2] * turn * .pi / 180 <= 1e-3, "\(pair) GeodSolve azimuth \(theirs) ours \(ours)")
+            }
             if abs(pair.0.latitude) < 80, abs(pair.1.latitude - pair.0.latitude) < 0.01,
                 abs(pair.1.longitude - pair.0.longitude) < 0.01
             {

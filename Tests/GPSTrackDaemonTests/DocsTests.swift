@@ -90,6 +90,12 @@ import Testing
         let package = try #require(Self.makeVariable("SWIFTBUILD", in: try Self.text("debian/rules")))
         #expect(bench == package)
         #expect(package.contains("--static-swift-stdlib") && package.contains("--no-export-dynamic"), "\(package)")
+        // The functions that run placed first: the order file is there, one mangled name a line.
+        #expect(package.contains("--symbol-ordering-file=$(CURDIR)/debian/text-order.txt"), "\(package)")
+        let order = try Self.text("debian/text-order.txt").split(separator: "\n")
+        #expect(order.count > 1000, "debian/text-order.txt lists \(order.count) functions (make text-order)")
+        #expect(order.allSatisfy { !$0.contains(" ") && !$0.isEmpty }, "one name a line")
+        #expect(order.contains { $0.hasPrefix("$s14GPSTrackDaemon11GPSDDecoderC6decode") }, "the decoder runs")
     }
 
     /// The source files a numbered list names (the first `Sources/...` path of each item).

@@ -580,6 +580,89 @@ peak=$(ns sh -c "cat /proc/$mainpid/status" | awk '/^VmHWM:/ {print $2}')
 verdict "after a 5 s request flood never read: the daemon's peak RSS ${peak:-?} kB < 64 MiB" [ "${peak:-999999999}" -lt 65536 ]
 verdict "...and the status is still served" quiet ctl status
 
+# ---- without GEOS (issue 45): libgeos-c1v5 recommended, not a dependency ----
+# The package was installed without recommends, but this machine has libgeos-c1v5 (libgeos-dev
+# builds the daemon): an empty file bound over the library's real path, in the namespace only
+# (its mounts are private), stands in for the package's absence, and dlopen fails as it would
+# without it. Circles and small polygons need no GEOS; a corridor does.
+section "without libgeos-c1v5: small fences work, a corridor is refused naming the package"
+depends=$(ns dpkg-query -W -f='${Depends}' gpstrackd)
+recommends=$(ns dpkg-query -W -f='${Recommends}' gpstrackd)
+verdict "the package depends on no libgeos (Depends: $depends)" sh -c '! echo "$1" | grep -q libgeos' _ "$depends"
+verdict "...and recommends libgeos-c1v5 (Recommends: $recommends)" sh -c 'echo "$1" | grep -qw libgeos-c1v5' _ "$recommends"
+geos_so=$(ns ldconfig -p | awk '$1 == "libgeos_c.so.1" {print $NF; exit}')
+geos_real=${geos_so:+$(ns readlink -f "$geos_so")}
+if [ -n "$geos_real" ]; then
+    ns sh -c ': > /run/gpstrack-test/empty.so && chmod 0644 /run/gpstrack-test/empty.so'
+    ns mount --bind /run/gpstrack-test/empty.so "$geos_real"
+    verdict "libgeos_c.so.1 ($geos_real) is empty in the namespace and intact outside it" \
+        sh -c "nsenter -t $SD -m test ! -s '$geos_real' && test -s '$geos_real'"
+else
+    note "no libgeos_c.so.1 on this machine: nothing to hide"
+fi
+fence_count() { ctl --json fences | grep -o '"id":' | wc -l; }
+maps_of_service() { ns sh -c "cat /proc/$(prop gpstrackd MainPID)/maps"; }
+# says_refused CURSOR TEXT MATCHES...: an entry after CURSOR holds TEXT and names the package.
+says_refused() { entries "$1" MESSAGE -- "${@:3}" | grep -F "$2" | grep -qF "install the package libgeos-c1v5"; }
+# The file, the fence and why (dlerror's words follow in parentheses, then the package).
+GEOS_NEEDED='/run/gpstrack-test/fences.geojson: feature 3 (id "route"): this fence needs GEOS but libgeos_c cannot be loaded ('
+# The configuration in force names /run/gpstrack-test/fences.geojson (the bad reload's file).
+write_inside /run/gpstrack-test/fences.geojson < "$FENCES"
+"$PY" - "$FENCES" > "$WORK/fences-corridor.geojson" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["features"].append({"type": "Feature", "id": "route", "properties": {"name": "Delivery route", "width_m": 40},
+                      "geometry": {"type": "LineString", "coordinates": [[13.3777, 52.5163], [13.38991, 52.49574]]}})
+print(json.dumps(d, indent=1))
+EOF
+ns systemctl reset-failed gpstrackd 2>/dev/null
+ns systemctl restart gpstrackd
+verdict "the service starts with two circles and a small polygon ($(ns systemctl is-active gpstrackd))" \
+    [ "$(ns systemctl is-active gpstrackd)" = active ] || diagnose gpstrackd
+verdict "...gpstrackctl status answers" quiet ctl status
+n=$(fence_count)
+verdict "...three fences in force ($n), libgeos_c not mapped" \
+    sh -c '[ "$1" -eq 3 ] && ! echo "$2" | grep -q libgeos' _ "$n" "$(maps_of_service)"
+# A reload that brings the corridor is refused; the fences in force stay.
+write_inside /run/gpstrack-test/fences.geojson < "$WORK/fences-corridor.geojson"
+C8=$(cursor)
+ns systemctl reload gpstrackd
+verdict "a reload bringing a corridor is refused (fences_reload_failed), naming the fence and libgeos-c1v5" \
+    wait_until 10 says_refused "$C8" "Fences not reloaded, the previous ones stay in force: $GEOS_NEEDED" -u gpstrackd GPSTRACK_EVENT=fences_reload_failed \
+    || entries "$C8" MESSAGE -- -u gpstrackd | sed 's/^/        /'
+n=$(fence_count)
+verdict "...the three fences stay in force ($n), the service active" \
+    sh -c '[ "$1" -eq 3 ] && [ "$2" = active ]' _ "$n" "$(prop gpstrackd ActiveState)"
+# A start with the corridor: a bad fences file's exit, 78, which the unit does not restart.
+C9=$(cursor)
+ns systemctl restart gpstrackd 2>/dev/null
+state=$(prop gpstrackd ActiveState) status=$(prop gpstrackd ExecMainStatus)
+verdict "a start with the corridor fails with exit 78 and is not restarted ($state, status $status)" \
+    [ "$state" = failed -a "$status" = 78 ]
+verdict "...the daemon's stderr in the journal names the file, the fence and libgeos-c1v5" \
+    wait_until 10 says_refused "$C9" "fences refused: $GEOS_NEEDED" _SYSTEMD_UNIT=gpstrackd.service \
+    || entries "$C9" MESSAGE -- -u gpstrackd | sed 's/^/        /'
+entries "$C9" MESSAGE -- _SYSTEMD_UNIT=gpstrackd.service | grep -F 'id "route"' | head -1 | sed 's/^/        /'
+# The same file on the command line, outside systemd: the exit and the message on stderr.
+out=$(ns timeout 10 gpstrackd --config /dev/null --fences /run/gpstrack-test/fences.geojson --log stderr \
+    --gpsd 127.0.0.1:1 --socket /run/gpstrack-test/nogeos.sock --state-dir /run/gpstrack-test/nogeos 2>&1)
+rc=$?
+verdict "gpstrackd --fences with the corridor: exit $rc, stderr names the fence and libgeos-c1v5" \
+    sh -c '[ "$1" -eq 78 ] && echo "$2" | grep -F "gpstrackd: --fences: fences refused: $3" | grep -qF "install the package libgeos-c1v5"' \
+    _ "$rc" "$out" "$GEOS_NEEDED" || note "stderr: $out"
+ns rm -rf /run/gpstrack-test/nogeos /run/gpstrack-test/nogeos.sock
+# The library back: the same corridor loads, so the refusal was GEOS's absence and nothing else.
+if [ -n "$geos_real" ]; then
+    ns umount "$geos_real"
+    ns rm -f /run/gpstrack-test/empty.so
+    ns systemctl reset-failed gpstrackd
+    ns systemctl restart gpstrackd
+    n=$(fence_count)
+    verdict "libgeos_c back: the service starts with the corridor, four fences ($n), libgeos_c mapped" \
+        sh -c '[ "$1" = active ] && [ "$2" -eq 4 ] && echo "$3" | grep -q libgeos_c' \
+        _ "$(prop gpstrackd ActiveState)" "$n" "$(maps_of_service)" || diagnose gpstrackd
+fi
+
 # ---- remove, then purge ----
 section "apt-get remove, then purge"
 ns env DEBIAN_FRONTEND=noninteractive apt-get remove -y -q -o DPkg::Lock::Timeout=300 gpstrackd > "$WORK/apt.log" 2>&1

@@ -106,7 +106,7 @@ public final class GPSDDecoder {
                 return .device(path: string(from: gpstrack_device_path(data)), activated: true)
             }
             // libgps reads no path from a deactivation: the report's own text has it.
-            if contains(body, "\"activated\":0") {
+            if contains(body, deactivated) {
                 return .device(path: stringMember("path", in: body), activated: false)
             }
         }
@@ -117,7 +117,7 @@ public final class GPSDDecoder {
         // A TPV without MODE_SET carries mode 0 ("not seen"): a fix the tracker rejects.
         var fix = makeFix(set: set, data: data)
         // libgps keeps the last path it read: only a TPV naming its device has one.
-        if contains(body, "\"device\":") { fix.device = string(from: gpstrack_device_path(data)) }
+        if contains(body, deviceKey) { fix.device = string(from: gpstrack_device_path(data)) }
         return .tpv(fix)
     }
 
@@ -181,8 +181,13 @@ public final class GPSDDecoder {
         return String(cString: cString)
     }
 
-    private static func contains(_ body: ArraySlice<UInt8>, _ needle: String) -> Bool {
-        let n = Array(needle.utf8)
+    /// The needles looked for in every TPV and DEVICE, made once (an array a line was an
+    /// allocation a fix).
+    private static let deviceKey = Array("\"device\":".utf8)
+    private static let deactivated = Array("\"activated\":0".utf8)
+    private static let classKey = Array("\"class\"".utf8)
+
+    private static func contains(_ body: ArraySlice<UInt8>, _ n: [UInt8]) -> Bool {
         guard body.count >= n.count else { return false }
         var i = body.startIndex
         while i <= body.endIndex - n.count {
@@ -194,7 +199,7 @@ public final class GPSDDecoder {
 
     /// The value of the `"class"` member, found by a scan of the object's first 256 bytes.
     static func className(_ body: ArraySlice<UInt8>) -> String? {
-        let key: [UInt8] = Array("\"class\"".utf8)
+        let key = classKey
         let end = min(body.endIndex, body.startIndex + 256)
         var i = body.startIndex
         while i + key.count <= end {

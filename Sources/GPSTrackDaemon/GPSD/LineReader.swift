@@ -23,16 +23,31 @@ public struct LineReader: ~Copyable {
         buffer = [UInt8](repeating: 0, count: max(chunk, 1024))
     }
 
+    /// The next line as a view into the reader's buffer (no copy: replay's hot path), valid
+    /// until the next call; nil at the end of the input.
+    public mutating func nextSlice() throws(ErrnoError) -> (bytes: ArraySlice<UInt8>, number: Int, truncated: Bool)? {
+        while true {
+            if let line = splitter.nextSlice() { return line }
+            if eof { return splitter.finish().map { ($0.bytes[...], $0.number, $0.truncated) } }
+            try fill()
+        }
+    }
+
     /// The next line, or nil at the end of the input.
     public mutating func next() throws(ErrnoError) -> Line? {
         while true {
             if let line = splitter.nextLine() { return line }
             if eof { return splitter.finish() }
-            let fd = self.fd
-            let count = try syscall("read") {
-                buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            }
-            if count == 0 { eof = true } else { splitter.append(buffer[0..<count]) }
+            try fill()
         }
+    }
+
+    /// Reads the next chunk into the splitter.
+    private mutating func fill() throws(ErrnoError) {
+        let fd = self.fd
+        let count = try syscall("read") {
+            buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        }
+        if count == 0 { eof = true } else { splitter.append(buffer[0..<count]) }
     }
 }

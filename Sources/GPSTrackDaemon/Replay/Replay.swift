@@ -77,13 +77,17 @@ public struct Replay {
             session: TrackingSession(config: configuration.tracker, fences: fenceIndex), device: configuration.device)
         var tpvCount = 0
         var malformed = 0
+        // The steps of one TPV, in one buffer reused from TPV to TPV.
+        var steps: [FeedSession.Step] = []
         let name = logPath == "-" ? "<stdin>" : logPath
         do {
-            while let line = try reader.next() {
-                switch decoder.decode(line) {
+            while let line = try reader.nextSlice() {
+                switch line.truncated ? GPSDDecoder.tooLong : decoder.decode(line.bytes) {
                 case .tpv(let fix):
                     tpvCount += 1
-                    try run(feed.take(fix), in: &feed, to: out)
+                    steps.removeAll(keepingCapacity: true)
+                    feed.take(fix, into: &steps)
+                    try run(steps, in: &feed, to: out)
                 case .device(let path, activated: false):
                     // As live: the removed receiver's last epochs, then a failover or a lost fix.
                     let (steps, removal) = feed.remove(path, current: nil)
@@ -95,7 +99,7 @@ public struct Replay {
                         try err.writeLine("gpstrackd: \(name):\(line.number): malformed line skipped: \(reason)")
                     }
                 case .other(let className) where className == ReplayInput.className:
-                    switch ReplayInput.parse(line.bytes) {
+                    switch ReplayInput.parse(Array(line.bytes)) {
                     case .success(let (reading, time)):
                         // The epochs before it are complete, as the live daemon's were when it
                         // read the input (its gpsd source ends an epoch after 40 ms of quiet).

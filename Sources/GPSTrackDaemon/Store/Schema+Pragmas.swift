@@ -7,6 +7,10 @@ extension Schema {
         try enableIncrementalVacuum(db)
         try db.query("PRAGMA journal_mode=WAL")
         try db.query("PRAGMA synchronous=FULL")
+        // A box's page cache: at most 512 KiB, not SQLite's 2 MiB (the store's commits touch a
+        // few pages; a month's history read for an export is read once, and the kernel's page
+        // cache holds the file anyway). gpstrackd(8), STORAGE.
+        try db.query("PRAGMA cache_size=-\(Self.cacheKiB)")
         try db.boundWAL()
         let check = try db.query("PRAGMA quick_check")
         guard check.first?.first?.string == "ok" else {
@@ -14,6 +18,9 @@ extension Schema {
         }
         try migrate(db)
     }
+
+    /// The connection's page cache, KiB.
+    static let cacheKiB = 512
 
     /// Pruned pages go back to the file system a few at a time (`auto_vacuum=INCREMENTAL`, see
     /// `Store.pruneStep`). A new file gets the mode before its first table; an existing file

@@ -7,7 +7,15 @@ import GPSTrackProtocol
 extension TrackerService {
     /// Takes one TPV (`FeedSession`: into its receiver's epochs, each complete epoch to the
     /// selector).
-    func take(_ fix: Fix) { run(feed.take(fix)) }
+    func take(_ fix: Fix) {
+        // Taken out while used, so that it is held once and emptied in place.
+        var steps = stepBuffer
+        stepBuffer = []
+        steps.removeAll(keepingCapacity: true)
+        feed.take(fix, into: &steps)
+        run(steps)
+        stepBuffer = steps
+    }
 
     /// Every receiver's pending epoch (the end of the feed, a lost gpsd).
     func flushEpochs() { run(feed.flush()) }

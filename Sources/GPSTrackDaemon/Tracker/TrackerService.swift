@@ -66,6 +66,8 @@ public actor TrackerService {
     var sinksStarted = false
     /// Input readings waiting for the first fix (`TrackerService+Inputs`).
     var pendingInputs: [InputName: InputReading] = [:]
+    /// The feed's steps for one TPV, one buffer reused from TPV to TPV (`take`).
+    var stepBuffer: [FeedSession.Step] = []
 
     public init(
         configuration: Configuration, fences: FenceIndex?, journal: Journal, store: Store? = nil,
