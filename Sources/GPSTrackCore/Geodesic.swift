@@ -77,18 +77,8 @@ public enum Geodesic {
     /// far less than a millimetre at that range (checked against GeodSolve in the tests) and
     /// costs a twentieth of an inverse geodesic; otherwise `distance`.
     public static func shortDistance(_ a: Coordinate, _ b: Coordinate) -> Double {
-        guard abs(a.latitude) < 80, abs(b.latitude) < 80 else { return distance(a, b) }
-        var dlon = b.longitude - a.longitude
-        if dlon > 180 { dlon -= 360 } else if dlon < -180 { dlon += 360 }
-        let dlat = b.latitude - a.latitude
-        guard abs(dlat) < 0.01, abs(dlon) < 0.01 else { return distance(a, b) }
-        let phi = (a.latitude + dlat / 2) * .pi / 180
-        let s = sin(phi)
-        let w2 = 1 - e2 * s * s
-        let w = w2.squareRoot()
-        let x = dlon * .pi / 180 * 6_378_137 / w * cos(phi)
-        let y = dlat * .pi / 180 * 6_378_137 * (1 - e2) / (w2 * w)
-        return (x * x + y * y).squareRoot()
+        guard let p = plane(a, b) else { return distance(a, b) }
+        return (p.x * p.x + p.y * p.y).squareRoot()
     }
 
     /// The inverse problem for the short hops the tracker measures on every fix (one fix to
@@ -100,22 +90,31 @@ public enum Geodesic {
     /// twentieth of the geodesic's cost: the tracker's three inverse geodesics a fix were a
     /// sixth of a replay's time.
     public static func shortInverse(_ a: Coordinate, _ b: Coordinate) -> Inverse {
-        guard abs(a.latitude) < 80, abs(b.latitude) < 80 else { return inverse(a, b) }
+        guard let p = plane(a, b) else { return inverse(a, b) }
+        let d = (p.x * p.x + p.y * p.y).squareRoot()
+        guard d > 0 else { return Inverse(distance: 0, azimuth1: 0, azimuth2: 0) }
+        let azimuth = atan2(p.x, p.y) * 180 / .pi
+        let turn = p.dlon * p.sinPhi / 2
+        return Inverse(distance: d, azimuth1: normalised(azimuth - turn), azimuth2: normalised(azimuth + turn))
+    }
+
+    /// `b` east (`x`) and north (`y`) of `a` in metres on the tangent plane at the
+    /// mid-latitude with WGS84's radii of curvature there, with the longitude difference and the
+    /// mid-latitude's sine; nil beyond 80° latitude or 0.01° either way.
+    @inline(__always)
+    static func plane(_ a: Coordinate, _ b: Coordinate) -> (x: Double, y: Double, dlon: Double, sinPhi: Double)? {
+        guard abs(a.latitude) < 80, abs(b.latitude) < 80 else { return nil }
         var dlon = b.longitude - a.longitude
         if dlon > 180 { dlon -= 360 } else if dlon < -180 { dlon += 360 }
         let dlat = b.latitude - a.latitude
-        guard abs(dlat) < 0.01, abs(dlon) < 0.01 else { return inverse(a, b) }
+        guard abs(dlat) < 0.01, abs(dlon) < 0.01 else { return nil }
         let phi = (a.latitude + dlat / 2) * .pi / 180
         let s = sin(phi)
         let w2 = 1 - e2 * s * s
         let w = w2.squareRoot()
         let x = dlon * .pi / 180 * 6_378_137 / w * cos(phi)
         let y = dlat * .pi / 180 * 6_378_137 * (1 - e2) / (w2 * w)
-        let d = (x * x + y * y).squareRoot()
-        guard d > 0 else { return Inverse(distance: 0, azimuth1: 0, azimuth2: 0) }
-        let azimuth = atan2(x, y) * 180 / .pi
-        let turn = dlon * s / 2
-        return Inverse(distance: d, azimuth1: normalised(azimuth - turn), azimuth2: normalised(azimuth + turn))
+        return (x, y, dlon, s)
     }
 
     /// An azimuth in (-180, 180], as GeographicLib gives them.
