@@ -48,7 +48,7 @@ import Testing
         ("GPSTrackDaemon/Pedometer/IIOSource.swift", 1, parsing),
         ("GPSTrackDaemon/Pedometer/StepFigures.swift", 1, "time_t is Int"),
         ("GPSTrackDaemon/Pedometer/StepLog.swift", 5, widening),
-        ("GPSTrackDaemon/Store/SQLiteDatabase.swift", 3, "a bound value's index; sqlite3_changes' int; SQLite's flag constant 1"),
+        ("GPSTrackDaemon/Store/SQLiteDatabase.swift", 3, "a bound value's index; sqlite3_changes' int; a flag"),
         ("GPSTrackDaemon/Store/Schema.swift", 1, widening),
         ("GPSTrackDaemon/Outbox/Outbox+Room.swift", 4, "QoS 0-2, counts and batches of the table, widening"),
         ("GPSTrackDaemon/Outbox/Outbox.swift", 3, "QoS 0-2 checked before; a count of the table, widening"),
