@@ -57,7 +57,7 @@ public struct FeedSession: Sendable {
         var steps: [Step] = []
         for key in assemblers.keys.sorted() {
             let epochs = assemblers[key]!.flush()
-            for epoch in epochs { steps += route(epoch) }
+            for epoch in epochs { route(epoch, into: &steps) }
         }
         return steps
     }
@@ -70,7 +70,7 @@ public struct FeedSession: Sendable {
         var steps: [Step] = []
         if let removed {
             var pending = assemblers.removeValue(forKey: removed)
-            for epoch in pending?.flush() ?? [] { steps += route(epoch) }
+            for epoch in pending?.flush() ?? [] { route(epoch, into: &steps) }
         }
         // An unnamed followed receiver (its TPVs named no device) may be the one removed.
         if let removed, let followed = selector.followed, removed != followed, !followed.isEmpty {
@@ -82,12 +82,6 @@ public struct FeedSession: Sendable {
             return (steps, .replaced(removed, by: next))
         }
         return (steps, .followedGone(removed))
-    }
-
-    private mutating func route(_ epoch: Fix) -> [Step] {
-        var steps: [Step] = []
-        route(epoch, into: &steps)
-        return steps
     }
 
     private mutating func route(_ epoch: Fix, into steps: inout [Step]) {

@@ -131,20 +131,23 @@ public final class FenceIndex: @unchecked Sendable {
             boxes += 1
             tree.query(box, into: &hits)
         }
-        // A fence comes twice only through two of its boxes or two query boxes: else no Set.
-        if hits.count - first > 1, boxes > 1 || tree.repeats {
-            let unique = Set(hits[first...])
-            hits.removeSubrange(first...)
-            hits.append(contentsOf: unique)
-        }
+        dropRepeats(in: &hits, from: first, boxes: boxes)
+    }
+
+    /// Each fence once in `hits[first...]`: a fence comes twice only through two of its boxes
+    /// or two query boxes, else no Set is made.
+    private func dropRepeats(in hits: inout [Int], from first: Int, boxes: Int) {
+        guard hits.count - first > 1, boxes > 1 || tree.repeats else { return }
+        let unique = Set(hits[first...])
+        hits.removeSubrange(first...)
+        hits.append(contentsOf: unique)
     }
 
     /// Indices of the fences whose envelope meets one of `boxes` (minX, minY, maxX, maxY).
     func query(_ boxes: [(Double, Double, Double, Double)]) -> [Int] {
         var hits: [Int] = []
         for box in boxes { tree.query(box, into: &hits) }
-        // A fence comes twice only through two of its boxes or two query boxes: else no Set.
-        if hits.count > 1, boxes.count > 1 || tree.repeats { return Array(Set(hits)) }
+        dropRepeats(in: &hits, from: 0, boxes: boxes.count)
         return hits
     }
 
