@@ -51,5 +51,19 @@ import Testing
         #expect(try db.query("PRAGMA wal_autocheckpoint").first?.first?.int == 16)
         #expect(try db.query("PRAGMA auto_vacuum").first?.first?.int == 2)
         #expect(try db.query("PRAGMA user_version").first?.first?.int == Int64(Schema.current))
+        // A box's page cache: 512 KiB (gpstrackd(8), STORAGE), not SQLite's 2 MiB.
+        #expect(try db.query("PRAGMA cache_size").first?.first?.int == -512)
+    }
+
+    /// A statement kept prepared answers each use with that use's values alone: reset, and its
+    /// bindings cleared, between uses.
+    @Test func aKeptStatementForgetsItsLastValues() throws {
+        let dir = NSTemporaryDirectory() + "state-db-\(getpid())-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let db = try #require(StateDatabase(path: dir + "/gpstrackd.db").connection)
+        #expect(try db.query("SELECT ?", [.int(1)]) == [[.int(1)]])
+        #expect(try db.query("SELECT ?", [.text("two")]) == [[.text("two")]])
+        #expect(try db.query("SELECT ?") == [[.null]], "no value bound: the last one is gone")
     }
 }
