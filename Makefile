@@ -128,7 +128,8 @@ test-systemd: deb
 BENCH_BUILD = $(SWIFT) build -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
   -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --icf=safe -Xlinker --no-export-dynamic \
   -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
-  -Xlinker --symbol-ordering-file=$(CURDIR)/debian/text-order.txt -Xlinker --no-warn-symbol-ordering
+  -Xlinker --symbol-ordering-file=$(CURDIR)/debian/text-order.txt -Xlinker --no-warn-symbol-ordering \
+  -Xlinker -T -Xlinker $(CURDIR)/debian/text-private.ld
 bench: deps
 	scripts/deps.sh bench
 	$(BENCH_BUILD) --product gpstrackd
@@ -155,7 +156,7 @@ text-order: deps
 	$(BENCH_BUILD) --product gpstrackd
 	$(BENCH_BUILD) --product gpstrack-bench
 	$(SWIFT) build --product gpstrackctl
-	scripts/text-order.sh $$($(BENCH_BUILD) --show-bin-path)/gpstrackd \
+	BUILD="$(BENCH_BUILD)" scripts/text-order.sh $$($(BENCH_BUILD) --show-bin-path)/gpstrackd \
 	  $$($(SWIFT) build --show-bin-path)/gpstrackctl $$($(BENCH_BUILD) --show-bin-path)/gpstrack-bench
 
 # Regenerates the bundled samples from the seeded simulator.

@@ -8,7 +8,7 @@ test=(scdoc man-db groff-base lintian dpkg-dev debhelper fakeroot geographiclib-
 demo=(gpsd gpsd-clients)                                # a real gpsd, fed by gpsfake
 bench=(gpsd gpsd-clients time procps python3-venv gcc mosquitto)  # gpxlogger side by side, GNU time, the library floor, a broker
 deb=(dpkg-dev debhelper fakeroot lintian scdoc)         # make deb: debhelper, then lintian
-textorder=(valgrind gpsd gpsd-clients binutils)         # make text-order: callgrind over a replay and a live run
+textorder=(valgrind gpsd gpsd-clients binutils linux-perf)  # make text-order: callgrind over a replay and a live run, perf for the stop
 want=("${build[@]}")
 [ "${1:-build}" = test ] && want+=("${test[@]}")
 [ "${1:-build}" = demo ] && want+=("${demo[@]}")

@@ -7,11 +7,17 @@
 # each page it faults in: code that runs, scattered among code that never does, kept 6 MiB of
 # the 7.5 MiB text resident (docs/PERFORMANCE.md). A stale list costs memory, never
 # correctness: a function missing from it is only placed after those listed.
-# Usage: scripts/text-order.sh RELEASE_GPSTRACKD GPSTRACKCTL GPSTRACK_BENCH [OUT]
+# Callgrind cannot see the stop (the daemon hears no signal under valgrind), nor what it kills
+# the daemon before: the list is then refined from page faults. BUILD (the release build's
+# command, the Makefile's BENCH_BUILD) links gpstrackd with the list; the daemon follows the
+# bench's feed natively under `perf record` of its page faults, stop included; the function
+# at each fault in the text outside the listed ones is added; again, until a run adds none.
+# Usage: BUILD='swift build ...' scripts/text-order.sh RELEASE_GPSTRACKD GPSTRACKCTL GPSTRACK_BENCH [OUT]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:?release gpstrackd}; CTL=${2:?gpstrackctl}; BENCH=${3:?gpstrack-bench}
 OUT=${4:-debian/text-order.txt}
+BUILD=${BUILD:?the release build command, as BENCH_BUILD in the Makefile}
 work=$(mktemp -d)
 feed=; daemon=
 cleanup() {
@@ -32,9 +38,8 @@ cg=(valgrind --tool=callgrind --demangle=no --dump-instr=no --compress-strings=n
 
 printf 'no_data_timeout_s = 2\nsocket_group = root\nadmin_group = root\n' > "$work/live.conf"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-# A slower feed than the bench's: callgrind runs the daemon some fifty times slower.
-head -n 2400 samples/walk-and-drive.nmea > "$work/route.nmea"
-gpsfake -q -1 -P "$port" -c 0.02 "$work/route.nmea" >/dev/null 2>&1 &
+# The bench's whole route, slower: callgrind runs the daemon some fifty times slower.
+gpsfake -q -1 -P "$port" -c 0.02 samples/walk-and-drive.nmea >/dev/null 2>&1 &
 feed=$!
 for _ in $(seq 1 100); do
     (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
@@ -47,7 +52,7 @@ for _ in $(seq 1 50); do
     pgrep -f "gpsd .*-S $port " > "$work/gpsd.pid" 2>/dev/null && break
     sleep 0.1  # polls, bounded
 done
-for _ in $(seq 1 1500); do
+for _ in $(seq 1 3000); do
     grep -q "no report from gpsd" "$work/live.log" 2>/dev/null && break
     sleep 0.2  # polls, bounded
 done
@@ -99,5 +104,87 @@ for path in sorted(glob.glob(os.path.join(work, "cg.*"))):
                 names.append(name)
 with open(out, "w") as f:
     f.write("".join(n + "\n" for n in names))
+with open(os.path.join(work, "whole"), "w") as f:
+    f.write("".join(n + "\n" for n in sorted(whole)))
 print(f"text-order: {len(names)} functions written to {out} ({len(whole)} of the runtime's left out: see above)")
 PY
+
+# The refinement: gpstrackd linked with the list so far follows the bench's feed (as
+# bench-live.sh plays it) and is stopped by SIGTERM, under perf's record of its page faults.
+refine() {
+    rm -f "$BIN"
+    $BUILD --product gpstrackd >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+    local port; port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    rm -rf "$work/state" "$work/gpsd.pid"
+    gpsfake -q -1 -P "$port" -c 0.004 samples/walk-and-drive.nmea >/dev/null 2>&1 &
+    feed=$!
+    for _ in $(seq 1 100); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+        sleep 0.1  # polls, bounded
+    done
+    pgrep -f "gpsd .*-S $port " > "$work/gpsd.pid" || true
+    perf record -q -e page-faults -c 1 -d -o "$work/pf.data" -- "$BIN" --config "$work/live.conf" \
+        --gpsd "127.0.0.1:$port" --fences "$work/fences.geojson" --log stderr --state-dir "$work/state" \
+        --socket "$work/d.sock" 2>"$work/native.log" &
+    daemon=$!
+    for _ in $(seq 1 900); do
+        grep -q "no report from gpsd" "$work/native.log" 2>/dev/null && break
+        sleep 0.2  # polls, bounded
+    done
+    grep -q "no report from gpsd" "$work/native.log" || { cat "$work/native.log"; echo "text-order: the native run saw no feed" >&2; exit 1; }
+    "$CTL" --socket "$work/d.sock" status >/dev/null || true
+    pkill -TERM -f -- "^$BIN --config $work/live.conf" || true
+    wait "$daemon" || true
+    daemon=
+    kill -9 "$feed" 2>/dev/null || true; wait "$feed" 2>/dev/null || true; feed=
+    [ -s "$work/gpsd.pid" ] && kill -9 "$(cat "$work/gpsd.pid")" 2>/dev/null || true
+    perf script -i "$work/pf.data" --show-mmap-events -F addr > "$work/faults" 2>/dev/null
+    nm -n --defined-only "$BIN" > "$work/symbols"
+    python3 - "$work" "$OUT" "$BIN" <<'PY'
+import bisect, os, re, sys
+work, out, binary = sys.argv[1:4]
+listed = set(line.strip() for line in open(out))
+whole = set(line.strip() for line in open(os.path.join(work, "whole")))
+base = lo = hi = None
+faults = []
+for line in open(os.path.join(work, "faults")):
+    if "PERF_RECORD_MMAP2" in line and line.rstrip().endswith(binary):
+        m = re.search(r"\[(0x[0-9a-f]+)\((0x[0-9a-f]+)\) @ (0x[0-9a-f]+|0) ", line)
+        start, size, off = (int(g, 16) for g in m.groups())
+        if off == 0:
+            base = start
+        if "r-xp" in line:
+            lo, hi = start, start + size
+    elif line.split() and re.fullmatch(r"[0-9a-f]+", line.split()[0]):
+        faults.append(int(line.split()[0], 16))
+# Text symbols by address: a folded function has several names at one address.
+by_addr = {}
+for line in open(os.path.join(work, "symbols")):
+    f = line.split()
+    if len(f) == 3 and f[1] in "tTwW":
+        by_addr.setdefault(int(f[0], 16), []).append(f[2])
+addrs = sorted(by_addr)
+added = []
+for a in faults:
+    if base is None or not lo <= a < hi:
+        continue
+    i = bisect.bisect_right(addrs, a - base) - 1
+    names = by_addr[addrs[i]] if i >= 0 else []
+    if any(n in listed for n in names) or any(n in whole for n in names):
+        continue
+    for n in names:
+        if n not in listed:
+            listed.add(n)
+            added.append(n)
+with open(out, "a") as f:
+    f.write("".join(n + "\n" for n in added))
+with open(os.path.join(work, "added"), "w") as f:
+    f.write(f"{len(added)}\n")
+PY
+}
+for round in $(seq 1 12); do
+    refine
+    n=$(cat "$work/added")
+    echo "text-order: refinement $round added $n functions faulted in outside the list"
+    [ "$n" -gt 0 ] || break
+done

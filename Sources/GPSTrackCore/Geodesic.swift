@@ -112,7 +112,9 @@ public enum Geodesic {
         let s = sin(phi)
         let w2 = 1 - e2 * s * s
         let w = w2.squareRoot()
-        let x = dlon * .pi / 180 * 6_378_137 / w * cos(phi)
+        // cos from the sine (|phi| < 80°: positive, and to within 1e-15): libm's cos was 3 % of
+        // a replay.
+        let x = dlon * .pi / 180 * 6_378_137 / w * (1 - s * s).squareRoot()
         let y = dlat * .pi / 180 * 6_378_137 * (1 - e2) / (w2 * w)
         return (x, y, dlon, s)
     }

@@ -11,7 +11,9 @@ extension TrackingSession {
     public static let averagedFixes = 30
 
     /// Where the boat is: the mean of the last accepted fixes (nil before any).
-    public var averagedPosition: Coordinate? { Self.mean(recentFixes.map(\.coordinate)) }
+    public var averagedPosition: Coordinate? {
+        Self.mean(Array(recentPositions[recentStart...] + recentPositions[..<recentStart]))
+    }
 
     /// The anchor watch's part of one ingested fix: an accepted one is judged (and kept in the
     /// track); one that is not tells only that time passes.
@@ -22,8 +24,12 @@ extension TrackingSession {
             else { return [] }
             return anchor.tick(now: t)
         }
-        recentFixes.append(fix)
-        if recentFixes.count > Self.averagedFixes { recentFixes.removeFirst(recentFixes.count - Self.averagedFixes) }
+        if recentPositions.count < Self.averagedFixes {
+            recentPositions.append(fix.coordinate)
+        } else {
+            recentPositions[recentStart] = fix.coordinate
+            recentStart = (recentStart + 1) % Self.averagedFixes
+        }
         guard anchor.state != nil else { return [] }
         anchorTrack.append(
             AnchorTrack.Point(time: t, at: fix.coordinate, errorM: fix.horizontalError, mode: fix.mode))

@@ -36,7 +36,10 @@ public struct TrackingSession: Sendable {
     /// the boat's position is averaged from (see TrackingSession+Anchor.swift).
     public internal(set) var anchor: AnchorWatch
     public internal(set) var anchorTrack = AnchorTrack()
-    var recentFixes: [Fix] = []
+    /// The last accepted positions, a ring: the oldest at `recentStart` once it is full (30
+    /// fixes shifted down for every fix were a tenth of a replay's copying).
+    var recentPositions: [Coordinate] = []
+    var recentStart = 0
     /// The box's own inputs: ignition, external power and battery, the panic button.
     public internal(set) var inputs: InputMonitor
 
@@ -60,8 +63,9 @@ public struct TrackingSession: Sendable {
         var out: [Sequenced] = []
         let trackerEvents = tracker.ingest(fix).map(named)
         if let e = fixChange(fix) { out.append(next(.tracker(e))) }
-        if var monitor = geofences, let time = fix.time {
-            geofences = nil  // keep the monitor uniquely referenced while it changes
+        if geofences != nil, let time = fix.time {
+            // The monitor changes in place (through `!`): taking it out and putting it back
+            // copied the whole struct twice a fix.
             var fenceEvents: [FenceEvent]
             var determination: FenceCounts?
             if case .accepted = tracker.lastOutcome {
@@ -69,12 +73,11 @@ public struct TrackingSession: Sendable {
                     if case .discontinuity(_, _, false) = $0 { return true }
                     return false
                 }
-                fenceEvents = monitor.update(with: fix, continuous: !jumped)
-                determination = monitor.determination
+                fenceEvents = geofences!.update(with: fix, continuous: !jumped)
+                determination = geofences!.determination
             } else {
-                fenceEvents = monitor.observe(time: time)
+                fenceEvents = geofences!.observe(time: time)
             }
-            geofences = monitor
             for e in trackerEvents { out.append(next(.tracker(e))) }
             for e in fenceEvents {
                 fenceEventCounts[e.kind.name.rawValue, default: 0] += 1

@@ -38,6 +38,24 @@ import Testing
 
     static func kinds(_ events: [TrackingSession.Sequenced]) -> [String] { events.map(\.name.rawValue) }
 
+    /// The averaged position is the mean of the last `averagedFixes` accepted fixes however many
+    /// came before (they are kept in a ring; break tried: a ring that never turns fails it).
+    @Test func theAveragedPositionIsTheLastAveragedFixes() throws {
+        var session = TrackingSession(config: Self.config)
+        let n = TrackingSession.averagedFixes
+        // Walking north at about 1.1 m/s: 1e-5 degrees a second, every fix accepted.
+        let total = n + 17
+        for k in 0..<total {
+            _ = session.ingest(Self.fix(W.t0 + Double(k), Coordinate(latitude: 50 + Double(k) * 1e-5, longitude: 1)))
+        }
+        #expect(session.tracker.counters.accepted == total)
+        let averaged = try #require(session.averagedPosition)
+        // The last n fixes, k = total - n ..< total: their mean k is total - (n + 1) / 2.
+        let meanK = Double(total) - Double(n + 1) / 2
+        #expect(abs(averaged.latitude - (50 + meanK * 1e-5)) < 1e-9, "\(averaged.latitude)")
+        #expect(abs(averaged.longitude - 1) < 1e-9, "\(averaged.longitude)")
+    }
+
     @Test(
         .enabled(if: GeodSolveTruth.path != nil, "GeodSolve is installed by `make test`"),
         arguments: [1, 2, 3] as [UInt64])

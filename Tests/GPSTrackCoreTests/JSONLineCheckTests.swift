@@ -21,6 +21,39 @@ import Testing
         #expect(compact(#"{"n":[-0.5e-3,0,10E+2,true,false,null]}"#) == #"{"n":[-0.5e-3,0,10E+2,true,false,null]}"#)
     }
 
+    /// Without a copy: a line compact as it came is `.asGiven` (nothing written to the
+    /// buffers); any whitespace between tokens, before or after makes the same copy as `check`.
+    @Test func aCompactLineIsTakenAsGiven() {
+        func lazily(_ s: String) -> JSONLineCheck.Outcome {
+            var buffers = JSONLineCheck.Buffers()
+            return JSONLineCheck.check(Array(s.utf8)[...], maxBytes: 65536, reusing: &buffers, copyCompact: false)
+        }
+        for line in [
+            #"{"class":"TPV","mode":3,"lat":52.5,"sats":[1,2],"x":{},"s":"a b","t":true}"#,
+            #"{"s":"\"\\\/\u00e9é"}"#,
+        ] {
+            #expect(lazily(line) == .asGiven, "\(line)")
+            #expect(check(line) == .object(Array(line.utf8)), "check copies it: \(line)")
+        }
+        for line in [
+            #"{"class": "TPV","mode":3}"#, #" {"a":1}"#, #"{"a":1} "#, "{\"a\":[1,\r\n2]}", #"{"a":{"b":1 }}"#,
+        ] {
+            #expect(lazily(line) == check(line), "\(line)")
+            guard case .object = lazily(line) else {
+                Issue.record("not copied: \(line)")
+                continue
+            }
+        }
+        #expect(lazily(" ") == .blank)
+        for (line, reason) in Self.refusals {
+            guard case .malformed(let why) = lazily(line) else {
+                Issue.record("accepted without a copy: \(line)")
+                continue
+            }
+            #expect(why.contains(reason), "\(why)")
+        }
+    }
+
     @Test func blank() {
         #expect(check("") == .blank)
         #expect(check(" \r\t") == .blank)

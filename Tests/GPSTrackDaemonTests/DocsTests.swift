@@ -96,6 +96,10 @@ import Testing
         #expect(order.count > 1000, "debian/text-order.txt lists \(order.count) functions (make text-order)")
         #expect(order.allSatisfy { !$0.contains(" ") && !$0.isEmpty }, "one name a line")
         #expect(order.contains { $0.hasPrefix("$s14GPSTrackDaemon11GPSDDecoderC6decode") }, "the decoder runs")
+        // The private helpers, which the order file cannot name, kept together next to them.
+        #expect(package.contains("-Xlinker -T -Xlinker $(CURDIR)/debian/text-private.ld"), "\(package)")
+        let script = try Self.text("debian/text-private.ld")
+        #expect(script.contains("*(.text..L*)") && script.contains("INSERT BEFORE .text;"), "\(script)")
     }
 
     /// The source files a numbered list names (the first `Sources/...` path of each item).

@@ -26,7 +26,7 @@ import Testing
         ("GPSTrackCore/FenceIndex+GEOS.swift", 4, "counts of a pushed or read set of at most 4 MiB, for GEOS"),
         ("GPSTrackCore/PlaintextCredentials.swift", 1, parsing),
         ("GPSTrackCore/IIOScan.swift", 9, "bit widths and bytes checked to 1...64 before"),
-        ("GPSTrackCore/JSONLineCheck.swift", 2, "byte literals"),
+        ("GPSTrackCore/JSONLineCheck+Strings.swift", 2, "byte literals"),
         ("GPSTrackCore/TripDetectorState.swift", 3, parsing),
         ("GPSTrackCore/UplinkConfig.swift", 1, parsing),
         ("GPSTrackDaemon/Control/ExportHandlers.swift", 3, widening),

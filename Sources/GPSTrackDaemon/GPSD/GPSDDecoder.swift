@@ -54,16 +54,18 @@ public final class GPSDDecoder {
     /// first, so libgps's parser only ever sees one well-formed object in gpsd's own form.
     /// `now` (monotonic seconds) spaces the SKY reports read; without it none is read.
     public func decode(_ line: ArraySlice<UInt8>, now: Double? = nil) -> Record {
-        let body: [UInt8]
-        switch JSONLineCheck.check(line, maxBytes: Self.maxLineBytes, reusing: &checkBuffers) {
+        // gpsd's lines come compact: those are checked without a copy.
+        let body: ArraySlice<UInt8>
+        switch JSONLineCheck.check(line, maxBytes: Self.maxLineBytes, reusing: &checkBuffers, copyCompact: false) {
         case .blank: return .blank
         case .malformed(let reason): return .malformed(reason: reason)
-        case .object(let compact): body = compact
+        case .asGiven: body = line
+        case .object(let compact): body = compact[...]
         }
-        guard let className = Self.className(body[...]) else { return .malformed(reason: "no \"class\" member") }
+        guard let className = Self.className(body) else { return .malformed(reason: "no \"class\" member") }
         // Only TPV, DEVICE and SKY inform the tracker: the others (VERSION, WATCH...) need no
         // unpacking, and a SKY only now and then.
-        guard className == "TPV" || className == "DEVICE" || (className == "SKY" && skyDue(body[...], now: now)) else {
+        guard className == "TPV" || className == "DEVICE" || (className == "SKY" && skyDue(body, now: now)) else {
             return .other(className: className)
         }
 
@@ -83,8 +85,8 @@ public final class GPSDDecoder {
         if status > 0, className == "TPV" {
             return .malformed(reason: "libgps refused the TPV report: \(String(cString: json_error_string(status)))")
         }
-        if className == "SKY" { return status == 0 ? sky(body[...]) : .other(className: className) }
-        let record = Self.record(className: className, body: body[...], data: data)
+        if className == "SKY" { return status == 0 ? sky(body) : .other(className: className) }
+        let record = Self.record(className: className, body: body, data: data)
         if case .tpv(let fix) = record { noteEpoch(fix) }
         return record
     }
@@ -191,7 +193,7 @@ public final class GPSDDecoder {
         guard body.count >= n.count else { return false }
         var i = body.startIndex
         while i <= body.endIndex - n.count {
-            if body[i..<(i + n.count)].elementsEqual(n) { return true }
+            if body[i] == n[0], body[i..<(i + n.count)].elementsEqual(n) { return true }
             i += 1
         }
         return false
