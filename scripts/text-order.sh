@@ -27,6 +27,25 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
+# Plays the bench's route through gpsfake at $1 seconds a sentence on a free port ($port), once
+# it listens.
+start_feed() {
+    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    gpsfake -q -1 -P "$port" -c "$1" samples/walk-and-drive.nmea >/dev/null 2>&1 &
+    feed=$!
+    for _ in $(seq 1 100); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+        sleep 0.1  # polls, bounded
+    done
+}
+# Waits, $2 polls at most, until the daemon logging to $1 has heard the feed end.
+await_end() {
+    for _ in $(seq 1 "$2"); do
+        grep -q "no report from gpsd" "$1" 2>/dev/null && break
+        sleep 0.2  # polls, bounded
+    done
+    grep -q "no report from gpsd" "$1" || { cat "$1"; echo "text-order: the daemon saw no feed" >&2; exit 1; }
+}
 # Valgrind 3.19 cannot read the DWARF 5 Swift writes: the symbol table names the functions.
 objcopy --strip-debug "$BIN" "$work/gpstrackd"
 "$BENCH" --write-fences 1000 "$work/fences.geojson"
@@ -37,14 +56,8 @@ cg=(valgrind --tool=callgrind --demangle=no --dump-instr=no --compress-strings=n
     || { cat "$work/replay.log"; exit 1; }
 
 printf 'no_data_timeout_s = 2\nsocket_group = root\nadmin_group = root\n' > "$work/live.conf"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 # The bench's whole route, slower: callgrind runs the daemon some fifty times slower.
-gpsfake -q -1 -P "$port" -c 0.02 samples/walk-and-drive.nmea >/dev/null 2>&1 &
-feed=$!
-for _ in $(seq 1 100); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-    sleep 0.1  # polls, bounded
-done
+start_feed 0.02
 "${cg[@]}" "$work/gpstrackd" --config "$work/live.conf" --gpsd "127.0.0.1:$port" --fences "$work/fences.geojson" \
     --log stderr --state-dir "$work/state" --socket "$work/d.sock" 2>"$work/live.log" &
 daemon=$!
@@ -52,11 +65,7 @@ for _ in $(seq 1 50); do
     pgrep -f "gpsd .*-S $port " > "$work/gpsd.pid" 2>/dev/null && break
     sleep 0.1  # polls, bounded
 done
-for _ in $(seq 1 3000); do
-    grep -q "no report from gpsd" "$work/live.log" 2>/dev/null && break
-    sleep 0.2  # polls, bounded
-done
-grep -q "no report from gpsd" "$work/live.log" || { cat "$work/live.log"; echo "text-order: the live run saw no feed" >&2; exit 1; }
+await_end "$work/live.log" 3000
 "$CTL" --socket "$work/d.sock" status >/dev/null || true
 # Under valgrind the daemon hears no signal (it reads them from a signalfd): callgrind is asked
 # for its profile instead, and the daemon is then killed.
@@ -114,24 +123,14 @@ PY
 refine() {
     rm -f "$BIN"
     $BUILD --product gpstrackd >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
-    local port; port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     rm -rf "$work/state" "$work/gpsd.pid"
-    gpsfake -q -1 -P "$port" -c 0.004 samples/walk-and-drive.nmea >/dev/null 2>&1 &
-    feed=$!
-    for _ in $(seq 1 100); do
-        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-        sleep 0.1  # polls, bounded
-    done
+    start_feed 0.004
     pgrep -f "gpsd .*-S $port " > "$work/gpsd.pid" || true
     perf record -q -e page-faults -c 1 -d -o "$work/pf.data" -- "$BIN" --config "$work/live.conf" \
         --gpsd "127.0.0.1:$port" --fences "$work/fences.geojson" --log stderr --state-dir "$work/state" \
         --socket "$work/d.sock" 2>"$work/native.log" &
     daemon=$!
-    for _ in $(seq 1 900); do
-        grep -q "no report from gpsd" "$work/native.log" 2>/dev/null && break
-        sleep 0.2  # polls, bounded
-    done
-    grep -q "no report from gpsd" "$work/native.log" || { cat "$work/native.log"; echo "text-order: the native run saw no feed" >&2; exit 1; }
+    await_end "$work/native.log" 900
     "$CTL" --socket "$work/d.sock" status >/dev/null || true
     pkill -TERM -f -- "^$BIN --config $work/live.conf" || true
     wait "$daemon" || true
