@@ -25,11 +25,22 @@ func differential(_ line: ArraySlice<UInt8>) {
     var outOfRange = false
     do { parsed = try JSONValue.parse(Array(line)) } catch { outOfRange = error.reason == "number out of range" }
     let blank = line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    // The reader's way, with no copy of a compact line: the same verdict, and `.asGiven` only
+    // for a line that is its own compact form.
+    var buffers = JSONLineCheck.Buffers()
+    let lazily = JSONLineCheck.check(line, maxBytes: GPSDDecoder.maxLineBytes, reusing: &buffers, copyCompact: false)
+    if case .asGiven = lazily {
+        precondition(checked == .object(Array(line)), "taken as given, but not compact: \(Array(line))")
+    } else {
+        precondition(lazily == checked, "the check without a copy differs: \(Array(line))")
+    }
     switch checked {
     case .object(let compact):
         if outOfRange { return }
         guard case .object? = parsed else { fatalError("the check passed what the parser refuses: \(Array(line))") }
         precondition((try? JSONValue.parse(compact)) == parsed, "the compact form reads differently: \(Array(line))")
+    case .asGiven:
+        fatalError("check copies every object it passes: \(Array(line))")
     case .blank:
         precondition(blank, "called blank: \(Array(line))")
     case .malformed:
