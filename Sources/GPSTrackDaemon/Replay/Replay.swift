@@ -82,7 +82,7 @@ public struct Replay {
         let name = logPath == "-" ? "<stdin>" : logPath
         do {
             while let line = try reader.nextSlice() {
-                switch decoder.decode(line.bytes, truncated: line.truncated) {
+                switch line.truncated ? GPSDDecoder.tooLong : decoder.decode(line.bytes) {
                 case .tpv(let fix):
                     tpvCount += 1
                     steps.removeAll(keepingCapacity: true)
