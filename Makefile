@@ -36,7 +36,8 @@ check:
 	@start=$$(date +%s); \
 	$(SWIFT) format lint --strict --recursive --parallel Sources Tests && \
 	$(SWIFT) test --skip-build --filter '$(CHECK_SUITES)' && \
-	echo "make check: lint and in-process tests passed in $$(( $$(date +%s) - start )) s after the build"
+	scripts/fuzz.sh --typecheck && \
+	echo "make check: lint, in-process tests and the fuzz harnesses' types passed in $$(( $$(date +%s) - start )) s after the build"
 
 # Formats the tree with the project's .swift-format (line length 120).
 format:
@@ -124,12 +125,12 @@ test-systemd: deb
 
 # The release build as the package ships it (debian/rules' SWIFTBUILD, kept in step): the Swift
 # runtime linked statically, by lld with packed relocations, identical code folded, no symbol
-# exported, and the functions that run placed first (debian/text-order.txt).
+# exported, the functions that run placed first (debian/text-order.txt), libstdc++ linked in.
 BENCH_BUILD = $(SWIFT) build -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
   -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --icf=safe -Xlinker --no-export-dynamic \
   -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
   -Xlinker --symbol-ordering-file=$(CURDIR)/debian/text-order.txt -Xlinker --no-warn-symbol-ordering \
-  -Xlinker -T -Xlinker $(CURDIR)/debian/text-private.ld
+  -Xlinker -T -Xlinker $(CURDIR)/debian/text-private.ld -Xswiftc -L$(CURDIR)/debian/static-cxx
 bench: deps
 	scripts/deps.sh bench
 	$(BENCH_BUILD) --product gpstrackd

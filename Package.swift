@@ -10,13 +10,16 @@ let package = Package(
     ],
     targets: [
         // C modules over Debian's -dev packages, found with pkg-config.
+        // libgps and GeographicLib are linked from the archives their -dev packages ship, as
+        // gpsd's own clients (gpxlogger, cgps) link libgps: as shared libraries they brought
+        // libstdc++ into the daemon, and the three cost 1.4 MiB of its peak RSS for the few
+        // functions it calls (issue 45; debian/static-cxx has the C++ library's part).
         .systemLibrary(
-            name: "CGPS", path: "Sources/CGPS", pkgConfig: "libgps",
+            name: "CGPS", path: "Sources/CGPS",
             providers: [.apt(["libgps-dev"])]),
         // Geodesics: GeographicLib's C++ behind a C header (Debian's libgeographiclib-dev).
-        .target(
-            name: "CGeodesic", path: "Sources/CGeodesic",
-            linkerSettings: [.linkedLibrary("GeographicLib")]),
+        // Linked from Debian's archive (its module map), as CGPS is.
+        .target(name: "CGeodesic", path: "Sources/CGeodesic"),
 
         // GEOS through dlopen, when a fence needs it; geos_c.h (libgeos-dev) checks the calls' types.
         .target(name: "CGEOS", path: "Sources/CGEOS"),
@@ -67,7 +70,11 @@ let package = Package(
         .executableTarget(name: "gpstrackctl", dependencies: ["GPSTrackProtocol", "GPSTrackJSON", "GPSTrackClient", "GPSTrackExport", "GPSTrackVocabulary"]),
         .executableTarget(
             name: "gpstrack-bench",
-            dependencies: ["GPSTrackSim", "GPSTrackCore", "GPSTrackDaemon", "CGPS"]),
+            dependencies: ["GPSTrackSim", "GPSTrackCore", "GPSTrackDaemon", "CGPS"],
+            // Its floor calls gps_unpack, whose object in libgps's archive holds gps_open too,
+            // and with it libgps's D-Bus reader; the daemon calls neither. The library by its
+            // file name: libgps28 depends on it, and its -dev package is needed for nothing else.
+            linkerSettings: [.linkedLibrary(":libdbus-1.so.3")]),
 
         .testTarget(name: "GPSTrackCoreTests", dependencies: ["GPSTrackCore", "GPSTrackSim"]),
         .testTarget(

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What the Debian libraries cost before any work of ours: the peak RSS (GNU time) of an empty C
-# program linked as gpstrackd is (its default configuration: libgps, GeographicLib, SQLite,
-# libsystemd; GEOS is loaded only for fences that need it, and bench's need none) and as it is with MQTT configured (libmosquitto loaded too, with its TLS
-# libraries); then gpstrackd itself started with 1,000 fences and no gpsd, in both
+# program linked as gpstrackd is (its default configuration: SQLite and libsystemd shared;
+# libgps, GeographicLib and libstdc++ are linked in from their archives; GEOS is loaded only for
+# fences that need it, and bench's need none) and as it is with MQTT configured (libmosquitto
+# loaded too, with its TLS libraries); then gpstrackd itself started with 1,000 fences and no gpsd, in both
 # configurations. Prints only: nothing here fails on a figure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,10 +27,10 @@ peak() {
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f MiB", k / 1024 }'; }
 
 echo 'int main(void) { return 0; }' > "$work/empty.c"
-ours=$(pkg-config --libs libgps sqlite3 libsystemd geographiclib)
+ours=$(pkg-config --libs sqlite3 libsystemd)
 gcc "$work/empty.c" -o "$work/none"
-gcc "$work/empty.c" -o "$work/default" -Wl,--no-as-needed $ours -lstdc++
-gcc "$work/empty.c" -o "$work/mqtt" -Wl,--no-as-needed $ours -lstdc++ $(pkg-config --libs libmosquitto)
+gcc "$work/empty.c" -o "$work/default" -Wl,--no-as-needed $ours -lm
+gcc "$work/empty.c" -o "$work/mqtt" -Wl,--no-as-needed $ours -lm $(pkg-config --libs libmosquitto)
 libs() { ldd "$1" | grep -c '=>'; }
 
 # gpstrackd with 1,000 fences, no gpsd (a port nobody listens on), peak RSS after 3 s; $1 is

@@ -100,6 +100,10 @@ import Testing
         #expect(package.contains("-Xlinker -T -Xlinker $(CURDIR)/debian/text-private.ld"), "\(package)")
         let script = try Self.text("debian/text-private.ld")
         #expect(script.contains("*(.text..L*)") && script.contains("INSERT BEFORE .text;"), "\(script)")
+        // libstdc++ linked in: its directory, searched before GCC's, names GCC's archive.
+        #expect(package.contains("-Xswiftc -L$(CURDIR)/debian/static-cxx"), "\(package)")
+        let cxx = try Self.text("debian/static-cxx/libstdc++.so")
+        #expect(cxx.contains("INPUT(-l:libstdc++.a)"), "\(cxx)")
     }
 
     /// The source files a numbered list names (the first `Sources/...` path of each item).

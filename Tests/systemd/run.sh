@@ -261,11 +261,14 @@ status_text=$(prop gpstrackd StatusText)
 nice_limit=$(ns sh -c "cat /proc/$(prop gpstrackd MainPID)/limits" | awk '/Max nice priority/ {print $4}')
 note "the service's RLIMIT_NICE: ${nice_limit:-?} (LimitNICE=-4 asks for 24)"
 verdict "STATUS is set: '$status_text'" [ -n "$status_text" ]
-# The footprint issue: GeographicLib mapped, no PROJ; libmosquitto and its TLS libraries only
-# when MQTT is configured (the package's default has no broker).
+# The footprint issue: no PROJ; libmosquitto and its TLS libraries only when MQTT is configured
+# (the package's default has no broker); libgps, GeographicLib and libstdc++ linked in from
+# their archives, so none of them is mapped (GEOS, a C++ library, brings libstdc++ when loaded).
 maps=$(ns sh -c "cat /proc/$(prop gpstrackd MainPID)/maps")
-verdict "the service maps GeographicLib and neither libproj nor libmosquitto, libssl, libcrypto or libcurl" \
-    sh -c 'echo "$1" | grep -q libGeographicLib && ! echo "$1" | grep -qE "libproj|libmosquitto|libssl|libcrypto|libcurl"' _ "$maps"
+verdict "the service maps libsqlite3 and neither libproj nor libmosquitto, libssl, libcrypto or libcurl" \
+    sh -c 'echo "$1" | grep -q libsqlite3 && ! echo "$1" | grep -qE "libproj|libmosquitto|libssl|libcrypto|libcurl"' _ "$maps"
+verdict "...nor libgps, libGeographicLib or libstdc++ (linked in)" \
+    sh -c '! echo "$1" | grep -qE "libgps|libGeographicLib|libstdc\+\+"' _ "$maps"
 verdict "gpsd.service was started through gpsd.socket by gpstrackd's connection" \
     wait_until 20 sh -c "nsenter -t $SD -m -p systemctl show -p ActiveState --value gpsd.service | grep -qx active"
 note "gpsd.service TriggeredBy=$(prop gpsd.service TriggeredBy)"
@@ -658,8 +661,9 @@ if [ -n "$geos_real" ]; then
     ns systemctl reset-failed gpstrackd
     ns systemctl restart gpstrackd
     n=$(fence_count)
-    verdict "libgeos_c back: the service starts with the corridor, four fences ($n), libgeos_c mapped" \
-        sh -c '[ "$1" = active ] && [ "$2" -eq 4 ] && echo "$3" | grep -q libgeos_c' \
+    # GEOS is C++: it maps libstdc++ beside the daemon's own static copy, and works.
+    verdict "libgeos_c back: the service starts with the corridor, four fences ($n), libgeos_c and libstdc++ mapped" \
+        sh -c '[ "$1" = active ] && [ "$2" -eq 4 ] && echo "$3" | grep -q libgeos_c && echo "$3" | grep -q "libstdc++"' \
         _ "$(prop gpstrackd ActiveState)" "$n" "$(maps_of_service)" || diagnose gpstrackd
 fi
 

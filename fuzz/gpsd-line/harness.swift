@@ -57,11 +57,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     // As the live reader takes them: views into the splitter's buffer.
     while let line = splitter.nextSlice() {
         if !line.truncated { differential(line.bytes) }
-        _ = line.truncated ? GPSDDecoder.tooLong : decoder.decode(line.bytes)
+        _ = decoder.decode(line.bytes, truncated: line.truncated)
     }
     if let last = splitter.finish() {
         if !last.truncated { differential(last.bytes[...]) }
-        _ = decoder.decode(last)
+        _ = decoder.decode(last.bytes[...], truncated: last.truncated)
     }
     return 0
 }

@@ -91,9 +91,10 @@ public final class GPSDDecoder {
         return record
     }
 
-    /// Decodes a line as a `LineSplitter` cut it: a line cut at the length limit is malformed.
-    public func decode(_ line: LineSplitter.Line, now: Double? = nil) -> Record {
-        line.truncated ? Self.tooLong : decode(line.bytes[...], now: now)
+    /// Decodes a line as a `LineSplitter` cut it (the live source's and replay's way):
+    /// `truncated` when it was cut at the length limit, which makes it malformed whatever its bytes.
+    public func decode(_ bytes: ArraySlice<UInt8>, truncated: Bool, now: Double? = nil) -> Record {
+        truncated ? Self.tooLong : decode(bytes, now: now)
     }
 
     /// What a line cut at the length limit is.

@@ -200,7 +200,7 @@ public final class GPSDSource: Sendable {
                 // One clock reading per read spaces the SKY reports read (none per line).
                 let skyClock = MonotonicClock.now()
                 while let line = splitter.nextSlice() {
-                    let record = line.truncated ? GPSDDecoder.tooLong : decoder.decode(line.bytes, now: skyClock)
+                    let record = decoder.decode(line.bytes, truncated: line.truncated, now: skyClock)
                     if case .blank = record { continue }
                     if case .tpv = record {
                         let at = readAt ?? MonotonicClock.now()

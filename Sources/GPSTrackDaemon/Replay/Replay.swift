@@ -82,7 +82,7 @@ public struct Replay {
         let name = logPath == "-" ? "<stdin>" : logPath
         do {
             while let line = try reader.nextSlice() {
-                switch line.truncated ? GPSDDecoder.tooLong : decoder.decode(line.bytes) {
+                switch decoder.decode(line.bytes, truncated: line.truncated) {
                 case .tpv(let fix):
                     tpvCount += 1
                     steps.removeAll(keepingCapacity: true)
