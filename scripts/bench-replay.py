@@ -2,7 +2,8 @@
 """Replay throughput against the parse floor, interleaved (run by `make bench`).
 
 One log of FIXES fixes on the circuit through the fences' 20 km square; each round runs, one
-after another: libgps's unpacker alone over the log (bench/unpack_floor.c, a process), then
+after another: libgps's unpacker alone over the log (bench/unpack_floor.c, a process, linked
+with libgps's shared library, the aim's floor, and with its archive as gpstrackd links it), then
 `gpstrackd replay` of the log with 10, 1,000 and 10,000 fences, and the Python pipeline with
 1,000 fences when BENCH_PYTHON names a Python with Shapely and GeographicLib. ROUNDS rounds
 (at least 5): every figure is printed as min / median / max, and each ratio is taken within a
@@ -62,11 +63,18 @@ def main():
     subprocess.check_call(
         ["gcc", "-O2", "-o", floor_bin, os.path.join(ROOT, "bench/unpack_floor.c")]
         + subprocess.check_output(["pkg-config", "--libs", "libgps"], text=True).split())
+    # The same from libgps's archive, as gpstrackd (and gpsd's own clients) link it: Debian's
+    # archive is built apart from the shared library and its parser runs slower.
+    archive_floor_bin = os.path.join(work, "unpack_floor_archive")
+    subprocess.check_call(
+        ["gcc", "-O2", "-o", archive_floor_bin, os.path.join(ROOT, "bench/unpack_floor.c"),
+         "-l:libgps.a", "-l:libdbus-1.so.3", "-lm"])
     baseline = os.environ.get("BASELINE", "")
-    figures = {k: [] for k in ("floor", 10, 1000, 10000, "python", "baseline")}
+    figures = {k: [] for k in ("floor", "archive floor", 10, 1000, 10000, "python", "baseline")}
     rss = {k: [] for k in (10, 1000, 10000)}
     for _ in range(ROUNDS):
         figures["floor"].append(run([floor_bin, log])[0])
+        figures["archive floor"].append(run([archive_floor_bin, log])[0])
         for n in (10, 1000, 10000):
             cpu, peak = run([BIN, "replay", "--fences", fences[n], log])
             figures[n].append(cpu)
@@ -83,6 +91,8 @@ def main():
     print(f"replay of {FIXES:,} fixes against the parse floor, {ROUNDS} interleaved rounds (min / median / max):")
     print(f"  libgps gps_unpack alone (a C process)  {spread(figures['floor'])} s, "
           f"{spread(us(figures['floor']), '{:.2f}')} us a fix")
+    print(f"  the same, libgps's archive linked in    {spread(figures['archive floor'])} s, "
+          f"{spread(us(figures['archive floor']), '{:.2f}')} us a fix")
     floor_ok = statistics.median(figures["floor"]) >= 1
     for n in (10, 1000, 10000):
         print(f"  gpstrackd replay, {n:>6,} fences       {spread(figures[n])} s, {spread(us(figures[n]), '{:.2f}')} us a fix,"
@@ -96,6 +106,7 @@ def main():
           f"{'met' if statistics.median(r) <= 2 else 'NOT met'}; stretch 1.5x, "
           f"{'met' if statistics.median(r) <= 1.5 else 'not met'})"
           + ("" if floor_ok else "  (the floor took under a second: set FIXES higher)"))
+    print(f"  1,000 fences / the floor from libgps's archive: {spread(ratio(1000, 'archive floor'), '{:.2f}')}x")
     r = ratio(10000, 10)
     print(f"  10,000 fences / 10 fences: {spread(r, '{:.2f}')}x (aim: median at most 2x, "
           f"{'met' if statistics.median(r) <= 2 else 'NOT met'})")
