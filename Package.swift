@@ -12,8 +12,8 @@ let package = Package(
         // C modules over Debian's -dev packages, found with pkg-config.
         // libgps and GeographicLib are linked from the archives their -dev packages ship, as
         // gpsd's own clients (gpxlogger, cgps) link libgps: as shared libraries they brought
-        // libstdc++ into the daemon, and the three cost 1.4 MiB of its peak RSS for the few
-        // functions it calls (issue 45; debian/static-cxx has the C++ library's part).
+        // libstdc++ into the daemon, and the three cost 1.1 MiB of its live peak RSS for the
+        // few functions it calls (issue 45; debian/static-cxx has the C++ library's part).
         .systemLibrary(
             name: "CGPS", path: "Sources/CGPS",
             providers: [.apt(["libgps-dev"])]),

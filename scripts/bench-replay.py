@@ -63,8 +63,8 @@ def main():
     subprocess.check_call(
         ["gcc", "-O2", "-o", floor_bin, os.path.join(ROOT, "bench/unpack_floor.c")]
         + subprocess.check_output(["pkg-config", "--libs", "libgps"], text=True).split())
-    # The same from libgps's archive, as gpstrackd (and gpsd's own clients) link it: Debian's
-    # archive is built apart from the shared library and its parser runs slower.
+    # The same from libgps's archive, as gpstrackd (and gpsd's own clients) link it: linked in,
+    # its parser runs slower here (docs/PERFORMANCE.md).
     archive_floor_bin = os.path.join(work, "unpack_floor_archive")
     subprocess.check_call(
         ["gcc", "-O2", "-o", archive_floor_bin, os.path.join(ROOT, "bench/unpack_floor.c"),

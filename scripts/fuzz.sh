@@ -20,11 +20,11 @@ for m in "$S"/C*/module.modulemap "$S"/C*/include/module.modulemap; do
     C_INCLUDES+=(-I "$(dirname "$m")")
     for l in $(sed -n 's/^ *link "\(.*\)".*/\1/p' "$m"); do LIBS+=("-l$l"); done
 done
+for f in $(pkg-config --cflags-only-I $(sed -n 's/.*pkgConfig: "\([^"]*\)".*/\1/p' Package.swift)); do C_INCLUDES+=(-Xcc "$f"); done
 # --typecheck: each harness type-checked against the debug build's modules (make check, which
 # has built them): seconds, where the instrumented build below takes minutes, and a harness left
 # behind by a change to what it calls fails the edit-test loop, not CI's last stage.
 if [ "${1:-}" = --typecheck ]; then
-    for f in $(pkg-config --cflags-only-I $(sed -n 's/.*pkgConfig: "\([^"]*\)".*/\1/p' Package.swift)); do C_INCLUDES+=(-Xcc "$f"); done
     modules=$(swift build --show-bin-path)/Modules
     n=0
     for h in fuzz/*/harness.swift; do
@@ -45,7 +45,6 @@ done
 rm -f "$OUT/lib/libcshims.a"
 ar rcs "$OUT/lib/libcshims.a" "${shims[@]}"
 LIBS=(-lcshims "${LIBS[@]}")
-for f in $(pkg-config --cflags-only-I $(sed -n 's/.*pkgConfig: "\([^"]*\)".*/\1/p' Package.swift)); do C_INCLUDES+=(-Xcc "$f"); done
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -use-ld=lld)
 
 # The library modules, instrumented, rebuilt when a source is newer than the archive.
