@@ -4,11 +4,20 @@ import Glibc
 
 /// One position report as gpsd's TPV message gives it. Unknown values are NaN (or nil for
 /// the time), never zero.
+///
+/// Kept under 128 bytes (the optionals stored without their tag bytes): a fix is copied from
+/// stage to stage dozens of times, and a value this size is copied inline, where a larger one
+/// was a call to memcpy each time.
 public struct Fix: Sendable {
     /// gpsd's fix mode: 0 not seen, 1 no fix, 2 two-dimensional, 3 three-dimensional.
     public var mode: Int
-    /// Time of the fix, seconds since the Unix epoch (UTC); nil when gpsd gave none.
-    public var time: Double?
+    /// Time of the fix, seconds since the Unix epoch (UTC); nil when gpsd gave none (a time
+    /// that is not a number is none either).
+    public var time: Double? {
+        get { storedTime.isNaN ? nil : storedTime }
+        set { storedTime = newValue ?? .nan }
+    }
+    private var storedTime: Double
     public var latitude: Double
     public var longitude: Double
     /// Height above mean sea level, metres: gpsd's altMSL, else altHAE less its geoidSep when
@@ -34,7 +43,11 @@ public struct Fix: Sendable {
     /// Horizontal dilution of precision and satellites in the solution, from the receiver's
     /// latest SKY when the epoch was complete (a TPV carries neither); NaN and nil when unknown.
     public var hdop: Double = .nan
-    public var satellitesUsed: Int?
+    public var satellitesUsed: Int? {
+        get { storedSatellitesUsed < 0 ? nil : Int(truncatingIfNeeded: storedSatellitesUsed) }
+        set { storedSatellitesUsed = newValue.map { Int32(clamping: max(0, $0)) } ?? -1 }
+    }
+    private var storedSatellitesUsed: Int32 = -1
 
     public init(
         mode: Int, time: Double?, latitude: Double = .nan, longitude: Double = .nan,
@@ -43,7 +56,7 @@ public struct Fix: Sendable {
     ) {
         self.device = device
         self.mode = mode
-        self.time = time
+        self.storedTime = time ?? .nan
         self.latitude = latitude
         self.longitude = longitude
         self.altitude = altitude

@@ -37,7 +37,15 @@ public struct FixScreen: Sendable {
     /// Times from 2100 on are taken as no time (a corrupt date, not a rollover guess).
     static let latestTime = 4_102_444_800.0
 
-    public let config: TrackerConfig
+    /// The three figures of the configuration it judges by (`max_horizontal_error_m`, the
+    /// error assumed when a receiver gives none, `max_speed_mps`): the whole configuration
+    /// held here was copied with the screen on every fix.
+    let limits: Limits
+    struct Limits {
+        let maxHorizontalErrorM: Double
+        let assumedErrorM: Double
+        let maxSpeedMps: Double
+    }
     /// The last accepted fix: the reference for time order and plausibility.
     public private(set) var reference: Fix?
     /// The accepted fix before the reference: with it, a receiver that reports no speed still
@@ -46,7 +54,9 @@ public struct FixScreen: Sendable {
     private var candidates: [Fix] = []
 
     public init(config: TrackerConfig) {
-        self.config = config
+        limits = Limits(
+            maxHorizontalErrorM: config.maxHorizontalErrorM, assumedErrorM: config.assumedErrorM,
+            maxSpeedMps: config.maxSpeedMps)
     }
 
     /// Forgets the reference (the next valid, accurate fix is accepted as it is).
@@ -58,7 +68,9 @@ public struct FixScreen: Sendable {
 
     /// Judges one fix and, when it is accepted, makes it the reference.
     public mutating func screen(_ fix: Fix) -> Verdict {
-        if let reason = Self.invalidity(of: fix, config: config) { return .rejected(reason) }
+        if let reason = Self.invalidity(of: fix, maxHorizontalErrorM: limits.maxHorizontalErrorM) {
+            return .rejected(reason)
+        }
         guard let ref = reference else {
             reference = fix
             return .accepted
@@ -81,19 +93,20 @@ public struct FixScreen: Sendable {
             }
             return .rejected(reason)
         }
-        previous = ref
+        // Moved, not copied: the reference becomes the one before it.
+        swap(&previous, &reference)
         reference = fix
-        candidates = []
+        if !candidates.isEmpty { candidates = [] }
         return .accepted
     }
 
     /// Steps 1 and 2, which need no reference.
-    static func invalidity(of fix: Fix, config: TrackerConfig) -> RejectReason? {
+    static func invalidity(of fix: Fix, maxHorizontalErrorM: Double) -> RejectReason? {
         if fix.mode < 2 || fix.mode > 3 { return .noFix }
         guard let t = fix.time, t.isFinite, t >= earliestTime, t < latestTime else { return .noTime }
         let c = fix.coordinate
         if !c.isValid || (c.latitude == 0 && c.longitude == 0) { return .invalidPosition }
-        if let err = fix.horizontalError, err < 0 || err > config.maxHorizontalErrorM { return .lowAccuracy }
+        if let err = fix.horizontalError, err < 0 || err > maxHorizontalErrorM { return .lowAccuracy }
         return nil
     }
 
@@ -136,8 +149,8 @@ public struct FixScreen: Sendable {
         let dt = t - t0
         let hop = Geodesic.shortInverse(ref.coordinate, fix.coordinate)
         let d = hop.distance
-        let margin = (ref.horizontalError ?? config.assumedErrorM) + (fix.horizontalError ?? config.assumedErrorM)
-        if (d - margin) / dt > config.maxSpeedMps { return .implausibleSpeed }
+        let margin = (ref.horizontalError ?? limits.assumedErrorM) + (fix.horizontalError ?? limits.assumedErrorM)
+        if (d - margin) / dt > limits.maxSpeedMps { return .implausibleSpeed }
         if let residual = Self.residual(from: ref, to: fix, hop: hop, dt: dt)
             ?? Self.derivedResidual(from: ref, before: before, to: fix, hop: hop, dt: dt)
         {

@@ -35,6 +35,8 @@ public enum JSONLineCheck {
         var out: [UInt8] = []
         var stack: [UInt8] = []
         public init() {}
+        /// Room for a copy: zero as long as no line has needed one.
+        public var copyCapacity: Int { out.capacity }
     }
 
     /// `check`, in `buffers`: the compact object returned shares their storage, so drop it
@@ -46,6 +48,10 @@ public enum JSONLineCheck {
         reusing buffers: inout Buffers, copyCompact: Bool = true
     ) -> Outcome {
         guard line.count <= maxBytes else { return .malformed("line longer than \(maxBytes) bytes") }
+        // gpsd's own lines, compact ASCII, pass a tight pass that needs no buffers.
+        if !copyCompact, line.withUnsafeBufferPointer({ isPlainCompact($0, maxDepth: maxDepth) }) {
+            return .asGiven
+        }
         // Taken out of `buffers` first, so each is uniquely held and emptied in place.
         var out = buffers.out
         var stack = buffers.stack

@@ -23,8 +23,9 @@ public struct OverspeedMonitor: Sendable {
 
     public init() {}
 
-    /// Takes an accepted fix, the odometer's hop when it delivered it, and the limit in force.
-    mutating func observe(_ fix: Fix, hop: Double?, limitKmh: Double?, config: TrackerConfig) -> [TrackerEvent] {
+    /// Takes an accepted fix, the odometer's hop when it delivered it, the limit in force, and
+    /// how long it must be exceeded before that is told (`overspeed_min_s`).
+    mutating func observe(_ fix: Fix, hop: Double?, limitKmh: Double?, minS: Double) -> [TrackerEvent] {
         guard let t = fix.time else { return [] }
         if let hop, hop > 0 {
             if let last = lastDelivery, t > last.time { derivedSpeed = hop / (t - last.time) }
@@ -51,7 +52,7 @@ public struct OverspeedMonitor: Sendable {
         e.maxSpeed = max(e.maxSpeed, speed)
         e.limitKmh = min(e.limitKmh, limitKmh)
         var events: [TrackerEvent] = []
-        if !e.started, t - e.since >= config.overspeedMinS {
+        if !e.started, t - e.since >= minS {
             e.started = true
             events.append(.overspeedStart(time: e.since, at: e.at, limitKmh: e.limitKmh, speedMps: e.maxSpeed))
         }

@@ -61,7 +61,10 @@ public struct TrackingSession: Sendable {
     public mutating func ingest(_ reported: Fix) -> [Sequenced] {
         let fix = derivedSpeed.screen(reported)
         var out: [Sequenced] = []
-        let trackerEvents = tracker.ingest(fix).map(named)
+        // Named in place: `.map(named)` made a closure of self, a copy of the whole session
+        // (4 KiB) a fix.
+        var trackerEvents = tracker.ingest(fix)
+        for i in trackerEvents.indices { trackerEvents[i] = named(trackerEvents[i]) }
         if let e = fixChange(fix) { out.append(next(.tracker(e))) }
         if geofences != nil, let time = fix.time {
             // The monitor changes in place (through `!`): taking it out and putting it back
@@ -117,13 +120,14 @@ public struct TrackingSession: Sendable {
     private mutating func overspeed(_ fix: Fix) -> [TrackerEvent] {
         guard case .accepted(let delivered, let hop) = tracker.lastOutcome else { return [] }
         var limit = tracker.config.speedLimitKmh
-        if let monitor = geofences {
-            // Only the fences with a limit (few, usually none): not all 10,000 on every fix.
-            for i in speedLimited where monitor.statuses[i].state == .inside {
-                limit = min(limit ?? .infinity, monitor.index.fences[i].speedLimitKmh ?? .infinity)
-            }
+        // Only the fences with a limit (few, usually none): not all 10,000 on every fix; read
+        // in place, as `if let` copied the monitor twice a fix.
+        for i in speedLimited where geofences?.statuses[i].state == .inside {
+            limit = min(limit ?? .infinity, geofences?.index.fences[i].speedLimitKmh ?? .infinity)
         }
-        return overspeedMonitor.observe(fix, hop: delivered ? hop : nil, limitKmh: limit, config: tracker.config)
+        // One figure of the configuration, not the whole of it copied a fix.
+        return overspeedMonitor.observe(
+            fix, hop: delivered ? hop : nil, limitKmh: limit, minS: tracker.config.overspeedMinS)
     }
 
     /// Carries on from stored state: the trip, the fix counters, the sequence numbers and the

@@ -62,6 +62,10 @@ public struct TripDetector: Sendable {
     var anchorPending = false
     var recent: [Sample] = []
     var recentBase = 0
+    /// How many of `recent`'s first samples the last trim found older than `expiredBefore`:
+    /// the next trim goes on from there, not from the first (emptied with `recent`).
+    var expiredCount = 0
+    var expiredBefore = -Double.infinity
     var lastSample: Sample?
     public var tripsAllowed = true  // `trip_source`: whether the ignition lets a movement be a trip
     /// The last stop the receiver left (or that a gap or `stop` ended).
@@ -105,6 +109,7 @@ public struct TripDetector: Sendable {
             stay = nil
             cluster = nil
             recent = []
+            expiredCount = 0
             // The way across the gap is not known: the straight line goes on in a new stretch.
             line.close()
         }
@@ -141,6 +146,7 @@ public struct TripDetector: Sendable {
         stay = nil
         cluster = nil
         recent = []
+        expiredCount = 0
         lastSample = nil
         line.close()
         return events
@@ -289,12 +295,17 @@ public struct TripDetector: Sendable {
     }
 
     private mutating func trimRecent(before t: Double) {
-        var drop = 0
-        while drop < recent.count - 1, recent[drop].time < t { drop += 1 }
+        // Older than an earlier bound is older than a later one: only the rest is looked at.
+        var expired = t >= expiredBefore ? min(expiredCount, max(0, recent.count - 1)) : 0
+        while expired < recent.count - 1, recent[expired].time < t { expired += 1 }
+        expiredCount = expired
+        expiredBefore = t
         // Never drop what an unconfirmed cluster still needs.
+        var drop = expired
         if let c = cluster { drop = min(drop, max(0, c.firstIndex - recentBase)) }
         guard drop >= 256 || (drop > 0 && drop * 2 >= recent.count) else { return }
         recent.removeFirst(drop)
         recentBase += drop
+        expiredCount -= drop
     }
 }

@@ -129,5 +129,39 @@ import Testing
             Issue.record("blank")
             return
         }
+        guard case .blank = decode("\r") else {
+            Issue.record("a lone CR is blank")
+            return
+        }
+    }
+
+    /// gpsd ends its reports with CR LF: the CR the decoder drops is only that one byte, and a
+    /// line means the same with it, without it, or with more whitespace.
+    @Test func theCROfGpsdsLineEndIsInsignificant() {
+        let tpv =
+            #"{"class":"TPV","device":"/dev/ttyS0","mode":2,"time":"2026-03-14T08:02:38.000Z","lat":10.5,"lon":20.5}"#
+        for line in [tpv + "\r", tpv + " \r", tpv + "\r\r", "\r" + tpv + "\r"] {
+            guard case .tpv(let fix) = decode(line) else {
+                Issue.record("not read: \(line.debugDescription)")
+                continue
+            }
+            #expect(fix.latitude == 10.5 && fix.longitude == 20.5 && fix.device == "/dev/ttyS0")
+        }
+        // gpsd's own ending costs no copy of the line: only the spaced forms above made one.
+        let fresh = GPSDDecoder()
+        for _ in 0..<3 {
+            guard case .tpv = fresh.decode(Array((tpv + "\r").utf8)[...]) else {
+                Issue.record("not read")
+                return
+            }
+        }
+        #expect(fresh.checkBuffers.copyCapacity == 0)
+        #expect(decoder.checkBuffers.copyCapacity > 0, "the spaced lines were copied")
+        for line in [#"{"class":"TPV","mode":2,"lat":10.5"# + "\r", "{\"class\":\"TPV\"}\r{}"] {
+            guard case .malformed = decode(line) else {
+                Issue.record("accepted: \(line.debugDescription)")
+                continue
+            }
+        }
     }
 }

@@ -51,9 +51,12 @@ extension GPSDDecoder {
     func noteEpoch(_ fix: Fix) {
         guard let t = fix.time else { return }
         let key = fix.device ?? ""
-        if epochTime[key] == nil, epochTime.count >= Self.skyReceiversKept {
-            epochTime.removeAll(keepingCapacity: true)
+        // One hash a fix: the receiver seen before is updated where it is.
+        if let at = epochTime.index(forKey: key) {
+            epochTime.values[at] = t
+            return
         }
+        if epochTime.count >= Self.skyReceiversKept { epochTime.removeAll(keepingCapacity: true) }
         epochTime[key] = t
     }
 

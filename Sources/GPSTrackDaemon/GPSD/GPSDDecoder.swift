@@ -38,7 +38,7 @@ public final class GPSDDecoder {
     /// Each receiver's latest TPV time, by device path.
     var epochTime: [String: Double] = [:]
     /// The line check's storage, kept between lines.
-    private var checkBuffers = JSONLineCheck.Buffers()
+    private(set) var checkBuffers = JSONLineCheck.Buffers()
 
     public init() {
         data = .allocate(capacity: 1)
@@ -54,7 +54,10 @@ public final class GPSDDecoder {
     /// first, so libgps's parser only ever sees one well-formed object in gpsd's own form.
     /// `now` (monotonic seconds) spaces the SKY reports read; without it none is read.
     public func decode(_ line: ArraySlice<UInt8>, now: Double? = nil) -> Record {
-        // gpsd's lines come compact: those are checked without a copy.
+        // gpsd ends every report with CR LF: the CR, insignificant whitespace, goes here, or
+        // the check would copy every line to drop it. Its lines come compact, so they are
+        // checked without a copy.
+        let line = line.last == 0x0D ? line.dropLast() : line
         let body: ArraySlice<UInt8>
         switch JSONLineCheck.check(line, maxBytes: Self.maxLineBytes, reusing: &checkBuffers, copyCompact: false) {
         case .blank: return .blank
