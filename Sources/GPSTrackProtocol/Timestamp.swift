@@ -38,6 +38,7 @@ public enum Timestamp {
             (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61
         else { return nil }
         var fraction = 0.0
+        var millis: Int64 = 0
         if u.count > 20 {
             // Every digit is checked; at most 15 count (a longer fraction overflowed Int64: a
             // control request could end the daemon with one).
@@ -46,11 +47,19 @@ public enum Timestamp {
                 let f = num(20..<min(u.count - 1, 35))
             else { return nil }
             fraction = Double(f) / pow10(min(digits.count, 15))
+            millis = num(20..<min(u.count - 1, 23)).map { $0 * [100, 10, 1][min(digits.count, 3) - 1] } ?? 0
         } else if u[19] != 90 {
             return nil
         }
-        let days = daysFromCivil(y, mo, d)
-        return Double(days * 86400 + h * 3600 + mi * 60 + s) + fraction
+        let whole = daysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s
+        var t = Double(whole) + fraction
+        // Far from 1970 a Double's step is microseconds, and the nearest to "...20.333" may lie
+        // a hair below it, which `iso8601` (milliseconds, rounded down) wrote as ".332": moved
+        // up by steps until it writes as read (a request written back read differently: the
+        // control fuzzer's find). A step or two; bounded all the same.
+        let written = whole * 1000 + millis
+        for _ in 0..<64 where Int64(clamping: t * 1000, rounding: .down) < written { t = t.nextUp }
+        return t
     }
 
     private static func pow10(_ n: Int) -> Double {

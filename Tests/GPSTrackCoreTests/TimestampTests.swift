@@ -47,4 +47,31 @@ import Testing
         }
         #expect(until.map { abs($0 - 1_773_478_800.333_333_3) < 1e-6 } == true)
     }
+
+    /// What is written reads back as the same text, in every year: the control fuzzer's find, a
+    /// request's `until` in the year 4164 whose ".333" came back as ".332" (the Double nearest
+    /// to it lay below it, and the writer rounds down).
+    @Test func aWrittenTimeReadsBackAsWritten() {
+        var checked = 0
+        for year in stride(from: 1, through: 9999, by: 7) {
+            for ms in ["000", "001", "333", "499", "500", "667", "999"] {
+                let text = "\(String(repeating: "0", count: 4 - String(year).count))\(year)-03-14T09:00:20.\(ms)Z"
+                guard let t = Timestamp.parse(text) else {
+                    Issue.record("does not parse: \(text)")
+                    continue
+                }
+                #expect(Timestamp.iso8601(t) == text, "\(t)")
+                checked += 1
+            }
+        }
+        #expect(checked == 1429 * 7)
+        let line = #"{"cmd":"export","format":"gpx","trip":3,"until":"4164-03-14T09:00:20.333333333333333333333335Z"}"#
+        guard case .success(let request) = ControlRequest.parse(Array(line.utf8)[...]),
+            case .success(let again) = ControlRequest.parse(Array(request.line.utf8)[...])
+        else {
+            Issue.record("the fuzzer's request does not parse")
+            return
+        }
+        #expect(again.line == request.line && request.line.contains("4164-03-14T09:00:20.333Z"), "\(request.line)")
+    }
 }
