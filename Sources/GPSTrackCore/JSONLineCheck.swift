@@ -48,7 +48,7 @@ public enum JSONLineCheck {
         reusing buffers: inout Buffers, copyCompact: Bool = true
     ) -> Outcome {
         guard line.count <= maxBytes else { return .malformed("line longer than \(maxBytes) bytes") }
-        // gpsd's own lines, compact ASCII, pass a tight pass that needs no buffers.
+        // gpsd's own lines (compact ASCII) go through a tight first pass that needs no buffers.
         if !copyCompact, line.withUnsafeBufferPointer({ isPlainCompact($0, maxDepth: maxDepth) }) {
             return .asGiven
         }

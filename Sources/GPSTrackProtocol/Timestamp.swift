@@ -47,16 +47,17 @@ public enum Timestamp {
                 let f = num(20..<min(u.count - 1, 35))
             else { return nil }
             fraction = Double(f) / pow10(min(digits.count, 15))
-            millis = num(20..<min(u.count - 1, 23)).map { $0 * [100, 10, 1][min(digits.count, 3) - 1] } ?? 0
+            let shown = min(digits.count, 3)
+            millis = (num(20..<(20 + shown)) ?? 0) * (shown == 1 ? 100 : shown == 2 ? 10 : 1)
         } else if u[19] != 90 {
             return nil
         }
         let whole = daysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s
         var t = Double(whole) + fraction
-        // Far from 1970 a Double's step is microseconds, and the nearest to "...20.333" may lie
-        // a hair below it, which `iso8601` (milliseconds, rounded down) wrote as ".332": moved
-        // up by steps until it writes as read (a request written back read differently: the
-        // control fuzzer's find). A step or two; bounded all the same.
+        // The Double nearest to "...20.667" may lie a hair below it (in 2038 as in 4164), which
+        // `iso8601` (milliseconds, rounded down) wrote as ".666": moved up by steps until it
+        // writes as read (a request written back read differently: the control fuzzer's find).
+        // A step or two; bounded all the same.
         let written = whole * 1000 + millis
         for _ in 0..<64 where Int64(clamping: t * 1000, rounding: .down) < written { t = t.nextUp }
         return t
