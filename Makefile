@@ -30,7 +30,7 @@ replay-demo: build
 # The edit-test loop: the formatter's lint and every in-process test (the core, the simulator,
 # the tracking pipeline with an in-memory journal, the daemon's suites that start no process),
 # timed after the build. `make test` runs these and everything else.
-CHECK_SUITES = GPSTrackCoreTests|HomeAssistantTests|InputSourceTests|InputSourceThreadTests|InputOutletsTests|StateDatabaseTests|OutboxTests|UplinkAgeLimitTests|ReconnectBackoffTests|TransportBackoffTests|SeaLevelHeightTests|OwnTracksEventTests|ConfigBoundsTests|ConfigurationDumpTests|IntegerConversionTests|SecurityDocTests|SecurityRightsDocTests|GPSTrackProtocolTests|BrokerWireTests|HostileFiguresTests|ModuleShapeTests|GPSTrackSimTests|GPSTrackPipelineTests|DegradedPointsTests|GPSDDecoderTests|GPSDDropCountTests|GPSDSkyTests|NativeThreadTests|StoppableThreadTests|ManPageTests
+CHECK_SUITES = GPSTrackCoreTests|HomeAssistantTests|InputSourceTests|InputSourceThreadTests|InputOutletsTests|StateDatabaseTests|OutboxTests|UplinkAgeLimitTests|ReconnectBackoffTests|TransportBackoffTests|SeaLevelHeightTests|OwnTracksEventTests|ConfigBoundsTests|ConfigurationDumpTests|IntegerConversionTests|SecurityDocTests|SecurityRightsDocTests|GPSTrackProtocolTests|BrokerWireTests|HostileFiguresTests|ModuleShapeTests|GPSTrackSimTests|GPSTrackPipelineTests|DegradedPointsTests|GPSDDecoderTests|GPSDTPVTests|GPSDDropCountTests|GPSDSkyTests|NativeThreadTests|StoppableThreadTests|ManPageTests
 check:
 	$(SWIFT) build --build-tests
 	@start=$$(date +%s); \

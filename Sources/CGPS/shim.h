@@ -20,9 +20,14 @@ static inline const struct gps_fix_t *gpstrack_fix(const struct gps_data_t *data
     return &data->fix;
 }
 
+/* A timespec as seconds since the Unix epoch: one conversion for both TPV readers. */
+static inline double gpstrack_seconds(timespec_t t) {
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 /* Fix time as seconds since the Unix epoch (API >= 9 keeps a timespec). */
 static inline double gpstrack_fix_time(const struct gps_data_t *data) {
-    return (double)data->fix.time.tv_sec + (double)data->fix.time.tv_nsec * 1e-9;
+    return gpstrack_seconds(data->fix.time);
 }
 
 /* Path of the device a DEVICE report named. */

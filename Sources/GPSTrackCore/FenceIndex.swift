@@ -226,6 +226,15 @@ public final class FenceIndex: @unchecked Sendable {
             for k in 1..<ring.count {
                 let (x2, y2) = ring[k]
                 if (y1 > y) != (y2 > y), x < x1 + (y - y1) / (y2 - y1) * (x2 - x1) { inside.toggle() }
+                // An edge whose box lies farther than the nearest point so far cannot hold a
+                // nearer one (its projection lies in the box): no projection, no division. The
+                // 1e-9 keeps rounding from deciding: the point found is the one found without.
+                let ex = x < min(x1, x2) ? min(x1, x2) - x : x > max(x1, x2) ? x - max(x1, x2) : 0
+                let ey = y < min(y1, y2) ? min(y1, y2) - y : y > max(y1, y2) ? y - max(y1, y2) : 0
+                if ex * ex + ey * ey > best * (1 + 1e-9) {
+                    (x1, y1) = (x2, y2)
+                    continue
+                }
                 let dx = x2 - x1
                 let dy = y2 - y1
                 let len2 = dx * dx + dy * dy

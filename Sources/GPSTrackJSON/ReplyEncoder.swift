@@ -11,6 +11,7 @@ public enum ReplyEncoder {
         // The types of this module never throw while encoding; a bug would answer an error, not crash.
         do { try slot.store(value) } catch { return #"{"ok":false,"error":"# + quote("cannot encode: \(error)") + "}" }
         var out = ""
+        out.reserveCapacity(256)
         slot.write(into: &out)
         return out
     }
@@ -26,7 +27,25 @@ public enum ReplyEncoder {
 
     /// A string as JSON writes it (RFC 8259 escapes), quotes included.
     public static func quote(_ s: String) -> String {
-        var out = "\""
+        var out = ""
+        quote(s, into: &out)
+        return out
+    }
+
+    /// `quote(s)` appended to `out`: a string with nothing to escape (the keys, gpsd's paths, the
+    /// fences' names, almost every value) is appended whole, not scalar by scalar.
+    public static func quote(_ s: String, into out: inout String) {
+        var plain = true
+        for byte in s.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            plain = false
+            break
+        }
+        out += "\""
+        if plain {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -40,7 +59,7 @@ public enum ReplyEncoder {
             default: out.unicodeScalars.append(scalar)
             }
         }
-        return out + "\""
+        out += "\""
     }
 }
 
@@ -113,7 +132,7 @@ final class Slot {
             out += "{"
             for i in children.indices {
                 if i > 0 { out += "," }
-                out += ReplyEncoder.quote(keys[i])
+                ReplyEncoder.quote(keys[i], into: &out)
                 out += ":"
                 Self.write(children[i], into: &out)
             }

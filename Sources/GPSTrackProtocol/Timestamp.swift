@@ -12,11 +12,32 @@ public enum Timestamp {
             days -= 1
         }
         let (y, m, d) = civil(fromDays: days)
-        let h = millisOfDay / 3_600_000
-        let mi = millisOfDay / 60_000 % 60
-        let s = millisOfDay / 1000 % 60
-        let ms = millisOfDay % 1000
-        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(h, 2)):\(pad(mi, 2)):\(pad(s, 2)).\(pad(ms, 3))Z"
+        // Written into one buffer: every event line and track point has a time (the pieces
+        // made as strings of their own were a tenth of an event's encoding).
+        return String(unsafeUninitializedCapacity: 24) { b in
+            func put(_ v: Int64, _ width: Int, at: Int) {
+                var v = v
+                for k in stride(from: at + width - 1, through: at, by: -1) {
+                    b[k] = UInt8(truncatingIfNeeded: 48 + v % 10)
+                    v /= 10
+                }
+            }
+            put(y, 4, at: 0)
+            b[4] = 45
+            put(m, 2, at: 5)
+            b[7] = 45
+            put(d, 2, at: 8)
+            b[10] = 84
+            put(millisOfDay / 3_600_000, 2, at: 11)
+            b[13] = 58
+            put(millisOfDay / 60_000 % 60, 2, at: 14)
+            b[16] = 58
+            put(millisOfDay / 1000 % 60, 2, at: 17)
+            b[19] = 46
+            put(millisOfDay % 1000, 3, at: 20)
+            b[23] = 90
+            return 24
+        }
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff]Z`; nil for anything else.
@@ -67,11 +88,6 @@ public enum Timestamp {
         var v = 1.0
         for _ in 0..<n { v *= 10 }
         return v
-    }
-
-    private static func pad(_ v: Int64, _ width: Int) -> String {
-        let s = String(v)
-        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
     }
 
     // Howard Hinnant's civil-from-days and days-from-civil algorithms.

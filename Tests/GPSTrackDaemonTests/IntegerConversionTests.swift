@@ -34,6 +34,7 @@ import Testing
         ("GPSTrackDaemon/Control/PeerCredentials.swift", 5, "zeros and a group count of at most NGROUPS_MAX"),
         ("GPSTrackDaemon/GPSD/GPSDDecoder+Sky.swift", 2, widening),
         ("GPSTrackDaemon/GPSD/GPSDDecoder.swift", 1, widening),
+        ("GPSTrackDaemon/GPSD/GPSDDecoder+TPV.swift", 1, widening),
         ("GPSTrackDaemon/HTTP/HTTPClient.swift", 2, "a header count of a few; curl's long status"),
         ("GPSTrackDaemon/HTTP/OsmAnd.swift", 2, "a byte's two hex digits"),
         ("GPSTrackDaemon/Journal/Journal.swift", 1, "a journal entry's few fields"),

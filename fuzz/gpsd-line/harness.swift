@@ -4,12 +4,26 @@
 // one object within the check's limits (length, nesting, and DEL, which it refuses as a control
 // character where JSON allows it raw in a string), and its compact form reads as the same value;
 // only a number beyond Double's range (well-formed JSON, refused by the parser) is let through.
+// A second differential: the decoder's own TPV reader (`plainTPV`) reads every line as libgps
+// alone reads it.
 import GPSTrackJSON
 import GPSTrackCore
 import GPSTrackProtocol
 import GPSTrackDaemon
 
 nonisolated(unsafe) let decoder = GPSDDecoder()
+/// libgps reads every line: the reference for `plainTPV`.
+nonisolated(unsafe) let libgps: GPSDDecoder = {
+    let d = GPSDDecoder()
+    d.readsPlainTPV = false
+    return d
+}()
+
+func decodedAlike(_ line: ArraySlice<UInt8>, truncated: Bool) {
+    let a = decoder.decode(line, truncated: truncated)
+    let b = libgps.decode(line, truncated: truncated)
+    precondition(a.readsAs(b), "the TPV reader and libgps differ: \(a) against \(b): \(Array(line))")
+}
 
 func depth(_ v: JSONValue) -> Int {
     switch v {
@@ -57,11 +71,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     // As the live reader takes them: views into the splitter's buffer.
     while let line = splitter.nextSlice() {
         if !line.truncated { differential(line.bytes) }
-        _ = decoder.decode(line.bytes, truncated: line.truncated)
+        decodedAlike(line.bytes, truncated: line.truncated)
     }
     if let last = splitter.finish() {
         if !last.truncated { differential(last.bytes[...]) }
-        _ = decoder.decode(last.bytes[...], truncated: last.truncated)
+        decodedAlike(last.bytes[...], truncated: last.truncated)
     }
     return 0
 }

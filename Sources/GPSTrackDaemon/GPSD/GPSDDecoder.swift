@@ -37,6 +37,9 @@ public final class GPSDDecoder {
     var skyRead: [String: (now: Double, fix: Double?)] = [:]
     /// Each receiver's latest TPV time, by device path.
     var epochTime: [String: Double] = [:]
+    /// Whether gpsd's own TPV lines are read by `plainTPV` (false: libgps reads every line,
+    /// the reference the tests and the fuzz harness hold it to).
+    public var readsPlainTPV = true
     /// The line check's storage, kept between lines.
     private(set) var checkBuffers = JSONLineCheck.Buffers()
 
@@ -72,6 +75,12 @@ public final class GPSDDecoder {
             return .other(className: className)
         }
 
+        // gpsd's own TPVs without libgps's table walk (GPSDDecoder+TPV.swift); libgps reads
+        // what that declines.
+        if className == "TPV", readsPlainTPV, let fix = Self.plainTPV(body) {
+            noteEpoch(fix)
+            return .tpv(fix)
+        }
         scratch.removeAll(keepingCapacity: true)
         body.withUnsafeBufferPointer { raw in
             raw.withMemoryRebound(to: CChar.self) { scratch.append(contentsOf: $0) }
@@ -146,20 +155,60 @@ public final class GPSDDecoder {
 
     private static func makeFix(set: UInt64, data: UnsafePointer<gps_data_t>) -> Fix {
         let f = gpstrack_fix(data)!.pointee
-        let hasTime = set & GPSTRACK_TIME_SET != 0
-        let hasPosition = set & GPSTRACK_LATLON_SET != 0
-        let p = Physical.self
-        var fix = Fix(
-            mode: Int(f.mode),
-            time: hasTime ? gpstrack_fix_time(data) : nil,
-            latitude: hasPosition ? f.latitude : .nan,
-            longitude: hasPosition ? f.longitude : .nan,
-            altitude: p.within(
-                seaLevelHeight(msl: f.altMSL, hae: f.altHAE, geoidSeparation: f.geoid_sep), p.altitude),
-            eph: p.within(f.eph, p.error), epx: p.within(f.epx, p.error), epy: p.within(f.epy, p.error),
-            speed: p.within(f.speed, p.speed), track: p.within(f.track, p.track), climb: p.within(f.climb, p.climb))
-        fix.altitudeHAE = p.within(f.altHAE, p.altitude)
-        return fix
+        var figures = TPVFigures()
+        figures.mode = Int(f.mode)
+        figures.time = set & GPSTRACK_TIME_SET != 0 ? gpstrack_fix_time(data) : nil
+        (figures.lat, figures.lon) = (f.latitude, f.longitude)
+        (figures.altHAE, figures.altMSL, figures.geoidSep) = (f.altHAE, f.altMSL, f.geoid_sep)
+        (figures.eph, figures.epx, figures.epy) = (f.eph, f.epx, f.epy)
+        (figures.speed, figures.track, figures.climb) = (f.speed, f.track, f.climb)
+        return figures.fix(hasPosition: set & GPSTRACK_LATLON_SET != 0)
+    }
+
+    /// A TPV's figures as read, by libgps or by `plainTPV`: made into a fix in one place.
+    struct TPVFigures {
+        var mode = 0
+        var time: Double?
+        var device: String?
+        var lat = Double.nan, lon = Double.nan
+        var altHAE = Double.nan, altMSL = Double.nan, geoidSep = Double.nan
+        var eph = Double.nan, epx = Double.nan, epy = Double.nan
+        var speed = Double.nan, track = Double.nan, climb = Double.nan
+
+        mutating func set(_ member: TPVMember, _ v: Double) {
+            switch member {
+            case .lat: lat = v
+            case .lon: lon = v
+            case .altHAE: altHAE = v
+            case .altMSL: altMSL = v
+            case .geoidSep: geoidSep = v
+            case .eph: eph = v
+            case .epx: epx = v
+            case .epy: epy = v
+            case .speed: speed = v
+            case .track: track = v
+            case .climb: climb = v
+            case .classTag, .device, .time, .mode, .datum, .number: break
+            }
+        }
+
+        /// The fix; `hasPosition` as libgps marks it (LATLON_SET: a finite longitude, whatever
+        /// the latitude), which by default is read from the figures the same way.
+        func fix(hasPosition: Bool? = nil) -> Fix {
+            let hasPosition = hasPosition ?? lon.isFinite
+            let p = Physical.self
+            var fix = Fix(
+                mode: mode, time: time,
+                latitude: hasPosition ? lat : .nan,
+                longitude: hasPosition ? lon : .nan,
+                altitude: p.within(
+                    seaLevelHeight(msl: altMSL, hae: altHAE, geoidSeparation: geoidSep), p.altitude),
+                eph: p.within(eph, p.error), epx: p.within(epx, p.error), epy: p.within(epy, p.error),
+                speed: p.within(speed, p.speed), track: p.within(track, p.track), climb: p.within(climb, p.climb),
+                device: device)
+            fix.altitudeHAE = p.within(altHAE, p.altitude)
+            return fix
+        }
     }
 
     /// The height above mean sea level: altMSL, else altHAE less the geoid separation when
