@@ -91,6 +91,11 @@ final class Slot {
         kind = k
         keys = []
         children = []
+        // Room for a line's members at once, not grown one reallocation at a time.
+        if k == .object {
+            keys.reserveCapacity(8)
+            children.reserveCapacity(8)
+        }
     }
 
     func store<T: Encodable>(_ v: T) throws {
