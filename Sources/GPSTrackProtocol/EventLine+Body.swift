@@ -88,26 +88,27 @@ extension EventLine {
             .guardArmRefused: { .guardArmRefused(try GuardArmRefused(from: $0)) },
         ]
 
-        /// The fields of the kind, between `event` and `seq`.
-        var fields: any Encodable {
+        /// Writes the fields of the kind, between `event` and `seq`: each kind's own `encode`, called
+        /// on its own type (an `any Encodable` of them was a boxed copy of the fields per event).
+        func encodeFields(to encoder: any Encoder) throws {
             switch self {
-            case .enter(let f), .exit(let f), .dwell(let f), .state(let f): f
-            case .fencesDetermined(let f): f
-            case .tripStart(let f): f
-            case .tripEnd(let f): f
-            case .tripStop(let f): f
-            case .guardArmed(let f): f
-            case .guardBreach(let f): f
-            case .overspeedStart(let f): f
-            case .overspeedEnd(let f): f
-            case .discontinuity(let f): f
-            case .fixAcquired(let f): f
-            case .fixLost(let f): f
-            case .anchor(let f): f
-            case .guardAck(let f): f
-            case .guardNoPosition(let f): f
-            case .guardArmRefused(let f): f
-            case .input(let f): f
+            case .enter(let f), .exit(let f), .dwell(let f), .state(let f): try f.encode(to: encoder)
+            case .fencesDetermined(let f): try f.encode(to: encoder)
+            case .tripStart(let f): try f.encode(to: encoder)
+            case .tripEnd(let f): try f.encode(to: encoder)
+            case .tripStop(let f): try f.encode(to: encoder)
+            case .guardArmed(let f): try f.encode(to: encoder)
+            case .guardBreach(let f): try f.encode(to: encoder)
+            case .overspeedStart(let f): try f.encode(to: encoder)
+            case .overspeedEnd(let f): try f.encode(to: encoder)
+            case .discontinuity(let f): try f.encode(to: encoder)
+            case .fixAcquired(let f): try f.encode(to: encoder)
+            case .fixLost(let f): try f.encode(to: encoder)
+            case .anchor(let f): try f.encode(to: encoder)
+            case .guardAck(let f): try f.encode(to: encoder)
+            case .guardNoPosition(let f): try f.encode(to: encoder)
+            case .guardArmRefused(let f): try f.encode(to: encoder)
+            case .input(let f): try f.encode(to: encoder)
             }
         }
     }

@@ -22,7 +22,7 @@ public struct EventLine: Codable, Sendable, Equatable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(body.name, forKey: .event)
         // The kind's fields land in the same object, after `event` (ReplyEncoder keeps the order).
-        try body.fields.encode(to: encoder)
+        try body.encodeFields(to: encoder)
         try c.encode(seq, forKey: .seq)
     }
 
