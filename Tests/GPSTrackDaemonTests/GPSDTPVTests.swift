@@ -50,6 +50,28 @@ import Testing
         #expect(taken == lines.count, "\(taken) of \(lines.count) read without libgps's table walk")
     }
 
+    /// The reader's table types every member as libgps 3.22 does, asked of libgps itself: a
+    /// number refused quoted and read bare, a string the other way round.
+    @Test func everyMemberIsTypedAsLibgpsTypesIt() {
+        let libgps = Self.reference()
+        var asked = 0
+        for entry in GPSDDecoder.tpvMembers.entries where entry.kind != .classTag {
+            let name = String(
+                decoding: GPSDDecoder.tpvMembers.names[entry.start..<(entry.start + entry.count)], as: UTF8.self)
+            let isString = [.device, .time, .datum].contains(entry.kind)
+            func reads(_ value: String) -> Bool {
+                let line = Array(#"{"class":"TPV","\#(name)":\#(value)}"#.utf8)
+                if case .tpv = libgps.decode(line[...]) { return true }
+                return false
+            }
+            #expect(reads(#""x""#) == isString, "\(name), quoted")
+            #expect(reads("5") == !isString, "\(name), a bare number")
+            asked += 1
+        }
+        #expect(asked == GPSDDecoder.tpvMembers.entries.count - 1)
+        #expect(asked >= 45)
+    }
+
     /// Every byte of a few real lines replaced (or dropped): wherever the reader takes the
     /// mutant, libgps reads the same fix from it; wherever libgps refuses it, so does the reader.
     @Test func mutantsReadAsLibgpsReadsThem() throws {

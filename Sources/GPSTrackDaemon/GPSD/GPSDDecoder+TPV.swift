@@ -5,6 +5,15 @@ import GPSTrackCore
 import Glibc
 #endif
 
+/// The bytes of JSON's punctuation the reader looks for.
+private let openBrace: UInt8 = 0x7B
+private let closeBrace: UInt8 = 0x7D
+private let quoteMark: UInt8 = 0x22
+private let colon: UInt8 = 0x3A
+private let comma: UInt8 = 0x2C
+private let backslash: UInt8 = 0x5C
+private let minus: UInt8 = 0x2D
+
 /// gpsd's own TPV reports, read without libgps's table walk. libgps reads every member of a
 /// TPV by comparing its name against each of the ~60 names of its table in turn, and calls its
 /// trace function once per character: half a replay's time (docs/PERFORMANCE.md). Here the
@@ -15,18 +24,9 @@ import Glibc
 /// nested value, `true`/`null` for a number, a mode not of one or two digits) is declined and
 /// goes to libgps, which stays the decoder of everything else and the referee:
 /// GPSDTPVTests and the gpsd-line fuzz harness hold the two to the same fix.
-/// The bytes of JSON's punctuation the reader looks for.
-private let openBrace: UInt8 = 0x7B
-private let closeBrace: UInt8 = 0x7D
-private let quoteMark: UInt8 = 0x22
-private let colon: UInt8 = 0x3A
-private let comma: UInt8 = 0x2C
-private let backslash: UInt8 = 0x5C
-private let minus: UInt8 = 0x2D
-
 extension GPSDDecoder {
-    /// What a member is, to libgps 3.22's TPV table (each kind checked against libgps by
-    /// GPSDTPVTests: a quoted number is refused for `.number`, an unquoted one for `.string`).
+    /// What a member is, to libgps 3.22's TPV table: a number (libgps refuses a quoted value for
+    /// it) or a string (it refuses an unquoted one); GPSDTPVTests asks libgps of every member.
     enum TPVMember: UInt8 {
         case classTag, device, time, mode, datum, number
         case lat, lon, altHAE, altMSL, geoidSep, eph, epx, epy, speed, track, climb
