@@ -186,23 +186,26 @@ extension GPSDDecoder {
 
     /// A number (at most 48 characters) as libgps's `safe_atof` reads it.
     private static func number(_ token: UnsafeBufferPointer<UInt8>) -> Double {
-        var buffer: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0)
-        return withUnsafeMutableBytes(of: &buffer) { raw in
-            raw.copyMemory(from: UnsafeRawBufferPointer(token))
-            raw[token.count] = 0
-            return safe_atof(raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-        }
+        withCString(token) { safe_atof($0) }
     }
 
     /// A time as libgps's `iso8601_to_timespec` reads it, and as libgps marks it: a time
     /// whose whole seconds are 0 is none (TIME_SET unset).
     private static func time(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        let ts = withCString(text) { iso8601_to_timespec($0) }
+        return ts.tv_sec == 0 ? nil : gpstrack_seconds(ts)
+    }
+
+    /// `bytes` (at most 55, which the reader's limits keep to) NUL-terminated in a buffer on
+    /// the stack, for libgps's C converters: no allocation a value.
+    private static func withCString<R>(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeMutablePointer<CChar>) -> R
+    ) -> R {
         var buffer: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0)
-        return withUnsafeMutableBytes(of: &buffer) { raw -> Double? in
-            raw.copyMemory(from: UnsafeRawBufferPointer(text))
-            raw[text.count] = 0
-            let ts = iso8601_to_timespec(raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            return ts.tv_sec == 0 ? nil : gpstrack_seconds(ts)
+        return withUnsafeMutableBytes(of: &buffer) { raw in
+            raw.copyMemory(from: UnsafeRawBufferPointer(bytes))
+            raw[bytes.count] = 0
+            return body(raw.baseAddress!.assumingMemoryBound(to: CChar.self))
         }
     }
 }
