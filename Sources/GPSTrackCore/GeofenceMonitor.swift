@@ -246,8 +246,12 @@ public struct GeofenceMonitor: Sendable {
     ) {
         guard statuses[i].state == .outside else { return }
         let need = index.enterMargin(fence: i, margin: s.margin)
-        let sa = Self.position(of: i, in: lastNear).map { lastDepths[$0] } ?? -lastMargin
-        let sb = Self.position(of: i, in: near).map { depths[$0] } ?? -s.marginB
+        // Upper bounds on the depths at the ends. A depth of -infinity says only that the
+        // boundary lay more than twice the margin away (it was not measured): as a bound, that
+        // is minus twice the margin (taken as -infinity, a corner of a large circle cut between
+        // two fixes in its box went unseen).
+        let sa = Self.position(of: i, in: lastNear).map { max(lastDepths[$0], -2 * lastMargin) } ?? -lastMargin
+        let sb = Self.position(of: i, in: near).map { max(depths[$0], -2 * s.marginB) } ?? -s.marginB
         guard sa < need, sb < need, (sa + sb + s.length) / 2 >= need,
             let c = index.crossing(fence: i, from: s.a, to: s.b, need: need)
         else { return }

@@ -250,4 +250,41 @@ import Testing
             events, entry: (Road.t0 + 32 - 15 / road.v, try road.at(road.v * 32 - 15).point),
             exit: (Road.t0 + 32 + 15 / road.v, try road.at(road.v * 32 + 15).point), "road")
     }
+
+    /// A large circle's corner cut between two fixes that both lie in its box, each more than
+    /// twice the margin outside it (so that neither end's depth is measured, only bounded): the
+    /// chord 370 m from the centre of a 400 m circle runs √(400² − 370²) = 152 m either side of
+    /// the point nearest the centre, up to 30 m deep. Fixes 424 m apart, 14 s apart (30 m/s; the
+    /// fences' fix goes stale after 15 s).
+    @Test func aCornerOfALargeCircleIsCrossedBetweenFixesBothInItsBox() throws {
+        let centre = Self.start
+        let nearest = try GeodSolveDirect.point(from: centre, azimuth: 0, distance: 370)
+        let along = [-636.0, -212, 212, 636]
+        let points = try GeodSolveDirect.solve(
+            along.map { .init(from: nearest.point, azimuth: $0 < 0 ? 270 : 90, distance: abs($0)) }
+        ).map(\.point)
+        let t0 = 1_773_475_200.0
+        let fixes = points.enumerated().map { k, p in
+            Fix(
+                mode: 3, time: t0 + 14 * Double(k), latitude: p.latitude, longitude: p.longitude, altitude: 40,
+                eph: 3, speed: 424 / 14, track: 90)
+        }
+        let index = try FenceIndex(
+            fences: [Fence(index: 0, id: "yard", shape: .circle(center: centre, radiusM: 400))], file: "f")
+        var session = TrackingSession(config: TrackerConfig(), fences: index)
+        let events = fenceEvents(fixes.flatMap { session.ingest($0) })
+        // Entered 212 - 152 m and left 212 + 152 m into the 424 m between the middle fixes.
+        let half = (400.0 * 400 - 370 * 370).squareRoot()
+        try expectCrossings(
+            events,
+            entry: (
+                t0 + 14 + 14 * (212 - half) / 424,
+                try GeodSolveDirect.point(from: nearest.point, azimuth: 270, distance: half).point
+            ),
+            exit: (
+                t0 + 14 + 14 * (212 + half) / 424,
+                try GeodSolveDirect.point(from: nearest.point, azimuth: 90, distance: half).point
+            ),
+            "yard")
+    }
 }
