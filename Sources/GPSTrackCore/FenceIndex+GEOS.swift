@@ -57,7 +57,12 @@ extension FenceIndex {
         if small {
             // Valid (checked above), so crossing parity and the nearest edge are all it takes.
             let rings = polygons[0].map { $0.map(frame.forward) }
-            polygonData[fence.index] = PolygonFence(frame: frame, area: nil, boundary: nil, rings: rings)
+            // A frame unit is a degree of latitude (110,574 m or more) or 1/k degree of longitude
+            // (111,319 m × cos φ / k or more): at least this, up to half a degree beyond the fence.
+            let band = min(89.9, outer.map { abs($0.latitude) }.max()! + 0.5)
+            let unitM = 110_000 * min(1, cos(band * .pi / 180) / frame.k)
+            polygonData[fence.index] = PolygonFence(
+                frame: frame, area: nil, boundary: nil, rings: rings, unitM: unitM, bandLatitude: band)
             return
         }
         let ctx = try geos(for: fence, file: file)

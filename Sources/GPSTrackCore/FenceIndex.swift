@@ -45,6 +45,10 @@ public final class FenceIndex: @unchecked Sendable {
         /// A single polygon of at most `smallPolygonVertices`: its rings in the frame, for a
         /// plain scan that costs less than the calls into GEOS.
         var rings: [[(Double, Double)]]?
+        /// Metres a frame unit is at least, for points up to `bandLatitude` (absolute, degrees):
+        /// turns the scan's nearest distance into a bound on the distance in metres.
+        var unitM = 0.0
+        var bandLatitude = 0.0
     }
 
     /// Polygons with more vertices than this go through GEOS's indexed prepared geometries (and
@@ -165,58 +169,84 @@ public final class FenceIndex: @unchecked Sendable {
     /// outside (a point in a hole is outside). With `within`, a polygon's or corridor's boundary
     /// farther than that is not measured: the result is then +infinity or -infinity.
     public func signedDistance(fence i: Int, point: Coordinate, within: Double = .infinity) -> Double {
+        depth(fence: i, point: point, within: within).value
+    }
+
+    /// A fence's depth at a point: `signedDistance`'s value, and a lower bound on the distance
+    /// from the boundary that holds when the value is infinite (the distance itself when not).
+    public struct Depth: Sendable {
+        public var value: Double
+        public var bound: Double
+    }
+
+    /// `signedDistance` with the bound it learned on the way (see `Depth`), so that a caller
+    /// following a moving point can tell when the boundary may have come within reach again.
+    public func depth(fence i: Int, point: Coordinate, within: Double = .infinity) -> Depth {
         switch geometry[i] {
         case .circle(let center, let radius):
             // A boundary certainly farther than `within` needs no geodesic.
             if within.isFinite, let (lo, hi) = Geodesic.closeBounds(center, point) {
-                if radius - hi > within { return .infinity }
-                if lo - radius > within { return -.infinity }
+                if radius - hi > within { return Depth(value: .infinity, bound: radius - hi) }
+                if lo - radius > within { return Depth(value: -.infinity, bound: lo - radius) }
             }
-            return radius - Geodesic.shortDistance(center, point)
+            let d = radius - Geodesic.shortDistance(center, point)
+            return Depth(value: d, bound: abs(d))
         case .corridor:
-            guard let c = corridorData[i], let ctx else { return -.infinity }
+            guard let c = corridorData[i], let ctx else { return Depth(value: -.infinity, bound: 0) }
             let (x, y) = c.frame.forward(point)
-            guard let pt = dl_GEOSGeom_createPointFromXY_r(ctx, x, y) else { return -.infinity }
+            guard let pt = dl_GEOSGeom_createPointFromXY_r(ctx, x, y) else { return Depth(value: -.infinity, bound: 0) }
             defer { dl_GEOSGeom_destroy_r(ctx, pt) }
             // Frame units are about a degree of latitude: 110 574 m or more.
             if within.isFinite, dl_GEOSPreparedDistanceWithin_r(ctx, c.lines, pt, (c.halfWidth + within) / 110_000) == 0
             {
-                return -.infinity
+                return Depth(value: -.infinity, bound: within)
             }
-            guard let seq = dl_GEOSPreparedNearestPoints_r(ctx, c.lines, pt) else { return -.infinity }
+            guard let seq = dl_GEOSPreparedNearestPoints_r(ctx, c.lines, pt) else {
+                return Depth(value: -.infinity, bound: 0)
+            }
             defer { dl_GEOSCoordSeq_destroy_r(ctx, seq) }
             var bx = 0.0
             var by = 0.0
             dl_GEOSCoordSeq_getXY_r(ctx, seq, 0, &bx, &by)
-            return c.halfWidth - Geodesic.shortDistance(point, c.frame.inverse(bx, by))
+            // The nearest point in the frame is not certainly the nearest: no bound.
+            return Depth(value: c.halfWidth - Geodesic.shortDistance(point, c.frame.inverse(bx, by)), bound: 0)
         case .polygon:
-            guard let p = polygonData[i] else { return -.infinity }
+            guard let p = polygonData[i] else { return Depth(value: -.infinity, bound: 0) }
             let (x, y) = p.frame.forward(point)
-            if let rings = p.rings { return Self.scan(rings, x, y, point: point, frame: p.frame, within: within) }
-            guard let area = p.area, let boundary = p.boundary, let ctx else { return -.infinity }
-            guard let pt = dl_GEOSGeom_createPointFromXY_r(ctx, x, y) else { return -.infinity }
+            if let rings = p.rings {
+                let unitM = abs(point.latitude) <= p.bandLatitude ? p.unitM : 0
+                return Self.scan(rings, x, y, point: point, frame: p.frame, within: within, unitM: unitM)
+            }
+            guard let area = p.area, let boundary = p.boundary, let ctx else {
+                return Depth(value: -.infinity, bound: 0)
+            }
+            guard let pt = dl_GEOSGeom_createPointFromXY_r(ctx, x, y) else { return Depth(value: -.infinity, bound: 0) }
             defer { dl_GEOSGeom_destroy_r(ctx, pt) }
             let inside = dl_GEOSPreparedContains_r(ctx, area, pt) == 1
             // Frame units are about a degree of latitude: 110 574 m or more.
             if within.isFinite, dl_GEOSPreparedDistanceWithin_r(ctx, boundary, pt, within / 110_000) == 0 {
-                return inside ? .infinity : -.infinity
+                return Depth(value: inside ? .infinity : -.infinity, bound: within)
             }
-            guard let seq = dl_GEOSPreparedNearestPoints_r(ctx, boundary, pt) else { return -.infinity }
+            guard let seq = dl_GEOSPreparedNearestPoints_r(ctx, boundary, pt) else {
+                return Depth(value: -.infinity, bound: 0)
+            }
             defer { dl_GEOSCoordSeq_destroy_r(ctx, seq) }
             var bx = 0.0
             var by = 0.0
             dl_GEOSCoordSeq_getXY_r(ctx, seq, 0, &bx, &by)
             let d = Geodesic.shortDistance(point, p.frame.inverse(bx, by))
-            return inside ? d : -d
+            return Depth(value: inside ? d : -d, bound: 0)
         }
     }
 
     /// A small polygon's signed distance: inside by crossing parity over every ring (holes
     /// included), the nearest boundary point by projection onto each edge in the frame, then a
-    /// geodesic to it, as the GEOS path does.
+    /// geodesic to it, as the GEOS path does. The bound is the distance in the frame times
+    /// `unitM` (0: none).
     static func scan(
-        _ rings: [[(Double, Double)]], _ x: Double, _ y: Double, point: Coordinate, frame: Frame, within: Double
-    ) -> Double {
+        _ rings: [[(Double, Double)]], _ x: Double, _ y: Double, point: Coordinate, frame: Frame, within: Double,
+        unitM: Double = 0
+    ) -> Depth {
         var inside = false
         var best = Double.infinity
         var bx = 0.0
@@ -252,9 +282,13 @@ public final class FenceIndex: @unchecked Sendable {
             }
         }
         // Frame units are about a degree of latitude: 110 574 m or more.
-        if within.isFinite, best.squareRoot() > within / 110_000 { return inside ? .infinity : -.infinity }
+        let nearest = best.squareRoot()
+        let bound = nearest * unitM
+        if within.isFinite, nearest * 110_000 > within {
+            return Depth(value: inside ? .infinity : -.infinity, bound: bound)
+        }
         let d = Geodesic.shortDistance(point, frame.inverse(bx, by))
-        return inside ? d : -d
+        return Depth(value: inside ? d : -d, bound: bound)
     }
 
     func insert(_ box: (Double, Double, Double, Double), _ index: Int) { boxes.append((box, index)) }

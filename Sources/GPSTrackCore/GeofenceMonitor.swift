@@ -27,6 +27,8 @@ public struct GeofenceMonitor: Sendable {
     private var spareNear: [Int] = []
     private var spareDepths: [Double] = []
     private var spareActive: [Int] = []
+    /// What the depths measured at earlier fixes still tell (`FenceDepths`).
+    private var depthMemory: FenceDepths
     /// The counts of the determination the last `update` made, if it made one (first fix,
     /// after a reload or a loss); nil after an ordinary fix.
     public private(set) var determination: FenceCounts?
@@ -40,6 +42,7 @@ public struct GeofenceMonitor: Sendable {
         self.index = index
         self.config = config
         statuses = Array(repeating: FenceStatus(), count: index.fences.count)
+        depthMemory = FenceDepths(count: index.fences.count)
         active = Array(index.fences.indices)
         if let previous {
             var old: [String: FenceStatus] = [:]
@@ -122,14 +125,16 @@ public struct GeofenceMonitor: Sendable {
         var events = observe(time: time)
         let p = fix.coordinate
         let margin = max(config.hysteresisM, fix.horizontalError ?? config.assumedErrorM)
-        // Depths of the fences near the fix; the others lie more than `margin` outside. Sorted
+        // Depths of the fences near the fix (or bounds that decide alike: see `FenceDepths`); the
+        // others lie more than `margin` outside. Sorted
         // arrays, searched by halves: usually a few fences a fix, but 10,000 when a fix lies in
         // them all (a linear search per fence made that quadratic: seconds a fix).
         var near = Self.emptied(&spareNear)
         index.candidates(near: p, marginM: margin, into: &near)
         near.sort()
+        depthMemory.move(from: undetermined ? nil : lastPosition, to: p)
         var depths = Self.emptied(&spareDepths)
-        for i in near { depths.append(index.signedDistance(fence: i, point: p, within: 2 * margin)) }
+        for i in near { depths.append(depthMemory.depth(of: i, in: index, at: p, margin: margin)) }
         // The segment from the last accepted fix, unless the fix was lost in between.
         if config.detectCrossings, continuous, !undetermined, let a = lastPosition, let ta = lastAcceptedTime, time > ta
         {

@@ -63,7 +63,7 @@ import Glibc
                 let point = frame.inverse(x, y)
                 let (fx, fy) = frame.forward(point)
                 for within in [Double.infinity, 50, 500] {
-                    let scanned = FenceIndex.scan(rings, fx, fy, point: point, frame: frame, within: within)
+                    let scanned = FenceIndex.scan(rings, fx, fy, point: point, frame: frame, within: within).value
                     let reference = Self.everyEdge(rings, fx, fy, point: point, frame: frame, within: within)
                     #expect(scanned.bitPattern == reference.bitPattern, "\(scanned) against \(reference)")
                     compared += 1
