@@ -17,7 +17,7 @@ public enum GeodSolveTruth {
         for line in lines {
             var n = 0
             for (a, b) in zip(line, line.dropFirst()) where a != b {
-                input += "\(a.latitude) \(a.longitude) \(b.latitude) \(b.longitude)\n"
+                input += "\(field(a.latitude)) \(field(a.longitude)) \(field(b.latitude)) \(field(b.longitude))\n"
                 n += 1
             }
             counts.append(n)
@@ -34,6 +34,15 @@ public enum GeodSolveTruth {
             k += n
         }
         return out
+    }
+
+    /// A number as GeodSolve reads it: never with an exponent. Swift writes 0.000029 as
+    /// `2.9e-05`, whose `e` GeodSolve takes for East (a pair of points a few metres apart near
+    /// the equator or the prime meridian came out 2,700 km apart); such a number is written in
+    /// full (30 places: every digit of its binary value that matters), the others as Swift does.
+    public static func field(_ v: Double) -> String {
+        let text = v.description
+        return text.contains("e") ? String(format: "%.30f", v) : text
     }
 
     /// Geodesic distance between two points.

@@ -25,7 +25,9 @@ enum GeodSolveDirect {
         process.standardOutput = stdout
         try process.run()
         let input = Data(
-            queries.map { "\($0.from.latitude) \($0.from.longitude) \($0.azimuth) \($0.distance)\n" }.joined().utf8)
+            queries.map {
+                "\(GeodSolveTruth.field($0.from.latitude)) \(GeodSolveTruth.field($0.from.longitude)) \(GeodSolveTruth.field($0.azimuth)) \(GeodSolveTruth.field($0.distance))\n"
+            }.joined().utf8)
         // Write from another thread: the output pipe fills while we write.
         let writer = Thread {
             stdin.fileHandleForWriting.write(input)
@@ -69,7 +71,10 @@ extension GeodSolveDirect {
             lock.withLock {
                 if process == nil { start() }
                 guard let input, output >= 0 else { return nil }
-                input.write(Data("\(from.latitude) \(from.longitude) \(azimuth) \(distance)\n".utf8))
+                input.write(
+                    Data(
+                        "\(GeodSolveTruth.field(from.latitude)) \(GeodSolveTruth.field(from.longitude)) \(GeodSolveTruth.field(azimuth)) \(GeodSolveTruth.field(distance))\n"
+                            .utf8))
                 guard let line = readLine() else { return nil }
                 let f = line.split(separator: " ").compactMap { Double($0) }
                 return f.count == 3 ? Coordinate(latitude: f[0], longitude: f[1]) : nil

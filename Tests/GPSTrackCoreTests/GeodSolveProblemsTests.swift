@@ -52,7 +52,10 @@ import Testing
     @Test(.enabled(if: GeodSolveTruth.path != nil, "GeodSolve is installed by `make test`"))
     func inverseAzimuthsMatchGeodSolve() throws {
         let pairs = Self.points().filter { $0.0 != $0.1 }
-        let input = pairs.map { "\($0.0.latitude) \($0.0.longitude) \($0.1.latitude) \($0.1.longitude)" }
+        let input = pairs.map {
+            [$0.0.latitude, $0.0.longitude, $0.1.latitude, $0.1.longitude].map(GeodSolveTruth.field).joined(
+                separator: " ")
+        }
         let rows = Self.numbers(
             try GeodSolveTruth.run(["-i", "-p", "12"], input: input.joined(separator: "\n") + "\n"), each: 3)
         try #require(rows.count == pairs.count)
@@ -78,7 +81,10 @@ import Testing
         let problems = Self.points().map { pair in
             (start: pair.0, azimuth: rng.uniform(-180...180), distance: rng.uniform(0...20_003_000))
         }
-        let input = problems.map { "\($0.start.latitude) \($0.start.longitude) \($0.azimuth) \($0.distance)" }
+        let input = problems.map {
+            [$0.start.latitude, $0.start.longitude, $0.azimuth, $0.distance].map(GeodSolveTruth.field).joined(
+                separator: " ")
+        }
         let rows = Self.numbers(
             try GeodSolveTruth.run(["-p", "12"], input: input.joined(separator: "\n") + "\n"), each: 3)
         try #require(rows.count == problems.count)

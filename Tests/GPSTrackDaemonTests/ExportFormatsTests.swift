@@ -124,7 +124,9 @@ struct ExportFormatsTests {
             let ring = f.coordinates
             #expect(ring.count == 73 && ring.first == ring.last, "a closed ring of 72 points: \(ring.count)")
             // GeodSolve's inverse problem, one line a point: "azi1 azi2 s12".
-            let input = ring.prefix(72).map { "\(centre[1]) \(centre[0]) \($0.latitude) \($0.longitude)" }
+            let input = ring.prefix(72).map {
+                [centre[1], centre[0], $0.latitude, $0.longitude].map(GeodSolveTruth.field).joined(separator: " ")
+            }
             let out = try GeodSolveTruth.run(["-i"], input: input.joined(separator: "\n") + "\n")
             let distances = out.split(separator: "\n").compactMap {
                 $0.split(separator: " ").last.flatMap { Double($0) }
