@@ -15,6 +15,7 @@ struct FenceDepths {
     private var generation: UInt32 = 1
     /// An upper bound on the way the fixes have come since `generation` began.
     private var travelled = 0.0
+    private var band = Geodesic.BandCosine()
 
     init(count: Int) {
         bounds = Array(repeating: Bound(), count: count)
@@ -23,7 +24,7 @@ struct FenceDepths {
     /// The fix moved from `a` to `b`. Without `a` (the first fix, a fix after a loss) or when
     /// the way is not short, every bound is forgotten (a generation later, not cleared).
     mutating func move(from a: Coordinate?, to b: Coordinate) {
-        if let a, case let way = Geodesic.closeUpperBound(a, b), way.isFinite {
+        if let a, case let way = Geodesic.closeUpperBound(a, b, band: &band), way.isFinite {
             travelled += way
         } else {
             generation &+= 1

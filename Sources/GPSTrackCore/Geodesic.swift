@@ -41,15 +41,38 @@ public enum Geodesic {
     /// at most 111 695 m × cos(latitude) (the polar radius of curvature); 1 % covers the flat
     /// approximation over 10 km many times over.
     public static func closeUpperBound(_ a: Coordinate, _ b: Coordinate) -> Double {
+        var band = BandCosine()
+        return closeUpperBound(a, b, band: &band)
+    }
+
+    /// `closeUpperBound`, with the cosine kept in `band` for the next pairs near the same
+    /// latitude (a fix a second along a road costs no cosine then).
+    public static func closeUpperBound(_ a: Coordinate, _ b: Coordinate, band: inout BandCosine) -> Double {
         guard abs(a.latitude) < 80, abs(b.latitude) < 80 else { return .infinity }
         var dlon = b.longitude - a.longitude
         if dlon > 180 { dlon -= 360 } else if dlon < -180 { dlon += 360 }
         let dlat = b.latitude - a.latitude
         guard abs(dlat) < 0.1, abs(dlon) < 0.5 else { return .infinity }
         let minLat = (a.latitude < 0) == (b.latitude < 0) ? min(abs(a.latitude), abs(b.latitude)) : 0
-        let x = dlon * 111_695 * cos(minLat * .pi / 180)
+        let x = dlon * 111_695 * band.cosine(atMost: minLat)
         let y = dlat * 111_695
         return 1.01 * (x * x + y * y).squareRoot()
+    }
+
+    /// The cosine of an absolute latitude at or a little below (by under 0.01°) the one asked,
+    /// kept between calls: cosine falls with latitude, so it bounds the cosine asked from above,
+    /// and the first call of a band gives it exactly.
+    public struct BandCosine: Sendable {
+        private var low = Double.infinity
+        private var value = 1.0
+        public init() {}
+        mutating func cosine(atMost latitude: Double) -> Double {
+            if !(latitude >= low && latitude < low + 0.01) {
+                low = latitude
+                value = cos(latitude * .pi / 180)
+            }
+            return value
+        }
     }
 
     /// Quick bounds (lower, upper) on the distance from `a` to `b` in metres, for pairs below

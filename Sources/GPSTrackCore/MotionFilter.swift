@@ -36,6 +36,8 @@ public struct MotionFilter: Sendable {
     private var predicted = Prediction()
     /// The held fixes of a receiver without speed, for a creep delivery's way.
     private var held = HeldPath()
+    /// The cosine of the latitude for the quick hop bound, kept while the fixes stay near it.
+    private var band = Geodesic.BandCosine()
 
     public init(config: TrackerConfig) {
         self.config = config
@@ -70,7 +72,7 @@ public struct MotionFilter: Sendable {
         let moving = claimsMotion(fix)
         let floor = moving ? config.distanceFilterM : creepThreshold(for: fix)
         // Most fixes are held back: skip the geodesic when it is certainly too short.
-        if Geodesic.closeUpperBound(last, position) < floor { return hold(fix) }
+        if Geodesic.closeUpperBound(last, position, band: &band) < floor { return hold(fix) }
         let hop = Geodesic.shortInverse(last, position)
         let d = hop.distance
         guard d >= floor else { return hold(fix) }
