@@ -8,6 +8,9 @@ public struct FeedSession: Sendable {
     public private(set) var selector: ReceiverSelector
     /// One per receiver: their epochs interleave.
     private var assemblers: [String: EpochAssembler] = [:]
+    /// The assembler of the receiver that sent the last TPV, held out of the table: a fix a
+    /// second from one receiver hashed its path into the table at every fix.
+    private var latest: (device: String, assembler: EpochAssembler)?
     /// The epochs one TPV completed, reused from TPV to TPV.
     private var completed: [Fix] = []
 
@@ -48,13 +51,26 @@ public struct FeedSession: Sendable {
     /// buffer (no array is made a fix).
     public mutating func take(_ fix: Fix, into steps: inout [Step]) {
         completed.removeAll(keepingCapacity: true)
-        assemblers[fix.device ?? "", default: EpochAssembler()].add(fix, into: &completed)
+        let device = fix.device ?? ""
+        if latest?.device != device {
+            park()
+            latest = (device, assemblers.removeValue(forKey: device) ?? EpochAssembler())
+        }
+        latest!.assembler.add(fix, into: &completed)
         for epoch in completed { route(epoch, into: &steps) }
+    }
+
+    /// The assembler held out of the table put back, so that the table has every receiver's.
+    private mutating func park() {
+        guard let held = latest else { return }
+        latest = nil
+        assemblers[held.device] = held.assembler
     }
 
     /// Every receiver's pending epoch (the end of the feed, a lost gpsd).
     public mutating func flush() -> [Step] {
         var steps: [Step] = []
+        park()
         for key in assemblers.keys.sorted() {
             let epochs = assemblers[key]!.flush()
             for epoch in epochs { route(epoch, into: &steps) }
@@ -68,6 +84,7 @@ public struct FeedSession: Sendable {
     public mutating func remove(_ path: String?, current: String?) -> (steps: [Step], removal: Removal) {
         let removed = path ?? selector.followed ?? current
         var steps: [Step] = []
+        park()
         if let removed {
             var pending = assemblers.removeValue(forKey: removed)
             for epoch in pending?.flush() ?? [] { route(epoch, into: &steps) }
