@@ -29,13 +29,15 @@ replay-demo: build
 
 # The edit-test loop: the formatter's lint and every in-process test (the core, the simulator,
 # the tracking pipeline with an in-memory journal, the daemon's suites that start no process),
-# timed after the build. `make test` runs these and everything else.
+# timed after the build. `make test` runs these and everything else. The tests' temporary
+# files go to a directory of the run's own, removed after it (as `make test`'s shards do).
 CHECK_SUITES = GPSTrackCoreTests|HomeAssistantTests|InputSourceTests|InputSourceThreadTests|InputOutletsTests|StateDatabaseTests|OutboxTests|UplinkAgeLimitTests|ReconnectBackoffTests|TransportBackoffTests|SeaLevelHeightTests|OwnTracksEventTests|ConfigBoundsTests|ConfigurationDumpTests|IntegerConversionTests|SecurityDocTests|SecurityRightsDocTests|GPSTrackProtocolTests|BrokerWireTests|HostileFiguresTests|ModuleShapeTests|GPSTrackSimTests|GPSTrackPipelineTests|DegradedPointsTests|GPSDDecoderTests|GPSDTPVTests|GPSDDropCountTests|GPSDSkyTests|NativeThreadTests|StoppableThreadTests|ManPageTests
 check:
 	$(SWIFT) build --build-tests
 	@start=$$(date +%s); \
 	$(SWIFT) format lint --strict --recursive --parallel Sources Tests && \
-	$(SWIFT) test --skip-build --filter '$(CHECK_SUITES)' && \
+	tmp=$$(mktemp -d /tmp/check.XXXXXX) && TMPDIR=$$tmp $(SWIFT) test --skip-build --filter '$(CHECK_SUITES)'; \
+	rc=$$?; rm -rf "$$tmp"; [ $$rc -eq 0 ] && \
 	scripts/fuzz.sh --typecheck && \
 	echo "make check: lint, in-process tests and the fuzz harnesses' types passed in $$(( $$(date +%s) - start )) s after the build"
 
