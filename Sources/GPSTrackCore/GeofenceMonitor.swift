@@ -125,10 +125,10 @@ public struct GeofenceMonitor: Sendable {
         var events = observe(time: time)
         let p = fix.coordinate
         let margin = max(config.hysteresisM, fix.horizontalError ?? config.assumedErrorM)
-        // Depths of the fences near the fix (or bounds that decide alike: see `FenceDepths`); the
-        // others lie more than `margin` outside. Sorted
-        // arrays, searched by halves: usually a few fences a fix, but 10,000 when a fix lies in
-        // them all (a linear search per fence made that quadratic: seconds a fix).
+        // Depths of the fences near the fix (or bounds that decide alike: see `FenceDepths`);
+        // the others lie more than `margin` outside. Sorted arrays, searched by halves: usually
+        // a few fences a fix, but 10,000 when a fix lies in them all (a linear search per fence
+        // made that quadratic: seconds a fix).
         var near = Self.emptied(&spareNear)
         index.candidates(near: p, marginM: margin, into: &near)
         near.sort()
