@@ -29,54 +29,45 @@ public enum ReplyEncoder {
 
     /// A string as JSON writes it (RFC 8259 escapes), quotes included.
     public static func quote(_ s: String) -> String {
-        var out = ""
+        var out: [UInt8] = []
         quote(s, into: &out)
-        return out
-    }
-
-    /// `quote(s)` appended to `out`'s bytes.
-    static func quote(_ s: String, into out: inout [UInt8]) {
-        var s = s
-        let plain = s.withUTF8 { bytes in
-            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                return false
-            }
-            out.append(UInt8(ascii: "\""))
-            out.append(contentsOf: bytes)
-            out.append(UInt8(ascii: "\""))
-            return true
-        }
-        if !plain { out.append(contentsOf: quote(s).utf8) }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `quote(s)` appended to `out`: a string with nothing to escape (the keys, gpsd's paths, the
-    /// fences' names, almost every value) is appended whole, not scalar by scalar.
-    public static func quote(_ s: String, into out: inout String) {
-        var plain = true
-        for byte in s.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            plain = false
-            break
+    /// fences' names, almost every value) is appended whole. Only ASCII bytes are ever escaped,
+    /// so the escapes go byte by byte (a multi-byte character's bytes are all 0x80 or more).
+    static func quote(_ s: String, into out: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { bytes in
+            out.append(UInt8(ascii: "\""))
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                escape(bytes, into: &out)
+                return
+            }
+            out.append(contentsOf: bytes)
+            out.append(UInt8(ascii: "\""))
         }
-        out += "\""
-        if plain {
-            out += s
-            out += "\""
-            return
-        }
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+    }
+
+    private static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
+            case UInt8(ascii: "\n"): out += Array(#"\n"#.utf8)
+            case UInt8(ascii: "\r"): out += Array(#"\r"#.utf8)
+            case UInt8(ascii: "\t"): out += Array(#"\t"#.utf8)
+            case ..<0x20:
+                // \u00XX in lower case; the high digit is 0 or 1.
+                let low = byte & 15
+                out += Array(#"\u00"#.utf8)
+                out += [
+                    UInt8(ascii: "0") + byte >> 4, low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "a") + low - 10,
+                ]
+            default: out.append(byte)
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }
 
