@@ -177,6 +177,8 @@ public final class FenceIndex: @unchecked Sendable {
     public struct Depth: Sendable {
         public var value: Double
         public var bound: Double
+        /// No geometry to measure (GEOS failed): outside, nothing known.
+        static let unknown = Depth(value: -.infinity, bound: 0)
     }
 
     /// `signedDistance` with the bound it learned on the way (see `Depth`), so that a caller
@@ -192,9 +194,9 @@ public final class FenceIndex: @unchecked Sendable {
             let d = radius - Geodesic.shortDistance(center, point)
             return Depth(value: d, bound: abs(d))
         case .corridor:
-            guard let c = corridorData[i], let ctx else { return Depth(value: -.infinity, bound: 0) }
+            guard let c = corridorData[i], let ctx else { return .unknown }
             let (x, y) = c.frame.forward(point)
-            guard let pt = dl_GEOSGeom_createPointFromXY_r(ctx, x, y) else { return Depth(value: -.infinity, bound: 0) }
+            guard let pt = dl_GEOSGeom_createPointFromXY_r(ctx, x, y) else { return .unknown }
             defer { dl_GEOSGeom_destroy_r(ctx, pt) }
             // Frame units are about a degree of latitude: 110 574 m or more.
             if within.isFinite, dl_GEOSPreparedDistanceWithin_r(ctx, c.lines, pt, (c.halfWidth + within) / 110_000) == 0
@@ -202,7 +204,7 @@ public final class FenceIndex: @unchecked Sendable {
                 return Depth(value: -.infinity, bound: within)
             }
             guard let seq = dl_GEOSPreparedNearestPoints_r(ctx, c.lines, pt) else {
-                return Depth(value: -.infinity, bound: 0)
+                return .unknown
             }
             defer { dl_GEOSCoordSeq_destroy_r(ctx, seq) }
             var bx = 0.0
@@ -211,16 +213,16 @@ public final class FenceIndex: @unchecked Sendable {
             // The nearest point in the frame is not certainly the nearest: no bound.
             return Depth(value: c.halfWidth - Geodesic.shortDistance(point, c.frame.inverse(bx, by)), bound: 0)
         case .polygon:
-            guard let p = polygonData[i] else { return Depth(value: -.infinity, bound: 0) }
+            guard let p = polygonData[i] else { return .unknown }
             let (x, y) = p.frame.forward(point)
             if let rings = p.rings {
                 let unitM = abs(point.latitude) <= p.bandLatitude ? p.unitM : 0
                 return Self.scan(rings, x, y, point: point, frame: p.frame, within: within, unitM: unitM)
             }
             guard let area = p.area, let boundary = p.boundary, let ctx else {
-                return Depth(value: -.infinity, bound: 0)
+                return .unknown
             }
-            guard let pt = dl_GEOSGeom_createPointFromXY_r(ctx, x, y) else { return Depth(value: -.infinity, bound: 0) }
+            guard let pt = dl_GEOSGeom_createPointFromXY_r(ctx, x, y) else { return .unknown }
             defer { dl_GEOSGeom_destroy_r(ctx, pt) }
             let inside = dl_GEOSPreparedContains_r(ctx, area, pt) == 1
             // Frame units are about a degree of latitude: 110 574 m or more.
@@ -228,7 +230,7 @@ public final class FenceIndex: @unchecked Sendable {
                 return Depth(value: inside ? .infinity : -.infinity, bound: within)
             }
             guard let seq = dl_GEOSPreparedNearestPoints_r(ctx, boundary, pt) else {
-                return Depth(value: -.infinity, bound: 0)
+                return .unknown
             }
             defer { dl_GEOSCoordSeq_destroy_r(ctx, seq) }
             var bx = 0.0
